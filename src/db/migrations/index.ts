@@ -1,0 +1,15 @@
+/** Every migration, in order. Migrations are frozen once landed: add a new one instead of editing. */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_payments.js';
+import * as m0003 from './0003_venues.js';
+import * as m0004 from './0004_availability.js';
+import * as m0005 from './0005_catalogue.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_payments': m0002,
+  '0003_venues': m0003,
+  '0004_availability': m0004,
+  '0005_catalogue': m0005,
+};

@@ -1,0 +1,21 @@
+/** The whole database as Kysely sees it: each module declares its own tables in <module>.table.ts. */
+import type { PlatformTables } from './platform.table.js';
+import type { AuthTables } from '../modules/auth/auth.table.js';
+import type { TeamTables } from '../modules/team/team.table.js';
+import type { VenuesTables } from '../modules/venues/venues.table.js';
+import type { PaymentsTables } from '../modules/payments/payments.table.js';
+import type { AvailabilityTables } from '../modules/availability/availability.table.js';
+import type { FloorTables } from '../modules/tables/tables.table.js';
+import type { ProfilesTables } from '../modules/profiles/profiles.table.js';
+import type { CatalogueTables } from '../modules/catalogue/catalogue.table.js';
+
+export interface Database
+  extends PlatformTables,
+    AuthTables,
+    TeamTables,
+    VenuesTables,
+    PaymentsTables,
+    AvailabilityTables,
+    FloorTables,
+    ProfilesTables,
+    CatalogueTables {}

@@ -1,0 +1,36 @@
+/** Reads the configuration, opens and migrates the database, builds the app and listens. */
+import { loadConfig } from './config/config.js';
+import { readEnv } from './config/env.js';
+import { buildApp } from './app.js';
+import { createContext } from './context.js';
+import { openDatabase } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+
+export async function serve(): Promise<void> {
+  const config = loadConfig(readEnv());
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const ctx = createContext(config, db);
+  const app = await buildApp(ctx);
+  if (!ctx.botCheck.enabled) ctx.log.warn('TURNSTILE_SECRET_KEY is not set: the guest bot check is disabled');
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    ctx.log.info({ signal }, 'shutting down');
+    await app.close();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+if (invokedDirectly) {
+  serve().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,101 @@
+/** Sessions (login, me, logout), guest registration and two-factor routes. */
+import { Type } from 'typebox';
+import { authOf } from '../../platform/auth-guard.js';
+import { errorResponses, SuccessBody } from '../../platform/http.js';
+import type { ModulePlugin } from '../../platform/module.js';
+import { CodeBody, LoginBody, LoginResult, RegisterBody, SessionResult, SetupResult, User, ValidateBody } from './auth.schemas.js';
+import { createAuthService, toUser } from './auth.service.js';
+
+export const authRoutes: ModulePlugin = async (app, { ctx }) => {
+  const auth = createAuthService(ctx);
+  const signedIn = ctx.guard({ role: 'any' });
+  const tags = ['auth'];
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags,
+        summary: 'Sign in with email and password',
+        description: 'Returns `{ user, token }`, or `{ requires_2fa, challenge_id }` when the account has two-factor on.',
+        body: LoginBody,
+        response: { 200: LoginResult, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return auth.login(request.body.email, request.body.password, request.ip);
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    { schema: { tags, security: [{ bearer: [] }], response: { 200: Type.Object({ user: User }), ...errorResponses(401) } }, preHandler: signedIn },
+    async (request) => ({ user: toUser(authOf(request).user) }),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { tags, security: [{ bearer: [] }], response: { 200: SuccessBody, ...errorResponses(401) } }, preHandler: signedIn },
+    async (request) => {
+      await ctx.sessions.revoke(authOf(request).sessionId);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/auth/register',
+    {
+      schema: {
+        tags,
+        summary: 'Register a guest (consumer) account',
+        body: RegisterBody,
+        response: { 201: SessionResult, ...errorResponses(400, 403, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return reply.code(201).send(await auth.register(request.body, request.ip));
+    },
+  );
+
+  app.post(
+    '/api/2fa/setup',
+    { schema: { tags, security: [{ bearer: [] }], response: { 200: SetupResult, ...errorResponses(401, 409) } }, preHandler: signedIn },
+    async (request) => auth.setupTwoFactor(authOf(request).user.id),
+  );
+
+  app.post(
+    '/api/2fa/enable',
+    { schema: { tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 409) } }, preHandler: signedIn },
+    async (request) => {
+      await auth.enableTwoFactor(authOf(request).user.id, request.body.code);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/2fa/disable',
+    { schema: { tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401) } }, preHandler: signedIn },
+    async (request) => {
+      await auth.disableTwoFactor(authOf(request).user.id, request.body.code);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/2fa/validate',
+    {
+      schema: {
+        tags,
+        summary: 'Complete a two-factor sign-in',
+        body: ValidateBody,
+        response: { 200: SessionResult, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return auth.validateChallenge(request.body.challenge_id, request.body.code, request.ip);
+    },
+  );
+};

@@ -1,0 +1,38 @@
+import { Type, type Static } from 'typebox';
+
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+export const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 });
+/** Passwords set by a person: at least 8 characters. */
+export const NewPassword = Type.String({ minLength: 8, maxLength: 200 });
+
+export const User = Type.Object({
+  id: Type.String(),
+  role: Type.String({ description: '`client` is the operator role; `guest` a consumer' }),
+  name: Type.String(),
+  email: Type.String(),
+  operator_id: Type.Union([Type.String(), Type.Null()]),
+});
+export type User = Static<typeof User>;
+
+export const LoginBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+export const SessionResult = Type.Object({ user: User, token: Type.String() });
+
+export const LoginResult = Type.Union([
+  SessionResult,
+  Type.Object({ requires_2fa: Type.Literal(true), challenge_id: Type.String() }),
+]);
+
+export const RegisterBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Email,
+  password: NewPassword,
+  turnstile_token: Type.Optional(Type.String()),
+});
+
+export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\d{6}$' }) });
+export const ValidateBody = Type.Object({ challenge_id: Type.String({ minLength: 1 }), code: Type.String({ pattern: '^\\d{6}$' }) });
+export const SetupResult = Type.Object({ secret: Type.String(), otpauth_url: Type.String(), qr_code: Type.String() });

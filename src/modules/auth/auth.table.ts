@@ -1,0 +1,50 @@
+import type { Generated } from 'kysely';
+
+export type UserRole = 'client' | 'guest';
+
+export interface UsersTable {
+  id: string;
+  /** `client` (operator staff) or `guest` (consumer). */
+  role: UserRole;
+  /** The operator account a client user belongs to; null for guests. */
+  operator_id: string | null;
+  /** The account role (permission grid) of a client user. */
+  role_id: string | null;
+  name: string;
+  /** Stored lower-cased; unique across the platform. */
+  email: string;
+  phone: string | null;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_enabled: Generated<number>;
+  membership_tier: string | null;
+  profile_image_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** SHA-256 of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  last_seen_at: string;
+  created_at: string;
+}
+
+export interface TwoFactorChallengesTable {
+  id: string;
+  user_id: string;
+  expires_at: string;
+  attempts: Generated<number>;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface AuthTables {
+  users: UsersTable;
+  sessions: SessionsTable;
+  two_factor_challenges: TwoFactorChallengesTable;
+}

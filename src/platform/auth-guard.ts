@@ -1,0 +1,150 @@
+/**
+ * The guard every authenticated route declares:
+ *   preHandler: ctx.guard({ permission: 'tables:write', venueParam: 'venueId' })
+ * Order: session (401) → client role (403) → venue reachable by the account and role scope (404)
+ * → permission (403). Authenticated responses are `private, no-store`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.js';
+import type { VenuesTable } from '../modules/venues/venues.table.js';
+import type { Selectable } from 'kysely';
+import { forbidden, notFound, unauthorized } from './errors.js';
+import { allows, grantsFromRows, parseRequirement, type Grants, type PermissionRequirement } from './permissions.js';
+import type { SessionUser, Sessions } from './sessions.js';
+
+export type VenueRow = Selectable<VenuesTable>;
+
+export interface AuthInfo {
+  sessionId: string;
+  user: SessionUser;
+  /** The caller's operator account (client users only). */
+  operatorId: string | null;
+  isOwner: boolean;
+  grants: Grants;
+  /** Venues the caller's role is limited to; null means every venue of the account. */
+  venueScope: string[] | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthInfo;
+    venue?: VenueRow;
+  }
+}
+
+/** A preHandler hook; typed loosely so it fits routes of any schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type GuardHook = (request: any, reply: any) => Promise<void>;
+
+export interface GuardOptions {
+  /** `client` (default) for operator routes; `guest` or `any` for routes any signed-in user may call. */
+  role?: 'client' | 'guest' | 'any';
+  permission?: PermissionRequirement;
+  /** Name of the path parameter holding a venue id; the venue is loaded into `request.venue`. */
+  venueParam?: string;
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function createGuard(deps: { db: Db; sessions: Sessions }) {
+  const { db, sessions } = deps;
+
+  async function loadAuth(request: FastifyRequest): Promise<AuthInfo | undefined> {
+    const token = bearerToken(request);
+    if (!token) return undefined;
+    const session = await sessions.verify(token);
+    if (!session) return undefined;
+    const { user } = session;
+    let isOwner = false;
+    let grants: Grants = new Map();
+    let venueScope: string[] | null = null;
+    if (user.role === 'client' && user.role_id) {
+      const role = await db.kysely
+        .selectFrom('roles')
+        .select(['id', 'is_system'])
+        .where('id', '=', user.role_id)
+        .where('operator_id', '=', user.operator_id ?? '')
+        .executeTakeFirst();
+      if (role) {
+        isOwner = Boolean(role.is_system);
+        if (!isOwner) {
+          const [rows, venues] = await Promise.all([
+            db.kysely.selectFrom('role_permissions').selectAll().where('role_id', '=', role.id).execute(),
+            db.kysely.selectFrom('role_venues').select('venue_id').where('role_id', '=', role.id).execute(),
+          ]);
+          grants = grantsFromRows(rows);
+          venueScope = venues.length > 0 ? venues.map((v) => v.venue_id) : null;
+        }
+      }
+    }
+    return { sessionId: session.sessionId, user, operatorId: user.operator_id, isOwner, grants, venueScope };
+  }
+
+  /** Loads the venue if it belongs to the caller's account and lies within the role's scope. */
+  async function reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow> {
+    if (!auth.operatorId || (auth.venueScope && !auth.venueScope.includes(venueId))) throw notFound('Venue');
+    const venue = await db.kysely
+      .selectFrom('venues')
+      .selectAll()
+      .where('id', '=', venueId)
+      .where('operator_id', '=', auth.operatorId)
+      .executeTakeFirst();
+    if (!venue) throw notFound('Venue');
+    return venue;
+  }
+
+  function guard(options: GuardOptions = {}): GuardHook {
+    const requirement = options.permission ? parseRequirement(options.permission) : undefined;
+    const role = options.role ?? 'client';
+    return async function guardHandler(request: FastifyRequest, reply: FastifyReply) {
+      reply.header('Cache-Control', 'private, no-store');
+      const auth = request.auth ?? (await loadAuth(request));
+      if (!auth) throw unauthorized();
+      request.auth = auth;
+      if (role !== 'any' && auth.user.role !== role) throw forbidden();
+      if (options.venueParam) {
+        const venueId = (request.params as Record<string, string>)[options.venueParam];
+        request.venue = await reachableVenue(auth, venueId ?? '');
+      }
+      if (requirement && !allows(auth.grants, requirement.key, requirement.action, auth.isOwner)) {
+        throw forbidden(`Your role lacks the ${requirement.key}:${requirement.action} permission.`);
+      }
+    };
+  }
+
+  /** The caller's own venue ids (all of the account's, narrowed by the role's scope). */
+  async function reachableVenueIds(auth: AuthInfo): Promise<string[]> {
+    if (!auth.operatorId) return [];
+    const rows = await db.kysely.selectFrom('venues').select('id').where('operator_id', '=', auth.operatorId).execute();
+    const ids = rows.map((r) => r.id);
+    return auth.venueScope ? ids.filter((id) => auth.venueScope!.includes(id)) : ids;
+  }
+
+  return { guard, loadAuth, reachableVenue, reachableVenueIds };
+}
+
+export type Guard = ReturnType<typeof createGuard>;
+
+/** The authenticated caller of a guarded route. */
+export function authOf(request: FastifyRequest): AuthInfo {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/** The operator account of a guarded operator route. */
+export function operatorIdOf(request: FastifyRequest): string {
+  const auth = authOf(request);
+  if (!auth.operatorId) throw forbidden();
+  return auth.operatorId;
+}
+
+/** The venue a guarded route loaded through `venueParam`. */
+export function venueOf(request: FastifyRequest): VenueRow {
+  if (!request.venue) throw notFound('Venue');
+  return request.venue;
+}

@@ -1,0 +1,32 @@
+/**
+ * Opaque, prefixed identifiers (`ven_…`, `bkg_…`): 128 random bits in lower-case base32,
+ * unguessable because public endpoints take some of them (booking ids).
+ */
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+export function base32(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  return out;
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}_${base32(randomBytes(16))}`;
+}
+
+/** A random URL-safe secret (session tokens, challenge ids). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,98 @@
+/**
+ * The one image-upload service of the product. Images arrive as base64 data URLs in JSON; the type is
+ * recognised from the bytes (PNG, JPEG, WebP, GIF only; the declared type is ignored and SVG refused),
+ * the size is checked per route, and the bytes are stored content-addressed under UPLOADS_DIR and
+ * served from /uploads/ with immutable caching.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { badRequest } from './errors.js';
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/** Per-route maxima (spec Limits). */
+export const UPLOAD_LIMITS = {
+  venueLogo: 500 * KB,
+  brandLogo: 2 * MB,
+  coverImage: 3 * MB,
+  widgetLogo: 2 * MB,
+  bundleItemImage: 2 * MB,
+  accessRuleImage: 2 * MB,
+  eventImage: 2 * MB,
+} as const;
+
+/** The largest upload, base64-encoded, plus room for the JSON around it: the HTTP body limit. */
+export const MAX_UPLOAD_BODY_BYTES = Math.ceil((3 * MB * 4) / 3) + 256 * KB;
+
+export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif';
+
+const MIME: Record<ImageType, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+const EXT: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif' };
+
+/** Recognises an image from its leading bytes; undefined for anything else (SVG included). */
+export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  const ascii = (offset: number, text: string) => [...text].every((ch, i) => bytes[offset + i] === ch.charCodeAt(0));
+  if (bytes.length >= 8 && starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (bytes.length >= 3 && starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (bytes.length >= 6 && (ascii(0, 'GIF87a') || ascii(0, 'GIF89a'))) return 'gif';
+  if (bytes.length >= 12 && ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'webp';
+  return undefined;
+}
+
+const formatSize = (bytes: number) => (bytes >= MB ? `${bytes / MB} MB` : `${Math.round(bytes / KB)} KB`);
+
+export interface StoredImage {
+  url: string;
+  type: ImageType;
+  mime: string;
+  bytes: number;
+}
+
+/** Decodes `data:[<type>][;…];base64,<payload>`; a bare base64 string is accepted too. */
+export function decodeDataUrl(input: unknown, field = 'data'): Buffer {
+  if (typeof input !== 'string' || input.length === 0) throw badRequest(`${field} must be a base64 data URL of an image`);
+  let payload = input;
+  if (input.startsWith('data:')) {
+    const comma = input.indexOf(',');
+    const header = comma === -1 ? '' : input.slice(5, comma);
+    if (comma === -1 || !/;base64$/i.test(header)) throw badRequest(`${field} must be a base64 data URL of an image`);
+    payload = input.slice(comma + 1);
+  }
+  payload = payload.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload) || payload.length === 0) {
+    throw badRequest(`${field} is not valid base64`);
+  }
+  return Buffer.from(payload, payload.includes('-') || payload.includes('_') ? 'base64url' : 'base64');
+}
+
+export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
+  const dir = path.resolve(deps.dir);
+  return {
+    dir,
+    /** Validates and stores an image; returns its public URL. Throws 400 for anything unacceptable. */
+    async saveImage(input: unknown, maxBytes: number, field = 'data'): Promise<StoredImage> {
+      const bytes = decodeDataUrl(input, field);
+      if (bytes.length > maxBytes) {
+        throw badRequest(`Image is too large: ${formatSize(bytes.length)} exceeds the ${formatSize(maxBytes)} limit`);
+      }
+      const type = sniffImageType(bytes);
+      if (!type) throw badRequest('Only PNG, JPEG, WebP and GIF images are accepted');
+      const name = `${createHash('sha256').update(bytes).digest('hex')}.${EXT[type]}`;
+      const file = path.join(dir, name);
+      await fs.mkdir(dir, { recursive: true });
+      try {
+        await fs.access(file);
+      } catch {
+        const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+        await fs.writeFile(tmp, bytes);
+        await fs.rename(tmp, file);
+      }
+      return { url: `${deps.publicBaseUrl}/uploads/${name}`, type, mime: MIME[type], bytes: bytes.length };
+    },
+  };
+}
+
+export type Uploads = ReturnType<typeof createUploads>;

@@ -1,0 +1,67 @@
+/**
+ * Makes sure the services the suite needs are up: PostgreSQL (for the postgres project) and Redis
+ * (shared rate-limit tests). On this project's machines they are started with the commands below when
+ * they are down; elsewhere point TEST_DATABASE_URL / TEST_REDIS_URL at running servers.
+ */
+import { execSync } from 'node:child_process';
+import net from 'node:net';
+import pg from 'pg';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 1000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function ensurePostgres() {
+  const url = new URL(PG_URL);
+  const host = url.hostname || '127.0.0.1';
+  const port = Number(url.port || 5432);
+  if (!(await reachable(host, port))) {
+    try {
+      execSync('pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | head -1) main start', { stdio: 'ignore' });
+    } catch {
+      /* reported below */
+    }
+  }
+  for (let i = 0; i < 30; i++) {
+    try {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      if (i === 29) throw new Error(`PostgreSQL is not reachable at ${PG_URL}: ${(error as Error).message}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+async function ensureRedis() {
+  const url = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+  if (await reachable(url.hostname, Number(url.port || 6379))) return;
+  try {
+    execSync(
+      'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /tmp --logfile /tmp/maitred-redis.log',
+      { stdio: 'ignore' },
+    );
+  } catch {
+    /* the Redis-backed tests report it */
+  }
+}
+
+export default async function setup() {
+  await ensurePostgres();
+  await ensureRedis();
+}

@@ -1,0 +1,163 @@
+/**
+ * Builds the whole application against a fresh test database with a fixed clock, plus helpers to
+ * create accounts and call routes as them. One per test file (beforeAll), closed in afterAll.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { createContext, type AppContext } from '../../src/context.js';
+import { fixedClock, type TestClock } from '../../src/platform/clock.js';
+import { base32 } from '../../src/platform/ids.js';
+import { createOperatorAccount } from '../../src/modules/team/accounts.js';
+import { insertUser } from '../../src/modules/auth/users.repository.js';
+import { createTestDb, type TestDb } from './db.js';
+
+export const TEST_NOW = '2026-06-15T12:00:00.000Z';
+export const TEST_PASSWORD = 'correct-horse-battery';
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  db: TestDb;
+  clock: TestClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDb();
+  const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-uploads-'));
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    UPLOADS_DIR: uploadsDir,
+    PUBLIC_BASE_URL: 'http://maitred.test',
+    LOG_LEVEL: 'silent',
+    PAYMENT_WEBHOOK_SECRET: 'whsec_test',
+    ...env,
+  });
+  const clock = fixedClock(TEST_NOW);
+  const ctx = createContext(config, db, {
+    clock,
+    log: pino({ level: 'silent' }),
+    rateLimitNamespace: `test-${base32(randomBytes(6))}`,
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    db,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await ctx.close();
+      fs.rmSync(uploadsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+export const uniqueEmail = (label = 'user') => `${label}-${Date.now().toString(36)}-${++counter}@example.test`;
+
+export interface TestOperator {
+  operatorId: string;
+  userId: string;
+  roleId: string;
+  email: string;
+  password: string;
+  token: string;
+  headers: { authorization: string };
+}
+
+export async function login(t: TestApp, email: string, password = TEST_PASSWORD): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200 || !res.json().token) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.json().token as string;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A new operator account whose primary contact (Owner role) is signed in. */
+export async function createOperator(t: TestApp, name = 'Test Operator'): Promise<TestOperator> {
+  const email = uniqueEmail('owner');
+  const account = await createOperatorAccount(
+    t.db,
+    { operatorName: name, userName: `${name} Owner`, email, password: TEST_PASSWORD },
+    t.clock.now(),
+  );
+  const token = await login(t, email);
+  return { ...account, email, password: TEST_PASSWORD, token, headers: bearer(token) };
+}
+
+/** A signed-in guest (consumer) user. */
+export async function createGuest(t: TestApp, name = 'Test Guest') {
+  const email = uniqueEmail('guest');
+  const userId = await insertUser(t.db, { role: 'guest', name, email, password: TEST_PASSWORD }, t.clock.now());
+  const token = await login(t, email);
+  return { userId, email, token, headers: bearer(token) };
+}
+
+/** Inserts a venue for an operator directly (the venues module's own tests use its routes). */
+export async function insertVenue(t: TestApp, operatorId: string, fields: Record<string, unknown> = {}): Promise<string> {
+  const id = `ven_${base32(randomBytes(16))}`;
+  const at = t.clock.now().toISOString();
+  await t.db.kysely
+    .insertInto('venues')
+    .values({ id, operator_id: operatorId, name: 'Test Venue', address: '1 High Street, London', created_at: at, updated_at: at, ...fields })
+    .execute();
+  return id;
+}
+
+/**
+ * A portal user of the operator with a custom role granting exactly `permissions`
+ * (e.g. `{ tables: 'read', 'users.user': 'write' }`), optionally limited to `venueIds`; signed in.
+ */
+export async function createStaff(
+  t: TestApp,
+  operator: TestOperator,
+  permissions: Record<string, 'read' | 'write'>,
+  venueIds: string[] = [],
+) {
+  const at = t.clock.now().toISOString();
+  const roleId = `role_${base32(randomBytes(16))}`;
+  await t.db.kysely
+    .insertInto('roles')
+    .values({ id: roleId, operator_id: operator.operatorId, name: `Staff ${++counter}`, description: '', is_system: 0, created_at: at, updated_at: at })
+    .execute();
+  for (const [key, action] of Object.entries(permissions)) {
+    await t.db.kysely
+      .insertInto('role_permissions')
+      .values({ role_id: roleId, permission_key: key, can_read: 1, can_write: action === 'write' ? 1 : 0 })
+      .execute();
+  }
+  for (const venueId of venueIds) await t.db.kysely.insertInto('role_venues').values({ role_id: roleId, venue_id: venueId }).execute();
+  const email = uniqueEmail('staff');
+  const userId = await insertUser(
+    t.db,
+    { role: 'client', name: 'Staff Member', email, password: TEST_PASSWORD, operator_id: operator.operatorId, role_id: roleId },
+    t.clock.now(),
+  );
+  const token = await login(t, email);
+  return { userId, roleId, email, token, headers: bearer(token) };
+}
+
+/** 1×1 PNG, JPEG, GIF and WebP images as data URLs, for upload tests. */
+export const TINY_IMAGES = {
+  png: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  gif: 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7',
+  jpeg:
+    'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  webp: 'data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=',
+};
+
+/** A PNG data URL of about `bytes` bytes (a valid signature followed by padding). */
+export function pngOfSize(bytes: number): string {
+  const buf = Buffer.alloc(bytes, 0);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf);
+  return `data:image/png;base64,${buf.toString('base64')}`;
+}
