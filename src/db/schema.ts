@@ -8,6 +8,7 @@ import type { AvailabilityTables } from '../modules/availability/availability.ta
 import type { FloorTables } from '../modules/tables/tables.table.js';
 import type { ProfilesTables } from '../modules/profiles/profiles.table.js';
 import type { CatalogueTables } from '../modules/catalogue/catalogue.table.js';
+import type { BookingsTables } from '../modules/bookings/bookings.table.js';
 
 export interface Database
   extends PlatformTables,
@@ -18,4 +19,5 @@ export interface Database
     AvailabilityTables,
     FloorTables,
     ProfilesTables,
-    CatalogueTables {}
+    CatalogueTables,
+    BookingsTables {}

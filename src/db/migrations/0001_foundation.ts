@@ -1,4 +1,4 @@
-/** Accounts, users, sessions, two-factor challenges, roles, members, platform settings and venues. */
+/** Accounts, users, sessions, two-factor challenges, roles, members, platform settings, venues and bookings. */
 import type { Kysely } from 'kysely';
 import { idColumn, timestamps } from './helpers.js';
 
@@ -133,10 +133,47 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('role_venues_pk', ['role_id', 'venue_id'])
     .execute();
 
+
+  await idColumn(db.schema.createTable('bookings'))
+    .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
+    .addColumn('venue_id', 'text', (c) => c.notNull().references('venues.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('event_id', 'text')
+    .addColumn('access_rule_id', 'text')
+    .addColumn('booking_date', 'text', (c) => c.notNull())
+    .addColumn('start_time', 'text')
+    .addColumn('duration_minutes', 'integer')
+    .addColumn('starts_at', 'text')
+    .addColumn('ends_at', 'text')
+    .addColumn('guest_count', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('guest_name', 'text')
+    .addColumn('guest_email', 'text')
+    .addColumn('guest_phone', 'text')
+    .addColumn('total_pence', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(timestamps)
+    .execute();
+  await db.schema.createIndex('bookings_venue_date_idx').on('bookings').columns(['venue_id', 'booking_date']).execute();
+  await db.schema.createIndex('bookings_operator_idx').on('bookings').columns(['operator_id', 'created_at']).execute();
+  await db.schema.createIndex('bookings_user_idx').on('bookings').column('user_id').execute();
+
+  await db.schema
+    .createTable('booking_tables')
+    .addColumn('booking_id', 'text', (c) => c.notNull().references('bookings.id').onDelete('cascade'))
+    .addColumn('table_id', 'text', (c) => c.notNull())
+    .addColumn('venue_id', 'text', (c) => c.notNull())
+    .addColumn('starts_at', 'text', (c) => c.notNull())
+    .addColumn('ends_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('booking_tables_pk', ['booking_id', 'table_id'])
+    .execute();
+  await db.schema.createIndex('booking_tables_table_time_idx').on('booking_tables').columns(['table_id', 'starts_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
+    'booking_tables',
+    'bookings',
     'role_venues',
     'venues',
     'members',

@@ -1,0 +1,4 @@
+/** Placeholder: the availability module exports its copy-from scopes here. */
+import type { CopyScope } from '../../platform/copy-scopes.js';
+
+export const availabilityCopyScopes: CopyScope[] = [];
