@@ -28,7 +28,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, beforeReady?: (app: App) => void): Promise<TestApp> {
   const db = await createTestDb();
   const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-uploads-'));
   const config = loadConfig({
@@ -46,6 +46,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     rateLimitNamespace: `test-${base32(randomBytes(6))}`,
   });
   const app = await buildApp(ctx);
+  beforeReady?.(app);
   await app.ready();
   return {
     app,

@@ -1,0 +1,98 @@
+/** The HTTP platform: error shapes, parsing, request ids, OpenAPI, health, caching helpers. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({}, (app) => {
+    app.get('/api/test/boom', async () => {
+      throw new Error('secret detail at /work/main/src/x.ts');
+    });
+    app.get('/api/test/etag', { config: { etag: true } }, async () => ({ hello: 'world' }));
+    app.post('/api/test/echo', { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }) }) } }, async (request) => request.body);
+  });
+});
+afterAll(async () => t.close());
+
+describe('errors', () => {
+  it('unknown routes are 404 { error }', async () => {
+    const res = await t.app.inject({ url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: expect.stringContaining('not found') });
+  });
+
+  it('unexpected errors are 500 with a fixed message and no details', async () => {
+    const res = await t.app.inject({ url: '/api/test/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ error: 'Internal server error' });
+    expect(res.body).not.toContain('/work');
+  });
+
+  it('schema failures are 400 naming the field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/test/echo', payload: { n: 0 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^body\.n /);
+    const missing = await t.app.inject({ method: 'POST', url: '/api/test/echo', payload: {} });
+    expect(missing.json().error).toMatch(/required field n/);
+  });
+
+  it('malformed JSON is 400, multipart is 400, other content types are 400', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: 'Malformed JSON body' });
+    const multipart = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="n"\r\n\r\n1\r\n--x--\r\n',
+    });
+    expect(multipart.statusCode).toBe(400);
+    expect(multipart.json().error).toMatch(/Multipart/);
+    const xml = await t.app.inject({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/xml' }, payload: '<n>1</n>' });
+    expect(xml.statusCode).toBe(400);
+  });
+
+  it('an empty JSON body counts as no body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a sane incoming X-Request-Id and mints one otherwise', async () => {
+    const given = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const minted = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(minted.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('health and docs', () => {
+  it('answers liveness and readiness', async () => {
+    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ ok: true });
+    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({ ok: true });
+  });
+
+  it('serves the OpenAPI document generated from the route schemas, and the docs UI', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+    expect(doc.paths['/api/auth/me'].get.security).toEqual([{ bearer: [] }]);
+    const ui = await t.app.inject({ url: '/docs/' });
+    expect([200, 302]).toContain(ui.statusCode);
+  });
+});
+
+describe('ETag', () => {
+  it('sends an ETag and answers 304 with an empty body when If-None-Match matches', async () => {
+    const first = await t.app.inject({ url: '/api/test/etag' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await t.app.inject({ url: '/api/test/etag', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const other = await t.app.inject({ url: '/api/test/etag', headers: { 'if-none-match': 'W/"other"' } });
+    expect(other.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,111 @@
+/** Pure platform helpers: configuration, permissions, paging, ids, image sniffing. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig, ConfigError } from '../../src/config/config.js';
+import { allows, effectivePermissions, grantsFromRows, PERMISSION_KEYS } from '../../src/platform/permissions.js';
+import { cursorPage, decodeCursor, encodeCursor, offsetPage } from '../../src/platform/paging.js';
+import { newId } from '../../src/platform/ids.js';
+import { decodeDataUrl, sniffImageType } from '../../src/platform/uploads.js';
+import { TINY_IMAGES } from '../helpers/app.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: 'sqlite:./data/maitred.db',
+      publicBaseUrl: 'http://localhost:3000',
+      paymentsProvider: 'simulated',
+      platformFeePercent: 5,
+      uploadsDir: './data/uploads',
+      sessionTtlHours: 72,
+      trustProxy: false,
+    });
+    expect(config.rateLimits.login_failures_email).toEqual({ points: 10, durationSeconds: 900 });
+  });
+
+  it('chooses stripe when a secret key is set, and honours overrides', () => {
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' }).paymentsProvider).toBe('stripe');
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', PAYMENTS_PROVIDER: 'none' }).paymentsProvider).toBe('none');
+    expect(loadConfig({ RATE_LIMITS: 'voucher_lookup=5/10' }).rateLimits.voucher_lookup).toEqual({ points: 5, durationSeconds: 10 });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ PAYMENTS_PROVIDER: 'paypal' }, /PAYMENTS_PROVIDER/],
+    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    [{ RATE_LIMITS: 'nonsense=1/1' }, /unknown limit/],
+    [{ RATE_LIMITS: 'voucher_lookup=lots' }, /RATE_LIMITS/],
+    [{ PLATFORM_FEE_PERCENT: '101' }, /PLATFORM_FEE_PERCENT/],
+  ])('refuses %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('permissions', () => {
+  const grants = grantsFromRows([
+    { permission_key: 'users', can_read: 1, can_write: 0 },
+    { permission_key: 'tables', can_read: 0, can_write: 1 },
+  ]);
+
+  it('a parent grant covers its children and write implies read', () => {
+    expect(allows(grants, 'users.role', 'read')).toBe(true);
+    expect(allows(grants, 'users.role', 'write')).toBe(false);
+    expect(allows(grants, 'tables', 'read')).toBe(true);
+    expect(allows(grants, 'tables', 'write')).toBe(true);
+    expect(allows(grants, 'venues.settings', 'read')).toBe(false);
+    expect(allows(new Map(), 'anything', 'write', true)).toBe(true);
+  });
+
+  it('the effective map covers the whole catalogue, including the keys CONTRACT names', () => {
+    const map = effectivePermissions(grants, false);
+    expect(Object.keys(map).sort()).toEqual([...PERMISSION_KEYS].sort());
+    for (const key of ['operators.settings', 'operators.members', 'users.role', 'users.user', 'availability', 'tables', 'profiles', 'catalogue', 'guests', 'bookings', 'events', 'vouchers', 'payouts', 'stats']) {
+      expect(PERMISSION_KEYS).toContain(key);
+    }
+    expect(map['users.user']).toEqual({ read: true, write: false });
+  });
+});
+
+describe('paging', () => {
+  it('builds the offset envelope', () => {
+    expect(offsetPage([1, 2], 5, 2, 0)).toEqual({ data: [1, 2], total: 5, limit: 2, offset: 0, has_more: true });
+    expect(offsetPage([5], 5, 2, 4)).toEqual({ data: [5], total: 5, limit: 2, offset: 4, has_more: false });
+  });
+
+  it('builds cursor pages from limit + 1 rows and round-trips cursors', () => {
+    const rows = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+    const page = cursorPage(rows, 2, (r) => [r.id]);
+    expect(page).toEqual({ data: [{ id: 'a' }, { id: 'b' }], limit: 2, has_more: true, cursor: encodeCursor(['b']) });
+    expect(decodeCursor(page.cursor!)).toEqual(['b']);
+    expect(cursorPage(rows.slice(0, 2), 2, (r) => [r.id]).cursor).toBeNull();
+    expect(() => decodeCursor('!!not-a-cursor')).toThrow(/cursor/);
+  });
+});
+
+describe('ids', () => {
+  it('are prefixed, 128-bit and unique', () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => newId('bkg')));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^bkg_[a-z2-7]{26}$/);
+  });
+});
+
+describe('image recognition', () => {
+  it.each(Object.entries(TINY_IMAGES))('recognises %s by its bytes', (type, url) => {
+    expect(sniffImageType(decodeDataUrl(url))).toBe(type);
+  });
+
+  it('refuses SVG and other bytes, and bad base64', () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>');
+    expect(sniffImageType(svg)).toBeUndefined();
+    expect(sniffImageType(Buffer.from('%PDF-1.4'))).toBeUndefined();
+    expect(() => decodeDataUrl('data:image/png;base64,@@@')).toThrow(/base64/);
+    expect(() => decodeDataUrl('data:image/png,rawtext')).toThrow(/data URL/);
+    expect(() => decodeDataUrl(42)).toThrow(/data URL/);
+  });
+});
