@@ -5,6 +5,7 @@
  * served from /uploads/ with immutable caching.
  */
 import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { badRequest } from './errors.js';
@@ -70,6 +71,7 @@ export function decodeDataUrl(input: unknown, field = 'data'): Buffer {
 
 export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
   const dir = path.resolve(deps.dir);
+  mkdirSync(dir, { recursive: true });
   return {
     dir,
     /** Validates and stores an image; returns its public URL. Throws 400 for anything unacceptable. */
