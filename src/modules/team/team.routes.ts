@@ -1,4 +1,313 @@
-/** Placeholder: the team module registers its routes here. */
+/**
+ * The team module's routes: the caller's operator record and dashboard, their effective permissions,
+ * team members, roles with their permission grid and venue scope, and portal users.
+ */
+import { authOf, operatorIdOf } from '../../platform/auth-guard.js';
+import { CreatedBody, errorResponses, IdParams, SuccessBody } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
+import type { FastifyRequest } from 'fastify';
+import { createMembersService } from './members.service.js';
+import { createOperatorService } from './operator.service.js';
+import { createPortalUsersService } from './portal-users.service.js';
+import { createRolesService } from './roles.service.js';
+import {
+  Dashboard,
+  MemberCreateBody,
+  MemberList,
+  MemberUpdateBody,
+  MyPermissions,
+  Operator,
+  OperatorBody,
+  PortalUserCreateBody,
+  PortalUserList,
+  PortalUserUpdateBody,
+  Role,
+  RoleCreateBody,
+  RoleList,
+  RoleUpdateBody,
+  UserCandidates,
+  UsersSearchQuery,
+} from './team.schemas.js';
 
-export const teamRoutes: ModulePlugin = async () => {};
+const security = [{ bearer: [] }];
+
+/** The caller of an operator route, with the account it acts for. */
+function callerOf(request: FastifyRequest) {
+  return { ...authOf(request), operatorId: operatorIdOf(request) };
+}
+
+export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
+  const operators = createOperatorService(ctx);
+  const members = createMembersService(ctx);
+  const roles = createRolesService(ctx);
+  const users = createPortalUsersService(ctx);
+
+  // ── Operator, dashboard, permissions ──────────────────────────────────────────────────────────
+  app.get(
+    '/api/my-operator',
+    {
+      schema: { tags: ['operator'], security, response: { 200: Operator, ...errorResponses(401, 403) } },
+      preHandler: ctx.guard({ permission: 'operators.settings:read' }),
+    },
+    async (request) => operators.get(operatorIdOf(request)),
+  );
+
+  app.put(
+    '/api/my-operator',
+    {
+      schema: {
+        tags: ['operator'],
+        security,
+        description: '`company_name`, `company_reg` and `vat_number` are cleared by null or an empty string; omitted fields stay.',
+        body: OperatorBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403) },
+      },
+      preHandler: ctx.guard({ permission: 'operators.settings:write' }),
+    },
+    async (request) => {
+      await operators.update(operatorIdOf(request), request.body);
+      return { success: true };
+    },
+  );
+
+  app.get(
+    '/api/client/dashboard',
+    {
+      schema: {
+        tags: ['operator'],
+        security,
+        description: 'Figures cover the venues the caller’s role can reach; "month" is the current calendar month in Europe/London.',
+        response: { 200: Dashboard, ...errorResponses(401, 403) },
+      },
+      preHandler: ctx.guard({ permission: 'stats:read' }),
+    },
+    async (request) => operators.dashboard(callerOf(request)),
+  );
+
+  app.get(
+    '/api/me/permissions',
+    {
+      schema: {
+        tags: ['permissions'],
+        security,
+        description: 'The caller’s effective permissions over the whole catalogue and the catalogue tree. Supports If-None-Match (304).',
+        response: { 200: MyPermissions, ...errorResponses(401, 403) },
+      },
+      config: { etag: true },
+      preHandler: ctx.guard(),
+    },
+    async (request) => operators.myPermissions(authOf(request)),
+  );
+
+  // ── Members ───────────────────────────────────────────────────────────────────────────────────
+  app.get(
+    '/api/my-operator/members',
+    {
+      schema: { tags: ['members'], security, response: { 200: MemberList, ...errorResponses(401, 403) } },
+      preHandler: ctx.guard({ permission: 'operators.members:read' }),
+    },
+    async (request) => members.list(operatorIdOf(request)),
+  );
+
+  app.get(
+    '/api/my-operator/users-search',
+    {
+      schema: {
+        tags: ['members'],
+        security,
+        description: 'Portal users of the account, not yet members, whose name or email contains `q` (at least 2 characters); at most 20.',
+        querystring: UsersSearchQuery,
+        response: { 200: UserCandidates, ...errorResponses(400, 401, 403) },
+      },
+      preHandler: ctx.guard({ permission: 'operators.members:read' }),
+    },
+    async (request) => members.searchCandidates(operatorIdOf(request), request.query.q),
+  );
+
+  app.post(
+    '/api/my-operator/members',
+    {
+      schema: {
+        tags: ['members'],
+        security,
+        body: MemberCreateBody,
+        response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      preHandler: ctx.guard({ permission: 'operators.members:write' }),
+    },
+    async (request) => ({ success: true, id: await members.add(operatorIdOf(request), request.body) }),
+  );
+
+  app.put(
+    '/api/my-operator/members/:id',
+    {
+      schema: {
+        tags: ['members'],
+        security,
+        params: IdParams,
+        body: MemberUpdateBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      preHandler: ctx.guard({ permission: 'operators.members:write' }),
+    },
+    async (request) => {
+      await members.updateRole(operatorIdOf(request), request.params.id, request.body.role);
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/api/my-operator/members/:id',
+    {
+      schema: {
+        tags: ['members'],
+        security,
+        description: 'The account’s primary contact cannot be removed (400).',
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      preHandler: ctx.guard({ permission: 'operators.members:write' }),
+    },
+    async (request) => {
+      await members.remove(operatorIdOf(request), request.params.id);
+      return { success: true };
+    },
+  );
+
+  // ── Roles ─────────────────────────────────────────────────────────────────────────────────────
+  app.get(
+    '/api/my-roles',
+    {
+      schema: { tags: ['roles'], security, response: { 200: RoleList, ...errorResponses(401, 403) } },
+      preHandler: ctx.guard({ permission: 'users.role:read' }),
+    },
+    async (request) => roles.list(operatorIdOf(request)),
+  );
+
+  app.get(
+    '/api/my-roles/:id',
+    {
+      schema: { tags: ['roles'], security, params: IdParams, response: { 200: Role, ...errorResponses(401, 403, 404) } },
+      preHandler: ctx.guard({ permission: 'users.role:read' }),
+    },
+    async (request) => roles.get(operatorIdOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/my-roles',
+    {
+      schema: {
+        tags: ['roles'],
+        security,
+        description: 'A new role has an empty permission grid and every venue in scope (`venue_ids` empty). Names are unique per account (409).',
+        body: RoleCreateBody,
+        response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
+      },
+      preHandler: ctx.guard({ permission: 'users.role:write' }),
+    },
+    async (request) => ({ success: true, id: await roles.create(operatorIdOf(request), request.body) }),
+  );
+
+  app.put(
+    '/api/my-roles/:id',
+    {
+      schema: {
+        tags: ['roles'],
+        security,
+        description:
+          '`permissions` and `venue_ids`, when given, replace the grid and the venue scope. `can_write` implies `can_read`. ' +
+          'The Owner role takes only `name` and `description`.',
+        params: IdParams,
+        body: RoleUpdateBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      preHandler: ctx.guard({ permission: 'users.role:write' }),
+    },
+    async (request) => {
+      await roles.update(operatorIdOf(request), request.params.id, request.body);
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/api/my-roles/:id',
+    {
+      schema: {
+        tags: ['roles'],
+        security,
+        description: 'The Owner role cannot be deleted (400); a role still held by users cannot either (409).',
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      preHandler: ctx.guard({ permission: 'users.role:write' }),
+    },
+    async (request) => {
+      await roles.remove(operatorIdOf(request), request.params.id);
+      return { success: true };
+    },
+  );
+
+  // ── Portal users ──────────────────────────────────────────────────────────────────────────────
+  app.get(
+    '/api/my-users',
+    {
+      schema: { tags: ['portal-users'], security, response: { 200: PortalUserList, ...errorResponses(401, 403) } },
+      preHandler: ctx.guard({ permission: 'users.user:read' }),
+    },
+    async (request) => users.list(operatorIdOf(request)),
+  );
+
+  app.post(
+    '/api/my-users',
+    {
+      schema: {
+        tags: ['portal-users'],
+        security,
+        description: 'Creates a portal user holding `role_id` and lists them as a team member. Only an Owner may give the Owner role (403).',
+        body: PortalUserCreateBody,
+        response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
+      },
+      preHandler: ctx.guard({ permission: 'users.user:write' }),
+    },
+    async (request) => ({ success: true, id: await users.create(callerOf(request), request.body) }),
+  );
+
+  app.put(
+    '/api/my-users/:id',
+    {
+      schema: {
+        tags: ['portal-users'],
+        security,
+        description:
+          'Any subset of the fields. An empty `password` keeps the current one; a new one signs the user out of their other sessions. ' +
+          'The primary contact keeps the Owner role; only an Owner gives the Owner role or changes a user who holds it.',
+        params: IdParams,
+        body: PortalUserUpdateBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      preHandler: ctx.guard({ permission: 'users.user:write' }),
+    },
+    async (request) => {
+      await users.update(callerOf(request), request.params.id, request.body);
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/api/my-users/:id',
+    {
+      schema: {
+        tags: ['portal-users'],
+        security,
+        description: 'Removes the user, their sessions and their membership. Nobody deletes themself or the primary contact (400).',
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      preHandler: ctx.guard({ permission: 'users.user:write' }),
+    },
+    async (request) => {
+      await users.remove(callerOf(request), request.params.id);
+      return { success: true };
+    },
+  );
+};

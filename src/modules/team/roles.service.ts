@@ -1,0 +1,161 @@
+/**
+ * Roles of an account: the system Owner role (every permission on every venue; only its name and
+ * description change; never deleted) and custom roles with a permission grid and a venue scope.
+ */
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { lockKey, withTransaction, type Tx } from '../../db/transaction.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isPermissionKey, PERMISSION_KEYS } from '../../platform/permissions.js';
+import type { RolesTable } from './team.table.js';
+import type { Role, RoleCreateBody, RoleUpdateBody } from './team.schemas.js';
+import { clearableText, requiredText } from './team.input.js';
+import { accountVenueIds, findRole } from './team.repository.js';
+
+/** Taken by every write that reads or changes which users hold a role, so a delete cannot race an assignment. */
+export const roleLockKey = (roleId: string) => `role:${roleId}`;
+const roleNamesLockKey = (operatorId: string) => `role-names:${operatorId}`;
+
+const catalogueOrder = new Map(PERMISSION_KEYS.map((key, index) => [key, index]));
+
+export function createRolesService(ctx: AppContext) {
+  const { db, clock } = ctx;
+
+  /** Roles of the account (one when `roleId` is given) with their grid, venue scope and user count. */
+  async function load(operatorId: string, roleId?: string): Promise<Role[]> {
+    let query = db.kysely.selectFrom('roles').selectAll().where('operator_id', '=', operatorId);
+    if (roleId) query = query.where('id', '=', roleId);
+    const roles = await query.orderBy('is_system', 'desc').orderBy('name').orderBy('id').execute();
+    if (roles.length === 0) return [];
+    const ids = roles.map((r) => r.id);
+    const [grid, venues, counts] = await Promise.all([
+      db.kysely.selectFrom('role_permissions').selectAll().where('role_id', 'in', ids).execute(),
+      db.kysely.selectFrom('role_venues').selectAll().where('role_id', 'in', ids).orderBy('venue_id').execute(),
+      db.kysely
+        .selectFrom('users')
+        .select(['role_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('operator_id', '=', operatorId)
+        .where('role_id', 'in', ids)
+        .groupBy('role_id')
+        .execute(),
+    ]);
+    return roles.map((role) => toRole(role, grid, venues, counts));
+  }
+
+  function toRole(
+    role: Selectable<RolesTable>,
+    grid: { role_id: string; permission_key: string; can_read: number; can_write: number }[],
+    venues: { role_id: string; venue_id: string }[],
+    counts: { role_id: string | null; n: number }[],
+  ): Role {
+    return {
+      id: role.id,
+      name: role.name,
+      description: role.description,
+      is_system: Boolean(role.is_system),
+      // The Owner role holds everything whatever is stored; show that rather than an empty grid.
+      permissions: role.is_system
+        ? PERMISSION_KEYS.map((permission_key) => ({ permission_key, can_read: true, can_write: true }))
+        : grid
+            .filter((g) => g.role_id === role.id)
+            .sort((a, b) => (catalogueOrder.get(a.permission_key) ?? 1e9) - (catalogueOrder.get(b.permission_key) ?? 1e9))
+            .map((g) => ({ permission_key: g.permission_key, can_read: Boolean(g.can_read || g.can_write), can_write: Boolean(g.can_write) })),
+      venue_ids: venues.filter((v) => v.role_id === role.id).map((v) => v.venue_id),
+      user_count: Number(counts.find((c) => c.role_id === role.id)?.n ?? 0),
+    };
+  }
+
+  /** Role names are unique within an account (any case), so a role reads unambiguously in the UI. */
+  async function assertNameFree(trx: Tx, operatorId: string, name: string, exceptRoleId?: string) {
+    await lockKey(db, trx, roleNamesLockKey(operatorId));
+    const roles = await trx.selectFrom('roles').select(['id', 'name']).where('operator_id', '=', operatorId).execute();
+    if (roles.some((r) => r.id !== exceptRoleId && r.name.toLowerCase() === name.toLowerCase())) {
+      throw conflict(`A role named "${name}" already exists`);
+    }
+  }
+
+  function checkGrid(permissions: NonNullable<RoleUpdateBody['permissions']>) {
+    const seen = new Set<string>();
+    for (const { permission_key } of permissions) {
+      if (!isPermissionKey(permission_key)) throw badRequest(`Unknown permission_key "${permission_key}"`);
+      if (seen.has(permission_key)) throw badRequest(`permission_key "${permission_key}" is listed more than once`);
+      seen.add(permission_key);
+    }
+    return permissions.map((p) => {
+      const write = Boolean(p.can_write);
+      return { permission_key: p.permission_key, can_read: write || Boolean(p.can_read) ? 1 : 0, can_write: write ? 1 : 0 };
+    });
+  }
+
+  return {
+    list: async (operatorId: string) => ({ data: await load(operatorId) }),
+
+    async get(operatorId: string, roleId: string): Promise<Role> {
+      const [role] = await load(operatorId, roleId);
+      if (!role) throw notFound('Role');
+      return role;
+    },
+
+    async create(operatorId: string, body: RoleCreateBody): Promise<string> {
+      const name = requiredText(body.name, 'name');
+      const id = newId('role');
+      const at = clock.now().toISOString();
+      await withTransaction(db, async (trx) => {
+        await assertNameFree(trx, operatorId, name);
+        await trx
+          .insertInto('roles')
+          .values({ id, operator_id: operatorId, name, description: clearableText(body.description) ?? '', is_system: 0, created_at: at, updated_at: at })
+          .execute();
+      });
+      return id;
+    },
+
+    async update(operatorId: string, roleId: string, body: RoleUpdateBody): Promise<void> {
+      const name = requiredText(body.name, 'name');
+      const role = await findRole(db, operatorId, roleId);
+      if (!role) throw notFound('Role');
+      if (role.is_system && (body.permissions !== undefined || body.venue_ids !== undefined)) {
+        throw badRequest('The Owner role always holds every permission on every venue: only its name and description can change');
+      }
+      const grid = body.permissions === undefined ? undefined : checkGrid(body.permissions);
+      if (body.venue_ids !== undefined) {
+        const known = new Set(await accountVenueIds(db, operatorId, body.venue_ids));
+        const unknown = body.venue_ids.filter((id) => !known.has(id));
+        if (unknown.length > 0) throw badRequest(`venue_ids are not venues of this account: ${unknown.join(', ')}`);
+      }
+      const description = body.description === undefined ? undefined : (clearableText(body.description) ?? '');
+      await withTransaction(db, async (trx) => {
+        await assertNameFree(trx, operatorId, name, roleId);
+        await trx
+          .updateTable('roles')
+          .set({ name, description, updated_at: clock.now().toISOString() })
+          .where('id', '=', roleId)
+          .where('operator_id', '=', operatorId)
+          .execute();
+        if (grid) {
+          await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
+          if (grid.length > 0) await trx.insertInto('role_permissions').values(grid.map((g) => ({ role_id: roleId, ...g }))).execute();
+        }
+        if (body.venue_ids) {
+          await trx.deleteFrom('role_venues').where('role_id', '=', roleId).execute();
+          if (body.venue_ids.length > 0) {
+            await trx.insertInto('role_venues').values(body.venue_ids.map((venue_id) => ({ role_id: roleId, venue_id }))).execute();
+          }
+        }
+      });
+    },
+
+    async remove(operatorId: string, roleId: string): Promise<void> {
+      await withTransaction(db, async (trx) => {
+        await lockKey(db, trx, roleLockKey(roleId));
+        const role = await findRole(trx, operatorId, roleId);
+        if (!role) throw notFound('Role');
+        if (role.is_system) throw badRequest('The Owner role cannot be deleted');
+        const holder = await trx.selectFrom('users').select('id').where('role_id', '=', roleId).executeTakeFirst();
+        if (holder) throw conflict('This role is still assigned to users: give them another role first');
+        await trx.deleteFrom('roles').where('id', '=', roleId).where('operator_id', '=', operatorId).execute();
+      });
+    },
+  };
+}
