@@ -43,7 +43,8 @@ export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
   return undefined;
 }
 
-const formatSize = (bytes: number) => (bytes >= MB ? `${bytes / MB} MB` : `${Math.round(bytes / KB)} KB`);
+// Rounded up to one decimal (MB) or a whole KB, so an image over the limit never reads as equal to it.
+const formatSize = (bytes: number) => (bytes >= MB ? `${Math.ceil((bytes / MB) * 10) / 10} MB` : `${Math.ceil(bytes / KB)} KB`);
 
 export interface StoredImage {
   url: string;

@@ -109,3 +109,20 @@ describe('image recognition', () => {
     expect(() => decodeDataUrl(42)).toThrow(/data URL/);
   });
 });
+
+describe('upload size messages', () => {
+  it('never make an oversized image read as equal to the limit', async () => {
+    const { createUploads, UPLOAD_LIMITS } = await import('../../src/platform/uploads.js');
+    const { pngOfSize } = await import('../helpers/app.js');
+    const os = await import('node:os');
+    const uploads = createUploads({ dir: `${os.tmpdir()}/maitred-units-uploads`, publicBaseUrl: 'http://x.test' });
+    await expect(uploads.saveImage(pngOfSize(UPLOAD_LIMITS.brandLogo + 1), UPLOAD_LIMITS.brandLogo)).rejects.toThrow(
+      'Image is too large: 2.1 MB exceeds the 2 MB limit',
+    );
+    await expect(uploads.saveImage(pngOfSize(UPLOAD_LIMITS.venueLogo + 1), UPLOAD_LIMITS.venueLogo)).rejects.toThrow(
+      'Image is too large: 501 KB exceeds the 500 KB limit',
+    );
+    const stored = await uploads.saveImage(pngOfSize(UPLOAD_LIMITS.venueLogo), UPLOAD_LIMITS.venueLogo);
+    expect(stored).toMatchObject({ type: 'png', bytes: UPLOAD_LIMITS.venueLogo, url: expect.stringMatching(/^http:\/\/x\.test\/uploads\/[0-9a-f]{64}\.png$/) });
+  });
+});
