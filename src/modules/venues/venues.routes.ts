@@ -1,4 +1,221 @@
-/** Placeholder: the venues module registers its routes here. */
+/**
+ * The venues module: an account's venues (details, status, app listing, stats, sister links, logo),
+ * their branding and widgets (branding.routes.ts) and the public widget configs (venues.public-routes.ts).
+ */
+import { authOf, venueOf } from '../../platform/auth-guard.js';
+import { errorResponses, SuccessBody } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
+import { brandingRoutes } from './branding.routes.js';
+import { venuesPublicRoutes } from './venues.public-routes.js';
+import {
+  CreatedVenue,
+  CreateVenueBody,
+  GoLiveRefusal,
+  ImageBody,
+  ListingResult,
+  LogoResult,
+  OperatorStats,
+  SisterBody,
+  SisterList,
+  SisterParams,
+  StatusBody,
+  StatusResult,
+  UpdateVenueBody,
+  VenueIdParams,
+  VenueList,
+  VenueStats,
+} from './venues.schemas.js';
+import { createVenuesService } from './venues.service.js';
+import { operatorStats, venueStats } from './venues.stats.js';
 
-export const venuesRoutes: ModulePlugin = async () => {};
+export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
+  const venues = createVenuesService(ctx);
+  const tags = ['venues'];
+  const security = [{ bearer: [] }];
+  const settingsRead = ctx.guard({ permission: 'venues.settings:read' });
+  const settingsWrite = ctx.guard({ permission: 'venues.settings:write' });
+  const venueSettingsWrite = ctx.guard({ permission: 'venues.settings:write', venueParam: 'id' });
+  const sistersRead = ctx.guard({ permission: 'venues.sisters:read', venueParam: 'id' });
+  const sistersWrite = ctx.guard({ permission: 'venues.sisters:write', venueParam: 'id' });
+
+  app.get(
+    '/api/my-venues',
+    {
+      schema: { tags, security, summary: 'Venues the caller can reach', response: { 200: VenueList, ...errorResponses(401, 403) } },
+      preHandler: settingsRead,
+    },
+    async (request) => ({ data: await venues.list(authOf(request)) }),
+  );
+
+  app.post(
+    '/api/my-venues',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a venue (live, listing pending)',
+        description: 'Roles limited to specific venues cannot create venues (403).',
+        body: CreateVenueBody,
+        response: { 201: CreatedVenue, ...errorResponses(400, 401, 403) },
+      },
+      preHandler: settingsWrite,
+    },
+    async (request, reply) => reply.code(201).send(await venues.create(authOf(request), request.body)),
+  );
+
+  app.put(
+    '/api/my-venues/:id',
+    {
+      schema: { tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      preHandler: venueSettingsWrite,
+    },
+    async (request) => {
+      await venues.update(venueOf(request), request.body);
+      return { success: true };
+    },
+  );
+
+  app.put(
+    '/api/my-venues/:id/status',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Move a venue between draft and live',
+        description:
+          'Going live needs name, address, venue_type, phone, email, backdoor_capacity, last_entry_time and a logo: ' +
+          'otherwise 400 `{ error, missing }` (`logo` for the logo). Back to draft is refused (409) while the venue has ' +
+          'upcoming reservations (active bookings dated today or later, venue-local).',
+        params: VenueIdParams,
+        body: StatusBody,
+        response: { 200: StatusResult, 400: GoLiveRefusal, ...errorResponses(401, 403, 404, 409) },
+      },
+      preHandler: venueSettingsWrite,
+    },
+    async (request) => venues.setStatus(venueOf(request), request.body.status as 'draft' | 'live'),
+  );
+
+  app.post(
+    '/api/my-venues/:id/request-listing',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Request an app listing (live venues only, else 409)',
+        params: VenueIdParams,
+        response: { 200: ListingResult, ...errorResponses(401, 403, 404, 409) },
+      },
+      preHandler: venueSettingsWrite,
+    },
+    async (request) => venues.requestListing(venueOf(request)),
+  );
+
+  app.post(
+    '/api/my-venues/:id/withdraw-listing',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Withdraw a pending listing request (else 409)',
+        params: VenueIdParams,
+        response: { 200: ListingResult, ...errorResponses(401, 403, 404, 409) },
+      },
+      preHandler: venueSettingsWrite,
+    },
+    async (request) => venues.withdrawListing(venueOf(request)),
+  );
+
+  app.get(
+    '/api/my-venues/:id/stats',
+    {
+      schema: { tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
+      preHandler: ctx.guard({ permission: 'stats:read', venueParam: 'id' }),
+    },
+    async (request) => venueStats(ctx.db, venueOf(request), ctx.clock.now()),
+  );
+
+  app.get(
+    '/api/my-stats',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Figures over the venues the caller can reach',
+        description: '`partner` is always null: the product has no partner programme.',
+        response: { 200: OperatorStats, ...errorResponses(401, 403) },
+      },
+      preHandler: ctx.guard({ permission: 'stats:read' }),
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const stats = await operatorStats(ctx.db, { operatorId: auth.operatorId!, venueScope: auth.venueScope }, ctx.clock.now());
+      return { ...stats, partner: null };
+    },
+  );
+
+  app.get(
+    '/api/my-venues/:id/sisters',
+    {
+      schema: { tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
+      preHandler: sistersRead,
+    },
+    async (request) => ({ data: await venues.sisters(authOf(request), venueOf(request)) }),
+  );
+
+  app.post(
+    '/api/my-venues/:id/sisters',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Link a sister venue (both directions)',
+        description: 'The sister must be a venue the caller can reach (404 otherwise) and not the venue itself (400). Linking twice is harmless.',
+        params: VenueIdParams,
+        body: SisterBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      preHandler: sistersWrite,
+    },
+    async (request) => {
+      await venues.addSister(authOf(request), venueOf(request), request.body.sister_venue_id);
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/api/my-venues/:id/sisters/:sisterId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Unlink a sister venue (both directions)',
+        params: SisterParams,
+        response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
+      },
+      preHandler: sistersWrite,
+    },
+    async (request) => {
+      await venues.removeSister(authOf(request), venueOf(request), request.params.sisterId);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/api/venues/:id/logo',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Upload the venue logo (max 500 KB)',
+        params: VenueIdParams,
+        body: ImageBody,
+        response: { 200: LogoResult, ...errorResponses(400, 401, 403, 404) },
+      },
+      preHandler: ctx.guard({ permission: 'venues.branding:write', venueParam: 'id' }),
+    },
+    async (request) => venues.uploadLogo(venueOf(request), request.body.data),
+  );
+
+  await app.register(brandingRoutes, { ctx });
+  await app.register(venuesPublicRoutes, { ctx });
+};
