@@ -101,3 +101,25 @@ export function parseRequirement(requirement: PermissionRequirement): { key: str
   if (!isPermissionKey(key)) throw new Error(`Unknown permission key "${key}"`);
   return { key, action };
 }
+
+/**
+ * The first grant in `grid` that the caller does not hold themself, or undefined when the caller holds
+ * them all. Nobody but an Owner may hand out more than they have (privilege escalation).
+ */
+export function exceedsCaller(
+  caller: { grants: Grants; isOwner: boolean },
+  grid: { permission_key: string; can_read: number | boolean; can_write: number | boolean }[],
+): string | undefined {
+  if (caller.isOwner) return undefined;
+  for (const row of grid) {
+    if (row.can_write && !allows(caller.grants, row.permission_key, 'write')) return `${row.permission_key}:write`;
+    if (row.can_read && !allows(caller.grants, row.permission_key, 'read')) return `${row.permission_key}:read`;
+  }
+  return undefined;
+}
+
+/** True when a role scoped to `venueIds` ([] = every venue) reaches no venue beyond the caller's scope. */
+export function scopeWithinCaller(caller: { venueScope: string[] | null; isOwner: boolean }, venueIds: string[]): boolean {
+  if (caller.isOwner || caller.venueScope === null) return true;
+  return venueIds.length > 0 && venueIds.every((id) => caller.venueScope!.includes(id));
+}

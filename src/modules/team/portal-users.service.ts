@@ -7,12 +7,13 @@ import type { AppContext } from '../../context.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { exceedsCaller, scopeWithinCaller } from '../../platform/permissions.js';
 import { newId } from '../../platform/ids.js';
 import { hashPassword } from '../auth/passwords.js';
 import { emailTaken, insertUser, normaliseEmail } from '../auth/users.repository.js';
 import type { PortalUserCreateBody, PortalUserUpdateBody } from './team.schemas.js';
 import { clearableText, requiredText } from './team.input.js';
-import { findClientUser, findOperator, findRole, isUniqueViolation } from './team.repository.js';
+import { findClientUser, findOperator, findRole, isUniqueViolation, roleGrant } from './team.repository.js';
 import { roleLockKey } from './roles.service.js';
 
 const MIN_PASSWORD = 8;
@@ -28,6 +29,12 @@ export function createPortalUsersService(ctx: AppContext) {
     const role = await findRole(conn, caller.operatorId, roleId);
     if (!role) throw badRequest('role_id is not a role of this account');
     if (role.is_system && !caller.isOwner) throw forbidden('Only an Owner can give someone the Owner role');
+    if (!caller.isOwner) {
+      const { grid, venueIds } = await roleGrant(conn, role.id);
+      const beyond = exceedsCaller(caller, grid);
+      if (beyond) throw forbidden(`You cannot assign a role holding ${beyond}: your own role does not hold it`);
+      if (!scopeWithinCaller(caller, venueIds)) throw forbidden('You cannot assign a role that reaches venues beyond your own');
+    }
     return role;
   }
 

@@ -5,9 +5,10 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { lockKey, withTransaction, type Tx } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { isPermissionKey, PERMISSION_KEYS } from '../../platform/permissions.js';
+import { exceedsCaller, isPermissionKey, PERMISSION_KEYS, scopeWithinCaller } from '../../platform/permissions.js';
+import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { RolesTable } from './team.table.js';
 import type { Role, RoleCreateBody, RoleUpdateBody } from './team.schemas.js';
 import { clearableText, requiredText } from './team.input.js';
@@ -111,7 +112,7 @@ export function createRolesService(ctx: AppContext) {
       return id;
     },
 
-    async update(operatorId: string, roleId: string, body: RoleUpdateBody): Promise<void> {
+    async update(caller: AuthInfo, operatorId: string, roleId: string, body: RoleUpdateBody): Promise<void> {
       const name = requiredText(body.name, 'name');
       const role = await findRole(db, operatorId, roleId);
       if (!role) throw notFound('Role');
@@ -123,7 +124,10 @@ export function createRolesService(ctx: AppContext) {
         const known = new Set(await accountVenueIds(db, operatorId, body.venue_ids));
         const unknown = body.venue_ids.filter((id) => !known.has(id));
         if (unknown.length > 0) throw badRequest(`venue_ids are not venues of this account: ${unknown.join(', ')}`);
+        if (!scopeWithinCaller(caller, body.venue_ids)) throw forbidden('A role cannot reach venues beyond your own');
       }
+      const beyond = grid && exceedsCaller(caller, grid);
+      if (beyond) throw forbidden(`You cannot grant ${beyond}: your own role does not hold it`);
       const description = body.description === undefined ? undefined : (clearableText(body.description) ?? '');
       await withTransaction(db, async (trx) => {
         await assertNameFree(trx, operatorId, name, roleId);

@@ -5,6 +5,15 @@ import type { Tx } from '../../db/transaction.js';
 type Conn = Db | Tx;
 const q = (db: Conn) => ('kysely' in db ? db.kysely : db);
 
+/** A role's stored grid and venue scope. */
+export async function roleGrant(db: Conn, roleId: string) {
+  const [grid, venues] = await Promise.all([
+    q(db).selectFrom('role_permissions').selectAll().where('role_id', '=', roleId).execute(),
+    q(db).selectFrom('role_venues').select('venue_id').where('role_id', '=', roleId).execute(),
+  ]);
+  return { grid, venueIds: venues.map((v) => v.venue_id) };
+}
+
 export function findOperator(db: Conn, operatorId: string) {
   return q(db).selectFrom('operators').selectAll().where('id', '=', operatorId).executeTakeFirst();
 }

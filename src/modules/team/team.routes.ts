@@ -224,7 +224,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
       preHandler: ctx.guard({ permission: 'users.role:write' }),
     },
     async (request) => {
-      await roles.update(operatorIdOf(request), request.params.id, request.body);
+      await roles.update(authOf(request), operatorIdOf(request), request.params.id, request.body);
       return { success: true };
     },
   );
