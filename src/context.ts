@@ -1,11 +1,12 @@
 /**
  * Builds everything the application needs exactly once: database, clock, logger, rate limits,
- * maintenance flag, uploads, bot check, sessions and the auth guard. Tests build it with their own
+ * maintenance flag, uploads, bot check, sessions, the auth guard and payments. Tests build it with their own
  * database and clock; the server and the CLI build it from the configuration.
  */
 import pino, { type Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
+import { createPayments, type Payments } from './modules/payments/payments.js';
 import { createGuard, type Guard } from './platform/auth-guard.js';
 import { createBotCheck, type BotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -26,6 +27,7 @@ export interface AppContext {
   sessions: Sessions;
   guard: Guard['guard'];
   access: Guard;
+  payments: Payments;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     sessions,
     guard: access.guard,
     access,
+    payments: createPayments({ config, db, clock, log }),
     async close() {
       await rateLimits.close();
       await db.close();

@@ -5,11 +5,17 @@ import { buildApp } from './app.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ensureWebhookSecret } from './modules/payments/webhook-secret.js';
 
 export async function serve(): Promise<void> {
   const config = loadConfig(readEnv());
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
+  if (!config.paymentWebhookSecret) {
+    // CONTRACT §2: without PAYMENT_WEBHOOK_SECRET the database holds a random one, shown once.
+    const webhook = await ensureWebhookSecret(db, new Date());
+    if (webhook.created) console.log(`Payment webhook signing secret (set it at the provider): ${webhook.secret}`);
+  }
   const ctx = createContext(config, db);
   const app = await buildApp(ctx);
   if (!ctx.botCheck.enabled) ctx.log.warn('TURNSTILE_SECRET_KEY is not set: the guest bot check is disabled');

@@ -57,7 +57,7 @@ export function createOperatorService(ctx: AppContext) {
       // A venue-scoped role sees figures for its venues only; an unscoped one for the whole account.
       const [operator, payout_status, venues, stats, staffCount] = await Promise.all([
         get(operatorId),
-        payoutSummary(db, operatorId, ctx.config.paymentsProvider),
+        payoutSummary(db, operatorId, ctx.config.paymentsProvider, ctx.payments.configured),
         reachable.length === 0
           ? Promise.resolve([])
           : db.kysely

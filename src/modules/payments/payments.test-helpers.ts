@@ -1,0 +1,81 @@
+/**
+ * Test support for the payments tests: signed webhook deliveries (as the provider signs them) and
+ * shortcuts through the payments API. Used only by `*.test.ts` files of this module.
+ */
+import { createHmac } from 'node:crypto';
+import type { TestApp } from '../../../test/helpers/app.js';
+
+export const TEST_WEBHOOK_SECRET = 'whsec_test';
+
+export const nowSeconds = (t: TestApp) => Math.floor(t.clock.now().getTime() / 1000);
+
+/** `t=…,v1=…` over `<t>.<body>`, computed independently of the code under test. */
+export function sign(body: string | Buffer, options: { secret?: string; timestamp: number }): string {
+  const mac = createHmac('sha256', options.secret ?? TEST_WEBHOOK_SECRET).update(`${options.timestamp}.`).update(body).digest('hex');
+  return `t=${options.timestamp},v1=${mac}`;
+}
+
+let counter = 0;
+export const eventId = () => `evt_test_${Date.now().toString(36)}_${++counter}`;
+
+export interface SessionFields {
+  id?: string;
+  payment_intent?: string | null;
+  payment_status?: string;
+  amount_total?: number;
+  metadata: Record<string, string>;
+}
+
+export function sessionEvent(type: string, session: SessionFields, id = eventId(), created = 1_780_000_000) {
+  return {
+    id,
+    object: 'event',
+    type,
+    created,
+    data: {
+      object: {
+        id: session.id ?? `cs_test_${++counter}`,
+        object: 'checkout.session',
+        payment_intent: session.payment_intent ?? `pi_test_${counter}`,
+        payment_status: session.payment_status ?? (type === 'checkout.session.completed' ? 'paid' : 'unpaid'),
+        status: type === 'checkout.session.expired' ? 'expired' : 'complete',
+        amount_total: session.amount_total ?? 500,
+        metadata: session.metadata,
+      },
+    },
+  };
+}
+
+/** Posts a body to the webhook, signed now unless `signature` says otherwise. */
+export function deliver(t: TestApp, body: unknown, signature?: string) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/payment',
+    headers: { 'content-type': 'application/json', 'payment-signature': signature ?? sign(raw, { timestamp: nowSeconds(t) }) },
+    payload: raw,
+  });
+}
+
+export async function confirm(t: TestApp, intentId: string, paymentMethod: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/public/simulated-payments/${intentId}/confirm`,
+    payload: { payment_method: paymentMethod },
+  });
+}
+
+/** Starts onboarding for the operator and finishes it on the simulated page (`verified` or `pending`). */
+export async function onboard(t: TestApp, headers: Record<string, string>, outcome: 'verified' | 'pending' = 'verified') {
+  const start = await t.app.inject({ method: 'POST', url: '/api/my-operator/payout/connect/start', headers });
+  if (start.statusCode !== 200) throw new Error(`connect/start failed: ${start.statusCode} ${start.body}`);
+  const path = new URL(start.json().url as string).pathname;
+  const finish = await t.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `outcome=${outcome}`,
+  });
+  if (finish.statusCode !== 200) throw new Error(`onboarding failed: ${finish.statusCode} ${finish.body}`);
+  return { accountId: path.split('/').pop()!, page: finish.body };
+}
