@@ -1,4 +1,183 @@
-/** Placeholder: the availability module registers its routes here. */
+/**
+ * The availability module owns a venue's time periods, shifts, access rules (with their image) and
+ * blackouts, under /api/my-venues/:venueId, gated by the `availability` permission.
+ */
+import { Type } from 'typebox';
+import { venueOf } from '../../platform/auth-guard.js';
+import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
+import {
+  AccessRule,
+  AccessRuleBody,
+  AvailabilityParams,
+  Blackout,
+  BlackoutBody,
+  ImageBody,
+  ImageResult,
+  Shift,
+  ShiftBody,
+  ShiftUpdateBody,
+  TimePeriod,
+  TimePeriodBody,
+  TimePeriodUpdateBody,
+} from './availability.schemas.js';
+import { createAccessRulesService } from './access-rules.service.js';
+import { createAvailabilityService } from './availability.service.js';
 
-export const availabilityRoutes: ModulePlugin = async () => {};
+const base = '/api/my-venues/:venueId';
+const list = <T extends Parameters<typeof Type.Array>[0]>(row: T) => Type.Object({ data: Type.Array(row) });
+
+export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
+  const availability = createAvailabilityService(ctx);
+  const rules = createAccessRulesService(ctx);
+  const read = ctx.guard({ permission: 'availability:read', venueParam: 'venueId' });
+  const write = ctx.guard({ permission: 'availability:write', venueParam: 'venueId' });
+  const common = { tags: ['availability'], security: [{ bearer: [] }] };
+  const readErrors = errorResponses(401, 403, 404);
+  const writeErrors = errorResponses(400, 401, 403, 404);
+
+  // ---- time periods ----
+  app.get(`${base}/time-periods`, { schema: { ...common, params: VenueParams, response: { 200: list(TimePeriod), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await availability.listTimePeriods(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/time-periods`,
+    { schema: { ...common, params: VenueParams, body: TimePeriodBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, id: await availability.createTimePeriod(venueOf(request).id, request.body) }),
+  );
+
+  app.put(
+    `${base}/time-periods/:id`,
+    {
+      schema: { ...common, description: 'Updates the fields sent.', params: AvailabilityParams, body: TimePeriodUpdateBody, response: { 200: SuccessBody, ...writeErrors } },
+      preHandler: write,
+    },
+    async (request) => {
+      await availability.updateTimePeriod(venueOf(request).id, request.params.id, request.body);
+      return { success: true };
+    },
+  );
+
+  app.delete(`${base}/time-periods/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await availability.deleteTimePeriod(venueOf(request).id, request.params.id);
+    return { success: true };
+  });
+
+  // ---- shifts ----
+  app.get(`${base}/shifts`, { schema: { ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await availability.listShifts(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/shifts`,
+    { schema: { ...common, params: VenueParams, body: ShiftBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, id: await availability.createShift(venueOf(request), request.body) }),
+  );
+
+  app.put(
+    `${base}/shifts/:id`,
+    {
+      schema: {
+        ...common,
+        description: 'Re-sends the field set: omitted fields return to their defaults; an omitted days_of_week is kept.',
+        params: AvailabilityParams,
+        body: ShiftUpdateBody,
+        response: { 200: SuccessBody, ...writeErrors },
+      },
+      preHandler: write,
+    },
+    async (request) => {
+      await availability.updateShift(venueOf(request), request.params.id, request.body);
+      return { success: true };
+    },
+  );
+
+  app.delete(`${base}/shifts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await availability.deleteShift(venueOf(request).id, request.params.id);
+    return { success: true };
+  });
+
+  // ---- access rules ----
+  app.get(`${base}/access-rules`, { schema: { ...common, params: VenueParams, response: { 200: list(AccessRule), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await rules.list(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/access-rules`,
+    {
+      schema: {
+        ...common,
+        description: 'Only name is required. The first rule makes the venue bookable on discovery surfaces.',
+        params: VenueParams,
+        body: AccessRuleBody,
+        response: { 200: CreatedBody, ...writeErrors },
+      },
+      preHandler: write,
+    },
+    async (request) => ({ success: true, id: await rules.create(venueOf(request), request.body) }),
+  );
+
+  app.put(
+    `${base}/access-rules/:id`,
+    {
+      schema: {
+        ...common,
+        description: 'Same body as create; omitted fields return to their defaults, the uploaded image is kept unless display_image_url is null.',
+        params: AvailabilityParams,
+        body: AccessRuleBody,
+        response: { 200: SuccessBody, ...writeErrors },
+      },
+      preHandler: write,
+    },
+    async (request) => {
+      await rules.update(venueOf(request), request.params.id, request.body);
+      return { success: true };
+    },
+  );
+
+  app.delete(`${base}/access-rules/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await rules.remove(venueOf(request), request.params.id);
+    return { success: true };
+  });
+
+  app.post(
+    `${base}/access-rules/:id/image`,
+    {
+      schema: {
+        ...common,
+        description: 'Base64 data URL of a PNG, JPEG, WebP or GIF image, at most 2 MB; stored as display_image_url.',
+        params: AvailabilityParams,
+        body: ImageBody,
+        response: { 200: ImageResult, ...writeErrors },
+      },
+      preHandler: write,
+    },
+    async (request) => ({ success: true, url: await rules.uploadImage(venueOf(request), request.params.id, request.body.data) }),
+  );
+
+  // ---- blackouts ----
+  app.get(`${base}/blackouts`, { schema: { ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await availability.listBlackouts(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/blackouts`,
+    { schema: { ...common, params: VenueParams, body: BlackoutBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, id: await availability.createBlackout(venueOf(request).id, request.body) }),
+  );
+
+  app.put(
+    `${base}/blackouts/:id`,
+    { schema: { ...common, params: AvailabilityParams, body: BlackoutBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await availability.updateBlackout(venueOf(request).id, request.params.id, request.body);
+      return { success: true };
+    },
+  );
+
+  app.delete(`${base}/blackouts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await availability.deleteBlackout(venueOf(request).id, request.params.id);
+    return { success: true };
+  });
+};

@@ -1,4 +1,297 @@
-/** Placeholder: the tables module registers its routes here. */
+/**
+ * The tables module owns a venue's floorplan under /api/my-venues/:venueId, gated by the `tables`
+ * permission: tables (bulk type and area), blocks, combinations, floors with their canvas, seating
+ * areas, smart-table settings and price lists. occupancy.ts is its query seam for the booking engine.
+ */
+import { venueOf } from '../../platform/auth-guard.js';
+import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
+import { createFloorsService } from './floors.service.js';
+import { createPricingService } from './pricing.service.js';
+import {
+  Area,
+  AreaBody,
+  AreaCreated,
+  Block,
+  BlockBody,
+  BlockCreated,
+  BlockUpdateBody,
+  Combo,
+  ComboBody,
+  ComboCreated,
+  Floor,
+  FloorBody,
+  FloorDetail,
+  FloorUpdateBody,
+  ItemParams,
+  list,
+  PriceBody,
+  PriceParams,
+  Pricelist,
+  PricelistBody,
+  PricelistUpdateBody,
+  SetAreaBody,
+  SetTypeBody,
+  SmartTables,
+  SmartTablesBody,
+  SmartTablesSaved,
+  Table,
+  TableBody,
+  TableListQuery,
+  TableUpdateBody,
+  UnblockBody,
+} from './tables.schemas.js';
+import { createTablesService } from './tables.service.js';
 
-export const tablesRoutes: ModulePlugin = async () => {};
+const base = '/api/my-venues/:venueId';
+
+export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
+  const tables = createTablesService(ctx);
+  const floors = createFloorsService(ctx);
+  const pricing = createPricingService(ctx);
+  const read = ctx.guard({ permission: 'tables:read', venueParam: 'venueId' });
+  const write = ctx.guard({ permission: 'tables:write', venueParam: 'venueId' });
+  const common = { tags: ['tables'], security: [{ bearer: [] }] };
+  const readErrors = errorResponses(400, 401, 403, 404);
+  const writeErrors = errorResponses(400, 401, 403, 404, 409);
+  const ok = { success: true } as const;
+
+  // ---- tables ----
+  app.get(
+    `${base}/tables`,
+    {
+      schema: {
+        ...common,
+        description: 'With `date` and `time` (venue-local) and optional `duration` (minutes), each row adds `is_blocked` and `is_taken` for that window.',
+        params: VenueParams,
+        querystring: TableListQuery,
+        response: { 200: list(Table), ...readErrors },
+      },
+      preHandler: read,
+    },
+    async (request) => ({ data: await tables.list(venueOf(request), request.query) }),
+  );
+
+  // Static /tables/* paths are registered before /tables/:id; Fastify prefers static segments anyway.
+  app.get(`${base}/tables/blocks`, { schema: { ...common, params: VenueParams, response: { 200: list(Block), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await tables.listBlocks(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/tables/block`,
+    {
+      schema: {
+        ...common,
+        description: '`from`/`to`: `YYYY-MM-DDTHH:MM` in venue time or ISO 8601 with an offset; one block per table. Reason defaults to `Venue Reserved`.',
+        params: VenueParams,
+        body: BlockBody,
+        response: { 200: BlockCreated, ...writeErrors },
+      },
+      preHandler: write,
+    },
+    async (request) => ({ success: true, ids: await tables.block(venueOf(request), request.body) }),
+  );
+
+  app.patch(
+    `${base}/tables/blocks/:id`,
+    { schema: { ...common, params: ItemParams, body: BlockUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.updateBlock(venueOf(request), request.params.id, request.body);
+      return ok;
+    },
+  );
+
+  app.delete(`${base}/tables/blocks/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await tables.deleteBlock(venueOf(request).id, request.params.id);
+    return ok;
+  });
+
+  app.post(
+    `${base}/tables/unblock`,
+    { schema: { ...common, description: 'Clears every block on these tables.', params: VenueParams, body: UnblockBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.unblock(venueOf(request).id, request.body.table_ids);
+      return ok;
+    },
+  );
+
+  app.get(`${base}/tables/combos`, { schema: { ...common, params: VenueParams, response: { 200: list(Combo), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await tables.listCombos(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/tables/combos`,
+    { schema: { ...common, params: VenueParams, body: ComboBody, response: { 200: ComboCreated, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, ...(await tables.createCombo(venueOf(request).id, request.body)) }),
+  );
+
+  app.delete(`${base}/tables/combos/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await tables.deleteCombo(venueOf(request).id, request.params.id);
+    return ok;
+  });
+
+  app.post(
+    `${base}/tables/set-type`,
+    { schema: { ...common, params: VenueParams, body: SetTypeBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.setType(venueOf(request).id, request.body.table_ids, request.body.table_type);
+      return ok;
+    },
+  );
+
+  app.post(
+    `${base}/tables/set-area`,
+    { schema: { ...common, description: 'A null seating_area_id detaches the tables.', params: VenueParams, body: SetAreaBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.setArea(venueOf(request).id, request.body.table_ids, request.body.seating_area_id);
+      return ok;
+    },
+  );
+
+  app.get(`${base}/tables/:id`, { schema: { ...common, params: ItemParams, response: { 200: Table, ...readErrors } }, preHandler: read }, async (request) =>
+    tables.get(venueOf(request).id, request.params.id),
+  );
+
+  app.post(
+    `${base}/tables`,
+    { schema: { ...common, description: 'Capacity defaults to 4, status to `active`, type to `standard`.', params: VenueParams, body: TableBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, id: await tables.create(venueOf(request).id, request.body) }),
+  );
+
+  app.put(
+    `${base}/tables/:id`,
+    { schema: { ...common, description: 'Updates the fields sent.', params: ItemParams, body: TableUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.update(venueOf(request).id, request.params.id, request.body);
+      return ok;
+    },
+  );
+
+  app.delete(
+    `${base}/tables/:id`,
+    { schema: { ...common, description: '409 while the table holds an upcoming reservation.', params: ItemParams, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.remove(venueOf(request).id, request.params.id);
+      return ok;
+    },
+  );
+
+  // ---- floors ----
+  app.get(`${base}/floors`, { schema: { ...common, params: VenueParams, response: { 200: list(Floor), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await floors.list(venueOf(request).id),
+  }));
+
+  app.get(`${base}/floors/:id`, { schema: { ...common, params: ItemParams, response: { 200: FloorDetail, ...readErrors } }, preHandler: read }, async (request) =>
+    floors.get(venueOf(request).id, request.params.id),
+  );
+
+  app.post(
+    `${base}/floors`,
+    { schema: { ...common, params: VenueParams, body: FloorBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, id: await floors.create(venueOf(request).id, request.body) }),
+  );
+
+  app.put(
+    `${base}/floors/:id`,
+    {
+      schema: {
+        ...common,
+        description: 'canvas_data replaces the canvas and syncs the tables (matched by tableNumber; unknown numbers are created; tables left out leave the floor).',
+        params: ItemParams,
+        body: FloorUpdateBody,
+        response: { 200: SuccessBody, ...writeErrors },
+      },
+      preHandler: write,
+    },
+    async (request) => {
+      await floors.update(venueOf(request).id, request.params.id, request.body);
+      return ok;
+    },
+  );
+
+  app.delete(`${base}/floors/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+    await floors.remove(venueOf(request).id, request.params.id);
+    return ok;
+  });
+
+  // ---- seating areas ----
+  app.get(`${base}/seating-areas`, { schema: { ...common, params: VenueParams, response: { 200: list(Area), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await tables.listAreas(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/seating-areas`,
+    { schema: { ...common, params: VenueParams, body: AreaBody, response: { 200: AreaCreated, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, ...(await tables.createArea(venueOf(request).id, request.body.name)) }),
+  );
+
+  app.put(
+    `${base}/seating-areas/:id`,
+    { schema: { ...common, params: ItemParams, body: AreaBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await tables.renameArea(venueOf(request).id, request.params.id, request.body.name);
+      return ok;
+    },
+  );
+
+  app.delete(
+    `${base}/seating-areas/:id`,
+    { schema: { ...common, description: 'Detaches its tables first.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write },
+    async (request) => {
+      await tables.deleteArea(venueOf(request).id, request.params.id);
+      return ok;
+    },
+  );
+
+  // ---- smart tables ----
+  app.get(`${base}/smart-tables`, { schema: { ...common, params: VenueParams, response: { 200: SmartTables, ...readErrors } }, preHandler: read }, async (request) =>
+    pricing.getSmartTables(venueOf(request).id),
+  );
+
+  app.put(
+    `${base}/smart-tables`,
+    {
+      schema: { ...common, description: 'reassign_last_run is read-only.', params: VenueParams, body: SmartTablesBody, response: { 200: SmartTablesSaved, ...writeErrors } },
+      preHandler: write,
+    },
+    async (request) => ({ success: true, data: await pricing.saveSmartTables(venueOf(request).id, request.body) }),
+  );
+
+  // ---- price lists ----
+  app.get(`${base}/pricelists`, { schema: { ...common, params: VenueParams, response: { 200: list(Pricelist), ...readErrors } }, preHandler: read }, async (request) => ({
+    data: await pricing.listPricelists(venueOf(request).id),
+  }));
+
+  app.post(
+    `${base}/pricelists`,
+    { schema: { ...common, description: 'default_price_pence defaults to 0.', params: VenueParams, body: PricelistBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    async (request) => ({ success: true, id: await pricing.createPricelist(venueOf(request).id, request.body) }),
+  );
+
+  app.put(
+    `${base}/pricelists/:id`,
+    { schema: { ...common, params: ItemParams, body: PricelistUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await pricing.updatePricelist(venueOf(request).id, request.params.id, request.body);
+      return ok;
+    },
+  );
+
+  app.delete(
+    `${base}/pricelists/:id`,
+    { schema: { ...common, description: 'Clears its overrides and detaches it from access rules.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write },
+    async (request) => {
+      await pricing.deletePricelist(venueOf(request).id, request.params.id);
+      return ok;
+    },
+  );
+
+  app.put(
+    `${base}/pricelists/:id/tables/:tableId`,
+    { schema: { ...common, params: PriceParams, body: PriceBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    async (request) => {
+      await pricing.setTablePrice(venueOf(request).id, request.params.id, request.params.tableId, request.body.price_pence);
+      return ok;
+    },
+  );
+};

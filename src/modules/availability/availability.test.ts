@@ -1,0 +1,333 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator, createStaff, createTestApp, insertVenue, type TestApp } from '../../../test/helpers/app.js';
+import { newId } from '../../platform/ids.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+type Headers = Record<string, string>;
+
+function api(venueId: string, headers: Headers) {
+  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
+  return {
+    get: (path: string) => t.app.inject({ method: 'GET', url: url(path), headers }),
+    post: (path: string, payload?: object) => t.app.inject({ method: 'POST', url: url(path), headers, ...(payload ? { payload } : {}) }),
+    put: (path: string, payload: object) => t.app.inject({ method: 'PUT', url: url(path), headers, payload }),
+    del: (path: string) => t.app.inject({ method: 'DELETE', url: url(path), headers }),
+  };
+}
+type Api = ReturnType<typeof api>;
+
+async function setup(venueFields: Record<string, unknown> = {}) {
+  const op = await createOperator(t);
+  const venueId = await insertVenue(t, op.operatorId, venueFields);
+  return { op, venueId, v: api(venueId, op.headers) };
+}
+
+async function created(res: Awaited<ReturnType<Api['post']>>): Promise<string> {
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
+  return res.json().id;
+}
+
+/** A payment policy row of the profiles module's table (its own tests cover its routes). */
+async function insertPaymentPolicy(venueId: string, name = 'Deposit'): Promise<string> {
+  const id = newId('pp');
+  const at = t.clock.now().toISOString();
+  await (t.db.kysely as unknown as Kysely<any>).insertInto('payment_policies').values({ id, venue_id: venueId, name, created_at: at, updated_at: at }).execute();
+  return id;
+}
+
+const expectBadRequest = async (res: Awaited<ReturnType<Api['post']>>, label: string) => {
+  expect(res.statusCode, `${label}: ${res.body}`).toBe(400);
+  expect(res.json().error, label).toEqual(expect.any(String));
+};
+
+describe('time periods', () => {
+  it('creates, lists by start time, updates the fields sent and deletes', async () => {
+    const { v } = await setup();
+    const dinner = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    const late = await created(await v.post('/time-periods', { name: 'Late', time_from: '22:00', time_to: '02:00' }));
+    const lunch = await created(await v.post('/time-periods', { name: 'Lunch', time_from: '12:00', time_to: '15:00' }));
+    expect((await v.get('/time-periods')).json()).toEqual({
+      data: [
+        { id: lunch, name: 'Lunch', time_from: '12:00', time_to: '15:00' },
+        { id: dinner, name: 'Dinner', time_from: '18:00', time_to: '23:00' },
+        { id: late, name: 'Late', time_from: '22:00', time_to: '02:00' },
+      ],
+    });
+
+    expect((await v.put(`/time-periods/${dinner}`, { name: 'Supper' })).json()).toEqual({ success: true });
+    await v.put(`/time-periods/${lunch}`, { time_to: '16:30' });
+    const rows = (await v.get('/time-periods')).json().data;
+    expect(rows).toContainEqual({ id: dinner, name: 'Supper', time_from: '18:00', time_to: '23:00' });
+    expect(rows).toContainEqual({ id: lunch, name: 'Lunch', time_from: '12:00', time_to: '16:30' });
+
+    expect((await v.del(`/time-periods/${late}`)).json()).toEqual({ success: true });
+    expect((await v.get('/time-periods')).json().data.map((r: any) => r.id)).toEqual([lunch, dinner]);
+    expect((await v.del(`/time-periods/${late}`)).statusCode).toBe(404);
+    expect((await v.put(`/time-periods/${late}`, { name: 'x' })).statusCode).toBe(404);
+  });
+
+  it('validates', async () => {
+    const { v } = await setup();
+    const id = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    for (const body of [
+      { time_from: '18:00', time_to: '23:00' },
+      { name: ' ', time_from: '18:00', time_to: '23:00' },
+      { name: 'x', time_to: '23:00' },
+      { name: 'x', time_from: '18:00' },
+      { name: 'x', time_from: '7pm', time_to: '23:00' },
+      { name: 'x', time_from: '24:00', time_to: '23:00' },
+      { name: 'x', time_from: '18:00', time_to: '18:00' },
+    ]) {
+      await expectBadRequest(await v.post('/time-periods', body), JSON.stringify(body));
+    }
+    await expectBadRequest(await v.put(`/time-periods/${id}`, { time_to: '18:00' }), 'equal times on update');
+    await expectBadRequest(await v.put(`/time-periods/${id}`, { name: '' }), 'empty name on update');
+    expect((await v.get('/time-periods')).json().data).toEqual([{ id, name: 'Dinner', time_from: '18:00', time_to: '23:00' }]);
+  });
+
+  it('deleting a period unlinks the shifts that used it', async () => {
+    const { v } = await setup();
+    const period = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    await created(await v.post('/shifts', { name: 'Fri dinner', days_of_week: ['fri'], time_type: 'custom', time_period_id: period }));
+    await v.del(`/time-periods/${period}`);
+    expect((await v.get('/shifts')).json().data[0].time_period_id).toBeNull();
+  });
+});
+
+describe('shifts', () => {
+  it('creates with name and days only; every other field takes its default', async () => {
+    const { v } = await setup({ default_party_min: 2, default_party_max: 8 });
+    const id = await created(await v.post('/shifts', { name: 'Weekend', days_of_week: ['sat', 'fri', 'sat'] }));
+    expect((await v.get('/shifts')).json().data).toEqual([
+      {
+        id,
+        name: 'Weekend',
+        days_of_week: ['fri', 'sat'],
+        time_type: 'default',
+        time_period_id: null,
+        time_from: null,
+        time_to: null,
+        schedule_start: null,
+        schedule_end: null,
+        party_size_min: 2,
+        party_size_max: 8,
+        seating_area_ids: [],
+        table_ids: [],
+        duration_type: 'default',
+        duration_minutes: null,
+        payment_policy_id: null,
+      },
+    ]);
+  });
+
+  it('round-trips every field and PUT re-sends the field set', async () => {
+    const { venueId, v } = await setup();
+    const period = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    const area = (await v.post('/seating-areas', { name: 'Terrace' })).json().id;
+    const table = (await v.post('/tables', { table_number: '4' })).json().id;
+    const policy = await insertPaymentPolicy(venueId);
+    const body = {
+      name: 'Summer dinners',
+      days_of_week: ['thu', 'fri', 'sat'],
+      time_type: 'custom',
+      time_period_id: period,
+      time_from: '18:30',
+      time_to: '22:30',
+      schedule_start: '2026-06-01',
+      schedule_end: '2026-08-31',
+      party_size_min: 2,
+      party_size_max: 6,
+      seating_area_ids: [area],
+      table_ids: [table],
+      duration_type: 'custom',
+      duration_minutes: 150,
+      payment_policy_id: policy,
+    };
+    const id = await created(await v.post('/shifts', body));
+    expect((await v.get('/shifts')).json().data).toEqual([{ id, ...body }]);
+
+    const changed = { ...body, name: 'Late summer', days_of_week: ['sun'], time_type: 'default', time_period_id: null, party_size_max: 12, duration_minutes: 90 };
+    expect((await v.put(`/shifts/${id}`, changed)).json()).toEqual({ success: true });
+    expect((await v.get('/shifts')).json().data).toEqual([{ id, ...changed }]);
+
+    // Fields left out of a PUT return to their defaults; days_of_week, which has none, is kept.
+    expect((await v.put(`/shifts/${id}`, { name: 'Bare' })).statusCode).toBe(200);
+    expect((await v.get('/shifts')).json().data[0]).toEqual({
+      id,
+      name: 'Bare',
+      days_of_week: ['sun'],
+      time_type: 'default',
+      time_period_id: null,
+      time_from: null,
+      time_to: null,
+      schedule_start: null,
+      schedule_end: null,
+      party_size_min: 1,
+      party_size_max: 10,
+      seating_area_ids: [],
+      table_ids: [],
+      duration_type: 'default',
+      duration_minutes: null,
+      payment_policy_id: null,
+    });
+
+    expect((await v.del(`/shifts/${id}`)).json()).toEqual({ success: true });
+    expect((await v.get('/shifts')).json().data).toEqual([]);
+    expect((await v.del(`/shifts/${id}`)).statusCode).toBe(404);
+    expect((await v.put(`/shifts/${id}`, { name: 'x' })).statusCode).toBe(404);
+  });
+
+  it('validates fields and references', async () => {
+    const { op, v } = await setup();
+    const otherVenueId = await insertVenue(t, op.operatorId);
+    const other = api(otherVenueId, op.headers);
+    const theirPeriod = (await other.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' })).json().id;
+    const theirArea = (await other.post('/seating-areas', { name: 'A' })).json().id;
+    const theirTable = (await other.post('/tables', { table_number: '1' })).json().id;
+    const theirPolicy = await insertPaymentPolicy(otherVenueId);
+    const days = ['fri'];
+    for (const [label, body] of [
+      ['no name', { days_of_week: days }],
+      ['blank name', { name: '  ', days_of_week: days }],
+      ['no days', { name: 'x' }],
+      ['empty days', { name: 'x', days_of_week: [] }],
+      ['capitalised day', { name: 'x', days_of_week: ['Fri'] }],
+      ['long day', { name: 'x', days_of_week: ['friday'] }],
+      ['days not a list', { name: 'x', days_of_week: 'fri' }],
+      ['unknown time_type', { name: 'x', days_of_week: days, time_type: 'sometimes' }],
+      ['custom without a window', { name: 'x', days_of_week: days, time_type: 'custom' }],
+      ['half a window', { name: 'x', days_of_week: days, time_from: '18:00' }],
+      ['empty window', { name: 'x', days_of_week: days, time_from: '18:00', time_to: '18:00' }],
+      ['bad clock time', { name: 'x', days_of_week: days, time_from: '18:00', time_to: '25:00' }],
+      ['bad schedule date', { name: 'x', days_of_week: days, schedule_start: '2026-02-30' }],
+      ['schedule ends first', { name: 'x', days_of_week: days, schedule_start: '2026-06-10', schedule_end: '2026-06-01' }],
+      ['party min above max', { name: 'x', days_of_week: days, party_size_min: 6, party_size_max: 2 }],
+      ['party size zero', { name: 'x', days_of_week: days, party_size_min: 0 }],
+      ['unknown duration_type', { name: 'x', days_of_week: days, duration_type: 'long' }],
+      ['custom duration without minutes', { name: 'x', days_of_week: days, duration_type: 'custom' }],
+      ['zero minutes', { name: 'x', days_of_week: days, duration_minutes: 0 }],
+      ['period of another venue', { name: 'x', days_of_week: days, time_period_id: theirPeriod }],
+      ['unknown period', { name: 'x', days_of_week: days, time_period_id: 'tp_nope' }],
+      ['area of another venue', { name: 'x', days_of_week: days, seating_area_ids: [theirArea] }],
+      ['table of another venue', { name: 'x', days_of_week: days, table_ids: [theirTable] }],
+      ['policy of another venue', { name: 'x', days_of_week: days, payment_policy_id: theirPolicy }],
+      ['unknown policy', { name: 'x', days_of_week: days, payment_policy_id: 'pp_nope' }],
+    ] as const) {
+      await expectBadRequest(await v.post('/shifts', body), label);
+    }
+    expect((await v.get('/shifts')).json().data).toEqual([]);
+    const id = await created(await v.post('/shifts', { name: 'ok', days_of_week: days }));
+    await expectBadRequest(await v.put(`/shifts/${id}`, { days_of_week: days }), 'PUT without name');
+    await expectBadRequest(await v.put(`/shifts/${id}`, { name: 'x', days_of_week: [] }), 'PUT with empty days');
+    expect((await v.get('/shifts')).json().data[0].name).toBe('ok');
+  });
+});
+
+describe('blackouts', () => {
+  it('creates with defaults, round-trips every field, replaces on PUT and deletes', async () => {
+    const { v } = await setup();
+    const christmas = await created(await v.post('/blackouts', { date_from: '2026-12-24', date_to: '2026-12-26' }));
+    const body = { date_from: '2026-08-01', date_to: '2026-08-01', description: 'Private hire', affects_guestlist: false, affects_events: 0, affects_reservations: true };
+    const hire = await created(await v.post('/blackouts', body));
+    expect((await v.get('/blackouts')).json().data).toEqual([
+      { id: hire, date_from: '2026-08-01', date_to: '2026-08-01', description: 'Private hire', affects_guestlist: false, affects_events: false, affects_reservations: true },
+      { id: christmas, date_from: '2026-12-24', date_to: '2026-12-26', description: null, affects_guestlist: true, affects_events: true, affects_reservations: true },
+    ]);
+
+    expect((await v.put(`/blackouts/${hire}`, { date_from: '2026-08-02', date_to: '2026-08-03', affects_reservations: 0 })).json()).toEqual({ success: true });
+    expect((await v.get('/blackouts')).json().data[0]).toEqual({
+      id: hire,
+      date_from: '2026-08-02',
+      date_to: '2026-08-03',
+      description: null,
+      affects_guestlist: true,
+      affects_events: true,
+      affects_reservations: false,
+    });
+
+    expect((await v.del(`/blackouts/${christmas}`)).json()).toEqual({ success: true });
+    expect((await v.get('/blackouts')).json().data.map((b: any) => b.id)).toEqual([hire]);
+  });
+
+  it('answers 404 when the id does not match', async () => {
+    const { op, v } = await setup();
+    const theirs = await created(await api(await insertVenue(t, op.operatorId), op.headers).post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    for (const id of ['blk_nope', theirs]) {
+      expect((await v.put(`/blackouts/${id}`, { date_from: '2026-01-01', date_to: '2026-01-02' })).statusCode).toBe(404);
+      expect((await v.del(`/blackouts/${id}`)).statusCode).toBe(404);
+    }
+  });
+
+  it('validates', async () => {
+    const { v } = await setup();
+    const id = await created(await v.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    for (const body of [
+      { date_to: '2026-01-02' },
+      { date_from: '2026-01-01' },
+      { date_from: '01/01/2026', date_to: '2026-01-02' },
+      { date_from: '2026-02-30', date_to: '2026-03-02' },
+      { date_from: '2026-01-05', date_to: '2026-01-02' },
+      { date_from: '2026-01-01', date_to: '2026-01-02', affects_events: 'yes' },
+    ]) {
+      await expectBadRequest(await v.post('/blackouts', body), JSON.stringify(body));
+    }
+    await expectBadRequest(await v.put(`/blackouts/${id}`, { date_from: '2026-01-01' }), 'PUT without date_to');
+    await expectBadRequest(await v.put(`/blackouts/${id}`, { date_from: '2026-01-03', date_to: '2026-01-02' }), 'PUT ending first');
+    expect((await v.get('/blackouts')).json().data).toHaveLength(1);
+  });
+});
+
+describe('access control', () => {
+  it('401 without a session, 403 without the permission, read-only staff can read', async () => {
+    const { op, venueId, v } = await setup();
+    await created(await v.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
+    const anonymous = api(venueId, {});
+    expect((await anonymous.get('/shifts')).statusCode).toBe(401);
+    expect((await anonymous.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-01' })).statusCode).toBe(401);
+
+    const reader = api(venueId, (await createStaff(t, op, { availability: 'read' })).headers);
+    for (const path of ['/time-periods', '/shifts', '/access-rules', '/blackouts']) expect((await reader.get(path)).statusCode, path).toBe(200);
+    for (const [path, body] of [
+      ['/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }],
+      ['/shifts', { name: 'S', days_of_week: ['fri'] }],
+      ['/access-rules', { name: 'R' }],
+      ['/blackouts', { date_from: '2026-01-01', date_to: '2026-01-01' }],
+    ] as const) {
+      expect((await reader.post(path, body)).statusCode, path).toBe(403);
+    }
+    const tablesOnly = api(venueId, (await createStaff(t, op, { tables: 'write' })).headers);
+    expect((await tablesOnly.get('/shifts')).statusCode).toBe(403);
+    expect((await v.get('/time-periods')).json().data).toHaveLength(1);
+  });
+
+  it('404 for another operator’s venue, and for periods, shifts and blackouts of another venue', async () => {
+    const { op, venueId, v } = await setup();
+    const other = await createOperator(t);
+    expect((await api(venueId, other.headers).get('/time-periods')).statusCode).toBe(404);
+    expect((await api(venueId, other.headers).post('/shifts', { name: 'S', days_of_week: ['fri'] })).statusCode).toBe(404);
+
+    const o = api(await insertVenue(t, op.operatorId), op.headers);
+    const period = await created(await o.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
+    const shift = await created(await o.post('/shifts', { name: 'S', days_of_week: ['fri'] }));
+    for (const res of [
+      await v.put(`/time-periods/${period}`, { name: 'mine' }),
+      await v.del(`/time-periods/${period}`),
+      await v.put(`/shifts/${shift}`, { name: 'mine', days_of_week: ['mon'] }),
+      await v.del(`/shifts/${shift}`),
+    ]) {
+      expect(res.statusCode).toBe(404);
+    }
+    expect((await o.get('/time-periods')).json().data[0].name).toBe('P');
+    expect((await o.get('/shifts')).json().data[0]).toMatchObject({ name: 'S', days_of_week: ['fri'] });
+    expect((await v.get('/time-periods')).json().data).toEqual([]);
+    expect((await v.get('/shifts')).json().data).toEqual([]);
+    expect((await v.get('/shifts')).statusCode).toBe(200);
+  });
+});

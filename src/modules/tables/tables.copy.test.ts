@@ -1,0 +1,156 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { withTransaction } from '../../db/transaction.js';
+import { AppError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { tablesCopyScopes } from './tables.copy.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+function api(venueId: string, headers: Record<string, string>) {
+  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
+  return {
+    get: async (path: string) => (await t.app.inject({ method: 'GET', url: url(path), headers })).json(),
+    async send(method: 'POST' | 'PUT', path: string, payload: object) {
+      const res = await t.app.inject({ method, url: url(path), headers, payload });
+      expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(200);
+      return res.json();
+    },
+  };
+}
+
+const scope = tablesCopyScopes.find((s) => s.name === 'tables')!;
+
+const copy = (op: TestOperator, sourceVenueId: string, targetVenueId: string) =>
+  withTransaction(t.db, (trx) => scope.copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));
+
+const CANVAS = [
+  { type: 'table', tableNumber: '1', tableType: 'booth', minCovers: 2, maxCovers: 6, shape: 'rect', size: 'large', x: 10, y: 20 },
+  { type: 'wall', x: 0, y: 0, width: 300 },
+  { type: 'table', tableNumber: '2', tableType: 'high', minCovers: 1, maxCovers: 2, shape: 'circle', size: 'small', x: 40, y: 20 },
+];
+
+async function scenario() {
+  const op = await createOperator(t);
+  const sourceId = await insertVenue(t, op.operatorId);
+  const targetId = await insertVenue(t, op.operatorId);
+  const s = api(sourceId, op.headers);
+  const d = api(targetId, op.headers);
+
+  const terrace = (await s.send('POST', '/seating-areas', { name: 'Terrace' })).id;
+  await s.send('POST', '/seating-areas', { name: 'Bar' });
+  const floor = (await s.send('POST', '/floors', { name: 'Ground', sort_order: 1 })).id;
+  await s.send('PUT', `/floors/${floor}`, { canvas_data: CANVAS });
+  await s.send('POST', '/tables', { table_number: '3', capacity: 10, status: 'inactive' });
+  const [one, two] = (await s.get('/tables')).data.map((row: any) => row.id);
+  await s.send('POST', '/tables/set-area', { table_ids: [one], seating_area_id: terrace });
+  await s.send('POST', '/tables/combos', { name: 'Pair', table_ids: [one, two] });
+  const weekend = (await s.send('POST', '/pricelists', { name: 'Weekend', default_price_pence: 2000 })).id;
+  await s.send('PUT', `/pricelists/${weekend}/tables/${one}`, { price_pence: 5000 });
+  await s.send('PUT', '/smart-tables', { reassign_enabled: true, reassign_time: '05:00', duration_enabled: true });
+  await t.db.kysely.updateTable('smart_table_settings').set({ reassign_last_run: '2026-06-15T05:00:00.000Z' }).where('venue_id', '=', sourceId).execute();
+  await s.send('POST', '/tables/block', { table_ids: [one], from: '2026-06-20T19:00', to: '2026-06-20T21:00' });
+
+  // The target's floorplan, and availability and profiles that point into it.
+  const oldOne = (await d.send('POST', '/tables', { table_number: '1' })).id;
+  const oldNine = (await d.send('POST', '/tables', { table_number: '9' })).id;
+  const oldTerrace = (await d.send('POST', '/seating-areas', { name: 'Terrace' })).id;
+  const oldArea = (await d.send('POST', '/seating-areas', { name: 'Old area' })).id;
+  const oldWeekend = (await d.send('POST', '/pricelists', { name: 'Weekend' })).id;
+  const oldList = (await d.send('POST', '/pricelists', { name: 'Old list' })).id;
+  await d.send('POST', '/tables/block', { table_ids: [oldNine], from: '2026-06-20T19:00', to: '2026-06-20T21:00' });
+  await d.send('POST', '/floors', { name: 'Old floor' });
+  await d.send('POST', '/shifts', { name: 'Dinner', days_of_week: ['fri'], table_ids: [oldOne, oldNine], seating_area_ids: [oldTerrace, oldArea] });
+  await d.send('POST', '/access-rules', { name: 'A', pricelist_id: oldWeekend, table_ids: [oldNine, oldOne], guest_pick_area_ids: [oldArea] });
+  await d.send('POST', '/access-rules', { name: 'B', pricelist_id: oldList });
+  const profile = newId('prof');
+  const at = t.clock.now().toISOString();
+  await (t.db.kysely as unknown as Kysely<any>)
+    .insertInto('profiles')
+    .values({ id: profile, venue_id: targetId, family: 'table', name: 'Tables', pricelist_id: oldWeekend, created_at: at, updated_at: at })
+    .execute();
+
+  return { op, sourceId, targetId, s, d, sourceTables: (await s.get('/tables')).data, profile };
+}
+
+describe('copy-from scope `tables`', () => {
+  it('replaces the target floorplan with linked copies and re-points the target’s references', async () => {
+    const { op, sourceId, targetId, s, d, sourceTables, profile } = await scenario();
+    // areas 2 + floor 1 + tables 3 + combination 1 with 2 members + price list 1 with 1 override + settings 1
+    expect(await copy(op, sourceId, targetId)).toBe(12);
+
+    const areas = (await d.get('/seating-areas')).data;
+    expect(areas.map((a: any) => a.name)).toEqual(['Bar', 'Terrace']);
+    const terrace = areas.find((a: any) => a.name === 'Terrace').id;
+    const floors = (await d.get('/floors')).data;
+    expect(floors).toEqual([{ id: expect.any(String), name: 'Ground', sort_order: 1, canvas_data: CANVAS }]);
+
+    const tables = (await d.get('/tables')).data;
+    const strip = ({ id: _id, seating_area_id: _a, floor_id: _f, ...rest }: any) => rest;
+    expect(tables.map(strip)).toEqual(sourceTables.map(strip));
+    expect(tables.map((row: any) => [row.table_number, row.seating_area_id, row.floor_id])).toEqual([
+      ['1', terrace, floors[0].id],
+      ['2', null, floors[0].id],
+      ['3', null, null],
+    ]);
+    expect(tables.some((row: any) => sourceTables.some((src: any) => src.id === row.id))).toBe(false);
+    const [one, two] = tables.map((row: any) => row.id);
+    expect((await d.get(`/floors/${floors[0].id}`)).tables.map((row: any) => row.id)).toEqual([one, two]);
+
+    expect((await d.get('/tables/combos')).data).toEqual([{ id: expect.any(String), name: 'Pair', table_ids: [one, two], combined_capacity: 8 }]);
+    const pricelists = (await d.get('/pricelists')).data;
+    expect(pricelists).toEqual([{ id: expect.any(String), name: 'Weekend', default_price_pence: 2000, table_prices: [{ table_id: one, table_number: '1', price_pence: 5000 }] }]);
+    expect(await d.get('/smart-tables')).toEqual({ reassign_enabled: true, reassign_time: '05:00', reassign_last_run: null, duration_enabled: true });
+    expect((await d.get('/tables/blocks')).data).toEqual([]);
+
+    // Shifts, rules and table profiles of the target now name the copies (by number and name) or nothing.
+    const shift = (await d.get('/shifts')).data[0];
+    expect(shift).toMatchObject({ table_ids: [one], seating_area_ids: [terrace] });
+    const rules = Object.fromEntries((await d.get('/access-rules')).data.map((r: any) => [r.name, r]));
+    expect(rules.A).toMatchObject({ pricelist_id: pricelists[0].id, table_ids: [one], guest_pick_area_ids: [] });
+    expect(rules.B.pricelist_id).toBeNull();
+    const profileRow = await (t.db.kysely as unknown as Kysely<any>).selectFrom('profiles').select('pricelist_id').where('id', '=', profile).executeTakeFirstOrThrow();
+    expect(profileRow.pricelist_id).toBe(pricelists[0].id);
+
+    // The source is untouched.
+    expect((await s.get('/tables')).data).toEqual(sourceTables);
+    expect((await s.get('/tables/blocks')).data).toHaveLength(1);
+    expect((await s.get('/smart-tables')).reassign_last_run).toBe('2026-06-15T05:00:00.000Z');
+  });
+
+  it('refuses (409) a target whose tables hold upcoming reservations, changing nothing', async () => {
+    const { op, sourceId, targetId, d } = await scenario();
+    const before = (await d.get('/tables')).data;
+    const at = t.clock.now().toISOString();
+    const booking = newId('bkg');
+    await t.db.kysely
+      .insertInto('bookings')
+      .values({ id: booking, operator_id: op.operatorId, venue_id: targetId, kind: 'table', status: 'pending', user_id: null, event_id: null, access_rule_id: null, booking_date: '2026-06-20', start_time: '19:00', duration_minutes: 120, starts_at: '2026-06-20T18:00:00.000Z', ends_at: '2026-06-20T20:00:00.000Z', guest_name: null, guest_email: null, guest_phone: null, created_at: at, updated_at: at })
+      .execute();
+    await t.db.kysely.insertInto('booking_tables').values({ booking_id: booking, table_id: before[0].id, venue_id: targetId, starts_at: '2026-06-20T18:00:00.000Z', ends_at: '2026-06-20T20:00:00.000Z' }).execute();
+
+    const refused = await copy(op, sourceId, targetId).catch((error) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused.status).toBe(409);
+    expect((await d.get('/tables')).data).toEqual(before);
+
+    await t.db.kysely.updateTable('bookings').set({ status: 'cancelled' }).where('id', '=', booking).execute();
+    expect(await copy(op, sourceId, targetId)).toBe(12);
+  });
+
+  it('copies an empty floorplan as an empty one', async () => {
+    const { op, targetId, d } = await scenario();
+    const empty = await insertVenue(t, op.operatorId);
+    expect(await copy(op, empty, targetId)).toBe(0);
+    expect((await d.get('/tables')).data).toEqual([]);
+    expect((await d.get('/floors')).data).toEqual([]);
+    expect((await d.get('/pricelists')).data).toEqual([]);
+    expect(await d.get('/smart-tables')).toEqual({ reassign_enabled: false, reassign_time: '06:00', reassign_last_run: null, duration_enabled: false });
+    expect((await d.get('/shifts')).data[0]).toMatchObject({ table_ids: [], seating_area_ids: [] });
+  });
+});

@@ -1,0 +1,181 @@
+import { Type, type Static } from 'typebox';
+import { ClockTime, DateString, Nullable, Toggle } from '../../platform/http.js';
+import { TABLE_STATUSES, TABLE_TYPES } from './tables.table.js';
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const Pence = Type.Integer({ minimum: 0, maximum: 100_000_000 });
+const Covers = Type.Integer({ minimum: 1, maximum: 1000 });
+/** Table numbers are strings; clients that send a number get it stored as its string. */
+export const TableNumber = Type.Union([Type.String({ minLength: 1, maxLength: 50 }), Type.Integer({ minimum: 0 })]);
+export const TableType = Type.Enum([...TABLE_TYPES]);
+const TableStatus = Type.Enum([...TABLE_STATUSES]);
+
+export const list = <T extends Parameters<typeof Type.Array>[0]>(row: T) => Type.Object({ data: Type.Array(row) });
+
+export const ItemParams = Type.Object({ venueId: Type.String(), id: Type.String() });
+export const PriceParams = Type.Object({ venueId: Type.String(), id: Type.String(), tableId: Type.String() });
+
+// ---- tables ----
+
+export const Table = Type.Object({
+  id: Type.String(),
+  table_number: Type.String(),
+  capacity: Type.Integer(),
+  min_covers: Type.Integer(),
+  status: Type.String(),
+  table_type: Type.String(),
+  seating_area_id: Nullable(Type.String()),
+  floor_id: Nullable(Type.String()),
+  x: Nullable(Type.Number()),
+  y: Nullable(Type.Number()),
+  shape: Nullable(Type.String()),
+  size: Nullable(Type.String()),
+  is_blocked: Type.Optional(Type.Boolean()),
+  is_taken: Type.Optional(Type.Boolean()),
+});
+
+export const TableListQuery = Type.Object({
+  date: Type.Optional(DateString),
+  time: Type.Optional(ClockTime),
+  duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 60, description: 'minutes; default the venue default_booking_duration' })),
+});
+export type TableListQuery = Static<typeof TableListQuery>;
+
+export const TableBody = Type.Object({
+  table_number: TableNumber,
+  capacity: Type.Optional(Covers),
+  status: Type.Optional(TableStatus),
+  table_type: Type.Optional(TableType),
+  min_covers: Type.Optional(Covers),
+});
+export const TableUpdateBody = Type.Object({
+  table_number: Type.Optional(TableNumber),
+  capacity: Type.Optional(Covers),
+  status: Type.Optional(TableStatus),
+  table_type: Type.Optional(TableType),
+  min_covers: Type.Optional(Covers),
+});
+export type TableUpdateBody = Static<typeof TableUpdateBody>;
+
+const TableIds = Type.Array(Id, { minItems: 1, maxItems: 500 });
+export const SetTypeBody = Type.Object({ table_ids: TableIds, table_type: TableType });
+export const SetAreaBody = Type.Object({ table_ids: TableIds, seating_area_id: Nullable(Id) });
+
+// ---- blocks ----
+
+const DateTimeText = Type.String({ minLength: 16, maxLength: 40, description: '`YYYY-MM-DDTHH:MM` venue-local, or ISO 8601 with an offset' });
+
+export const BlockBody = Type.Object({
+  table_ids: TableIds,
+  from: DateTimeText,
+  to: DateTimeText,
+  reason: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+});
+export const BlockUpdateBody = Type.Object({
+  reason: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  blocked_from: Type.Optional(DateTimeText),
+  blocked_to: Type.Optional(DateTimeText),
+});
+export type BlockUpdateBody = Static<typeof BlockUpdateBody>;
+export const UnblockBody = Type.Object({ table_ids: TableIds });
+
+export const Block = Type.Object({
+  id: Type.String(),
+  table_id: Type.String(),
+  table_number: Type.String(),
+  blocked_from: Type.String(),
+  blocked_to: Type.String(),
+  reason: Type.String(),
+});
+export const BlockCreated = Type.Object({ success: Type.Boolean(), ids: Type.Array(Type.String()) });
+
+// ---- combinations ----
+
+export const ComboBody = Type.Object({ name: Name, table_ids: Type.Array(Id, { minItems: 2, maxItems: 50 }) });
+export const Combo = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  table_ids: Type.Array(Type.String()),
+  combined_capacity: Type.Integer(),
+});
+export const ComboCreated = Type.Object({ success: Type.Boolean(), id: Type.String(), combined_capacity: Type.Integer() });
+
+// ---- seating areas ----
+
+export const AreaBody = Type.Object({ name: Name });
+export const Area = Type.Object({ id: Type.String(), name: Type.String() });
+export const AreaCreated = Type.Object({ success: Type.Boolean(), id: Type.String(), name: Type.String() });
+
+// ---- floors ----
+
+/** A floor canvas item. Table items (`type: table`) are synced with the venue's tables by tableNumber. */
+export const CanvasItem = Type.Object(
+  {
+    type: Type.String({ minLength: 1, maxLength: 50 }),
+    tableNumber: Type.Optional(TableNumber),
+    tableType: Type.Optional(Nullable(TableType)),
+    minCovers: Type.Optional(Nullable(Covers)),
+    maxCovers: Type.Optional(Nullable(Covers)),
+    shape: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+    size: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+    x: Type.Optional(Nullable(Type.Number())),
+    y: Type.Optional(Nullable(Type.Number())),
+  },
+  { additionalProperties: true },
+);
+export type CanvasItem = Static<typeof CanvasItem> & Record<string, unknown>;
+const CanvasData = Type.Array(CanvasItem, { maxItems: 2000 });
+
+export const FloorBody = Type.Object({
+  name: Name,
+  sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+  canvas_data: Type.Optional(CanvasData),
+});
+export const FloorUpdateBody = Type.Object({
+  name: Type.Optional(Name),
+  sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+  canvas_data: Type.Optional(CanvasData),
+});
+export type FloorUpdateBody = Static<typeof FloorUpdateBody>;
+
+const CanvasOut = Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }));
+export const Floor = Type.Object({ id: Type.String(), name: Type.String(), sort_order: Type.Integer(), canvas_data: CanvasOut });
+export const FloorDetail = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  sort_order: Type.Integer(),
+  canvas_data: CanvasOut,
+  tables: Type.Array(Table),
+});
+
+// ---- smart tables ----
+
+export const SmartTablesBody = Type.Object({
+  reassign_enabled: Type.Optional(Toggle),
+  reassign_time: Type.Optional(ClockTime),
+  duration_enabled: Type.Optional(Toggle),
+});
+export type SmartTablesBody = Static<typeof SmartTablesBody>;
+export const SmartTables = Type.Object({
+  reassign_enabled: Type.Boolean(),
+  reassign_time: Type.String(),
+  reassign_last_run: Nullable(Type.String()),
+  duration_enabled: Type.Boolean(),
+});
+export const SmartTablesSaved = Type.Object({ success: Type.Boolean(), data: SmartTables });
+
+// ---- price lists ----
+
+export const PricelistBody = Type.Object({ name: Name, default_price_pence: Type.Optional(Pence) });
+export const PricelistUpdateBody = Type.Object({ name: Type.Optional(Name), default_price_pence: Type.Optional(Pence) });
+export type PricelistUpdateBody = Static<typeof PricelistUpdateBody>;
+export const PriceBody = Type.Object({
+  price_pence: Type.Union([Pence, Type.Null(), Type.Literal('')], { description: 'null or an empty string clears the override' }),
+});
+export const Pricelist = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  default_price_pence: Type.Integer(),
+  table_prices: Type.Array(Type.Object({ table_id: Type.String(), table_number: Type.String(), price_pence: Type.Integer() })),
+});
