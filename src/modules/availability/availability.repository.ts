@@ -3,6 +3,7 @@
  * of the venue, rewriting the floorplan ids that shifts and access rules hold when tables or areas go
  * (or are copied), and the venue's bookable flag.
  */
+import { rewriteProfileFloorplanIds } from '../profiles/references.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest } from '../../platform/errors.js';
@@ -136,6 +137,8 @@ export async function rewriteFloorplanReferences(
       .where('id', '=', rule.id)
       .execute();
   }
+  // Table profiles name tables and areas too (inside their settings): keep them in step.
+  await rewriteProfileFloorplanIds(db, venueId, remap);
 }
 
 /** The venue is bookable on discovery surfaces exactly while it has an access rule. */

@@ -1,4 +1,267 @@
-/** Placeholder: the catalogue module registers its routes here. */
+/**
+ * Catalogue module routes (permission `catalogue`): bundles and their items, promo codes, guest and
+ * reservation tags (venue catalogue and the account-wide defaults), and copy-from between venues.
+ */
+import { Type, type TSchema } from 'typebox';
+import { authOf, venueOf } from '../../platform/auth-guard.js';
+import { CreatedBody, errorResponses, SuccessBody } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
+import { createBundlesService } from './bundles.service.js';
+import {
+  Bundle,
+  BundleBody,
+  BundleItemParams,
+  BundleUpdateBody,
+  CategoryBody,
+  CategoryFlagsBody,
+  CopyBody,
+  CopyResult,
+  ImageBody,
+  ImageResult,
+  ItemBody,
+  ItemUpdateBody,
+  KindQuery,
+  PromoBody,
+  PromoCode,
+  PromoUpdateBody,
+  TagBody,
+  TagCatalogue,
+  TagQuery,
+  VenueIdParams,
+  VenueItemParams,
+} from './catalogue.schemas.js';
+import { createCopyFromService } from './copy-from.service.js';
+import { createPromoCodesService } from './promo-codes.service.js';
+import { createTagsService, defaultCatalogue } from './tags.service.js';
 
-export const catalogueRoutes: ModulePlugin = async () => {};
+const list = <T extends TSchema>(row: T) => Type.Object({ data: Type.Array(row) });
+const ok = { success: true } as const;
+
+export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
+  const bundles = createBundlesService(ctx);
+  const promos = createPromoCodesService(ctx);
+  const tags = createTagsService(ctx);
+  const copies = createCopyFromService(ctx);
+  const read = ctx.guard({ permission: 'catalogue:read', venueParam: 'venueId' });
+  const write = ctx.guard({ permission: 'catalogue:write', venueParam: 'venueId' });
+  const security = [{ bearer: [] }];
+  const base = '/api/my-venues/:venueId';
+
+  // Bundles
+  {
+    const tags = ['bundles'];
+    app.get(
+      `${base}/bundles`,
+      { schema: { tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, preHandler: read },
+      async (request) => ({ data: await bundles.list(venueOf(request).id) }),
+    );
+    app.post(
+      `${base}/bundles`,
+      { schema: { tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      async (request) => ({ success: true, id: await bundles.create(venueOf(request).id, request.body) }),
+    );
+    app.put(
+      `${base}/bundles/:id`,
+      { schema: { tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      async (request) => {
+        await bundles.update(venueOf(request).id, request.params.id, request.body);
+        return ok;
+      },
+    );
+    app.delete(
+      `${base}/bundles/:id`,
+      {
+        schema: {
+          tags,
+          security,
+          params: VenueItemParams,
+          description: 'Removes the bundle with its items, and takes it off the access rules and profiles that offered it.',
+          response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
+        },
+        preHandler: write,
+      },
+      async (request) => {
+        await bundles.remove(venueOf(request).id, request.params.id);
+        return ok;
+      },
+    );
+    app.post(
+      `${base}/bundles/:id/items`,
+      { schema: { tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      async (request) => ({ success: true, id: await bundles.createItem(venueOf(request).id, request.params.id, request.body) }),
+    );
+    app.put(
+      `${base}/bundles/:id/items/:itemId`,
+      { schema: { tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      async (request) => {
+        await bundles.updateItem(venueOf(request).id, request.params.id, request.params.itemId, request.body);
+        return ok;
+      },
+    );
+    app.delete(
+      `${base}/bundles/:id/items/:itemId`,
+      { schema: { tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, preHandler: write },
+      async (request) => {
+        await bundles.removeItem(venueOf(request).id, request.params.id, request.params.itemId);
+        return ok;
+      },
+    );
+    app.post(
+      `${base}/bundles/:id/items/:itemId/image`,
+      {
+        schema: {
+          tags,
+          security,
+          params: BundleItemParams,
+          body: ImageBody,
+          description: 'Base64 data URL of a PNG, JPEG, WebP or GIF image, at most 2 MB; stored as the item’s image_url.',
+          response: { 200: ImageResult, ...errorResponses(400, 401, 403, 404) },
+        },
+        preHandler: write,
+      },
+      async (request) => ({ success: true, url: await bundles.setItemImage(venueOf(request).id, request.params.id, request.params.itemId, request.body.data) }),
+    );
+  }
+
+  // Promo codes
+  {
+    const tags = ['promo-codes'];
+    app.get(
+      `${base}/promo-codes`,
+      { schema: { tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, preHandler: read },
+      async (request) => ({ data: await promos.list(venueOf(request).id) }),
+    );
+    app.post(
+      `${base}/promo-codes`,
+      { schema: { tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, preHandler: write },
+      async (request) => ({ success: true, id: await promos.create(venueOf(request).id, request.body) }),
+    );
+    app.put(
+      `${base}/promo-codes/:id`,
+      { schema: { tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, preHandler: write },
+      async (request) => {
+        await promos.update(venueOf(request).id, request.params.id, request.body);
+        return ok;
+      },
+    );
+    app.delete(
+      `${base}/promo-codes/:id`,
+      { schema: { tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, preHandler: write },
+      async (request) => {
+        await promos.remove(venueOf(request).id, request.params.id);
+        return ok;
+      },
+    );
+    app.post(
+      `${base}/promo-codes/:id/reset`,
+      {
+        schema: { tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
+        preHandler: write,
+      },
+      async (request) => {
+        await promos.reset(venueOf(request).id, request.params.id);
+        return ok;
+      },
+    );
+  }
+
+  // Tags
+  {
+    const tagTags = ['tags'];
+    app.get(
+      '/api/my/tag-catalogue',
+      {
+        schema: { tags: tagTags, security, description: 'The account-wide default tags of both kinds.', response: { 200: TagCatalogue, ...errorResponses(401, 403) } },
+        preHandler: ctx.guard({ permission: 'catalogue:read' }),
+      },
+      async () => ({ data: defaultCatalogue() }),
+    );
+    app.get(
+      `${base}/tag-catalogue`,
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          params: VenueIdParams,
+          querystring: KindQuery,
+          description: 'Defaults, custom categories and tags, and category flags; `kind` narrows to guest or reservation.',
+          response: { 200: TagCatalogue, ...errorResponses(400, 401, 403, 404) },
+        },
+        preHandler: read,
+      },
+      async (request) => ({ data: await tags.venueCatalogue(venueOf(request).id, request.query.kind) }),
+    );
+    app.post(
+      `${base}/tags`,
+      { schema: { tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, preHandler: write },
+      async (request) => {
+        await tags.addTag(venueOf(request).id, request.body);
+        return ok;
+      },
+    );
+    app.delete(
+      `${base}/tags`,
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          params: VenueIdParams,
+          querystring: TagQuery,
+          description: 'Removes a custom tag; platform defaults cannot be removed (400).',
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        preHandler: write,
+      },
+      async (request) => {
+        await tags.removeTag(venueOf(request).id, request.query);
+        return ok;
+      },
+    );
+    app.post(
+      `${base}/tag-categories`,
+      {
+        schema: { tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
+        preHandler: write,
+      },
+      async (request) => {
+        await tags.addCategory(venueOf(request).id, request.body);
+        return ok;
+      },
+    );
+    app.patch(
+      `${base}/tag-categories`,
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          params: VenueIdParams,
+          body: CategoryFlagsBody,
+          description: 'Sets the flags of the category named by `kind` and `name` (a custom or a default one).',
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        preHandler: write,
+      },
+      async (request) => {
+        await tags.tuneCategory(venueOf(request).id, request.body);
+        return ok;
+      },
+    );
+  }
+
+  app.post(
+    `${base}/copy-from`,
+    {
+      schema: {
+        tags: ['copy-from'],
+        security,
+        params: VenueIdParams,
+        body: CopyBody,
+        description: `Overwrites this venue's settings of one scope with a copy of another venue's. Scopes: ${copies.scopes().join(', ')}.`,
+        // 409: a scope may refuse to overwrite (the tables scope while the target's tables hold reservations).
+        response: { 200: CopyResult, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      preHandler: write,
+    },
+    async (request) => ({ success: true, copied: await copies.copyFrom(authOf(request), venueOf(request).id, request.body) }),
+  );
+};

@@ -1,0 +1,139 @@
+/**
+ * The four profile families (list, table, event, ticket) through one implementation over the
+ * `profiles` table: create and update validate the family's settings (paired toggle values, ranges,
+ * references to the venue's own admission groups, payment policies, bundles and promo codes); delete
+ * detaches the profile from what referred to it.
+ */
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { withTransaction } from '../../db/transaction.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { familyDefaults, FAMILIES, pickSettings, PROFILE_COLUMNS, settingsProblem, type FamilyDef } from './profiles.families.js';
+import type { ProfileFamily, ProfilesTable } from './profiles.table.js';
+import { repointProfiles, type Executor } from './references.js';
+
+type ProfileRow = Selectable<ProfilesTable>;
+type Body = Record<string, unknown> & { name: string };
+
+export type Profile = { id: string; family: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
+
+/** A stored profile as the API answers it: the family's defaults overlaid with what was saved. */
+export function toProfile(row: ProfileRow): Profile {
+  const def = FAMILIES[row.family];
+  const stored = JSON.parse(row.settings) as Record<string, unknown>;
+  const settings = familyDefaults(def);
+  for (const key of Object.keys(settings)) {
+    if (PROFILE_COLUMNS.includes(key as (typeof PROFILE_COLUMNS)[number])) settings[key] = row[key as (typeof PROFILE_COLUMNS)[number]];
+    else if (stored[key] !== undefined) settings[key] = stored[key];
+  }
+  return { id: row.id, family: row.family, name: row.name, ...settings, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+/** Splits merged settings into the row's reference columns and its settings JSON. */
+function toColumns(settings: Record<string, unknown>) {
+  const json: Record<string, unknown> = {};
+  const columns: Partial<Record<(typeof PROFILE_COLUMNS)[number], string | null>> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (PROFILE_COLUMNS.includes(key as (typeof PROFILE_COLUMNS)[number])) columns[key as (typeof PROFILE_COLUMNS)[number]] = (value as string | null) ?? null;
+    else json[key] = value;
+  }
+  return { settings: JSON.stringify(json), ...columns };
+}
+
+/** References to the venue's own rows must resolve; ids of other modules' rows are stored as given. */
+async function referenceProblem(db: Executor, venueId: string, settings: Record<string, unknown>): Promise<string | undefined> {
+  const single: [string, 'admission_groups' | 'payment_policies'][] = [
+    ['admission_rule_group_id', 'admission_groups'],
+    ['payment_policy_id', 'payment_policies'],
+  ];
+  for (const [key, table] of single) {
+    const id = settings[key];
+    if (typeof id !== 'string') continue;
+    const found = await db.selectFrom(table).select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+    if (!found) return `${key} does not name one of this venue's ${table.replace('_', ' ')}`;
+  }
+  const lists: [string, 'bundles' | 'promo_codes'][] = [
+    ['bundle_ids', 'bundles'],
+    ['promo_code_ids', 'promo_codes'],
+  ];
+  for (const [key, table] of lists) {
+    const ids = settings[key];
+    if (!Array.isArray(ids) || ids.length === 0) continue;
+    const found = await db.selectFrom(table).select('id').where('venue_id', '=', venueId).where('id', 'in', ids as string[]).execute();
+    if (found.length !== ids.length) return `${key} contains ids that are not this venue's ${table.replace('_', ' ')}`;
+  }
+  return undefined;
+}
+
+export async function listProfiles(db: Executor, venueId: string, family?: ProfileFamily) {
+  let query = db.selectFrom('profiles').selectAll().where('venue_id', '=', venueId);
+  if (family) query = query.where('family', '=', family);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+export function createProfilesService(ctx: AppContext) {
+  const { db, clock } = ctx;
+
+  async function load(venueId: string, def: FamilyDef, id: string) {
+    const row = await db.kysely
+      .selectFrom('profiles')
+      .selectAll()
+      .where('venue_id', '=', venueId)
+      .where('family', '=', def.family)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound(def.label);
+    return row;
+  }
+
+  async function validated(venueId: string, def: FamilyDef, base: Record<string, unknown>, body: Body) {
+    const name = body.name.trim();
+    if (!name) throw badRequest('name is required');
+    const settings = { ...base, ...pickSettings(def, body) };
+    const problem = settingsProblem(def, settings) ?? (await referenceProblem(db.kysely, venueId, settings));
+    if (problem) throw badRequest(problem);
+    return { name, settings };
+  }
+
+  return {
+    async list(venueId: string, family: ProfileFamily) {
+      return (await listProfiles(db.kysely, venueId, family)).map(toProfile);
+    },
+
+    async create(venueId: string, family: ProfileFamily, body: Body): Promise<string> {
+      const def = FAMILIES[family];
+      const { name, settings } = await validated(venueId, def, familyDefaults(def), body);
+      const id = newId('prf');
+      const at = clock.now().toISOString();
+      await db.kysely
+        .insertInto('profiles')
+        .values({ id, venue_id: venueId, family, name, ...toColumns(settings), created_at: at, updated_at: at })
+        .execute();
+      return id;
+    },
+
+    /** Fields left out of the body keep their stored values; `name` is always required. */
+    async update(venueId: string, family: ProfileFamily, id: string, body: Body): Promise<void> {
+      const def = FAMILIES[family];
+      const current = toProfile(await load(venueId, def, id));
+      const { name, settings } = await validated(venueId, def, current, body);
+      const stored = Object.fromEntries(Object.keys(def.fields).map((key) => [key, settings[key]]));
+      await db.kysely
+        .updateTable('profiles')
+        .set({ name, ...toColumns(stored), updated_at: clock.now().toISOString() })
+        .where('id', '=', id)
+        .where('venue_id', '=', venueId)
+        .execute();
+    },
+
+    async remove(venueId: string, family: ProfileFamily, id: string): Promise<void> {
+      const def = FAMILIES[family];
+      await load(venueId, def, id);
+      await withTransaction(db, async (trx) => {
+        await repointProfiles(trx, db.engine, venueId, new Map([[id, null]]), new Map([[id, family]]));
+        await trx.deleteFrom('profiles').where('id', '=', id).where('venue_id', '=', venueId).execute();
+      });
+    },
+  };
+}
