@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { openPostgres, openSqlite, type Db, type Engine } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { base32 } from '../../src/platform/ids.js';
@@ -24,22 +24,17 @@ export async function createTestDb(): Promise<TestDb> {
   const suffix = base32(randomBytes(8));
   if (ENGINE === 'postgres') {
     const schema = `t_${suffix}`;
-    const admin = new pg.Client({ connectionString: TEST_PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
     const db = openPostgres(TEST_PG_URL, { schema, max: 10 });
+    // Created through the pool the tests use, so every later connection of it sees the schema.
+    await sql.raw(`create schema if not exists ${schema}`).execute(db.kysely);
     await migrateToLatest(db);
     const url = `${TEST_PG_URL}${TEST_PG_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
     return {
       ...db,
       url,
       async close() {
+        await sql.raw(`drop schema if exists ${schema} cascade`).execute(db.kysely);
         await db.close();
-        const cleanup = new pg.Client({ connectionString: TEST_PG_URL });
-        await cleanup.connect();
-        await cleanup.query(`drop schema if exists ${schema} cascade`);
-        await cleanup.end();
       },
     };
   }
