@@ -6,12 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import pino from 'pino';
+import { expect } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { fixedClock, type TestClock } from '../../src/platform/clock.js';
-import { base32 } from '../../src/platform/ids.js';
+import { base32, newId } from '../../src/platform/ids.js';
 import { createOperatorAccount } from '../../src/modules/team/accounts.js';
 import { insertUser } from '../../src/modules/auth/users.repository.js';
 import { createTestDb, type TestDb } from './db.js';
@@ -112,6 +114,44 @@ export async function insertVenue(t: TestApp, operatorId: string, fields: Record
     .values({ id, operator_id: operatorId, name: 'Test Venue', address: '1 High Street, London', created_at: at, updated_at: at, ...fields })
     .execute();
   return id;
+}
+
+/**
+ * Inserts a row of a venue's table directly (id, venue_id and timestamps filled in) and returns its id:
+ * fixtures owned by another module, whose own tests cover its routes.
+ */
+export async function insertVenueRow(t: TestApp, table: string, venueId: string, fields: Record<string, unknown> = {}, idPrefix = 'ref'): Promise<string> {
+  const id = newId(idPrefix);
+  const at = t.clock.now().toISOString();
+  await (t.db.kysely as unknown as Kysely<any>).insertInto(table).values({ id, venue_id: venueId, created_at: at, updated_at: at, ...fields }).execute();
+  return id;
+}
+
+/** Calls under `/api/my-venues/:venueId` as one caller (`headers`; `{}` for none). Paths start with `/`. */
+export function venueApi(t: TestApp, headers: Record<string, string>, venueId: string) {
+  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
+  return {
+    get: (path: string) => t.app.inject({ method: 'GET', url: url(path), headers }),
+    post: (path: string, payload?: object) => t.app.inject({ method: 'POST', url: url(path), headers, ...(payload ? { payload } : {}) }),
+    put: (path: string, payload: object) => t.app.inject({ method: 'PUT', url: url(path), headers, payload }),
+    patch: (path: string, payload: object) => t.app.inject({ method: 'PATCH', url: url(path), headers, payload }),
+    del: (path: string) => t.app.inject({ method: 'DELETE', url: url(path), headers }),
+  };
+}
+export type VenueApi = ReturnType<typeof venueApi>;
+
+/** Asserts that a create answered 200 with exactly `{ success: true, id }` (the body as the message otherwise); returns the id. */
+export function expectCreated(res: { statusCode: number; body: string; json(): any }): string {
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
+  return res.json().id;
+}
+
+/** A new signed-in operator (`createOperator`) with one venue (`insertVenue`), and `venueApi` for it as the operator. */
+export async function setupVenue(t: TestApp, venueFields: Record<string, unknown> = {}) {
+  const op = await createOperator(t);
+  const venueId = await insertVenue(t, op.operatorId, venueFields);
+  return { op, venueId, api: venueApi(t, op.headers, venueId) };
 }
 
 /**

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, pngOfSize, TINY_IMAGES, type TestApp } from '../../../test/helpers/app.js';
-import { newId } from '../../platform/ids.js';
+import { createOperator, createStaff, createTestApp, insertVenue, insertVenueRow, pngOfSize, setupVenue, TINY_IMAGES, venueApi, type TestApp, type VenueApi } from '../../../test/helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,40 +7,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type Headers = Record<string, string>;
-
-function api(venueId: string, headers: Headers) {
-  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
+/** Rows of the profiles and catalogue modules' tables (their own tests cover their routes), and of this venue's floorplan. */
+async function references(venueId: string, v: VenueApi) {
   return {
-    get: (path: string) => t.app.inject({ method: 'GET', url: url(path), headers }),
-    post: (path: string, payload?: object) => t.app.inject({ method: 'POST', url: url(path), headers, ...(payload ? { payload } : {}) }),
-    put: (path: string, payload: object) => t.app.inject({ method: 'PUT', url: url(path), headers, payload }),
-    del: (path: string) => t.app.inject({ method: 'DELETE', url: url(path), headers }),
-  };
-}
-
-async function setup() {
-  const op = await createOperator(t);
-  const venueId = await insertVenue(t, op.operatorId);
-  return { op, venueId, v: api(venueId, op.headers) };
-}
-
-const loose = () => t.db.kysely as unknown as Kysely<any>;
-
-/** Rows of the profiles and catalogue modules' tables (their own tests cover their routes). */
-async function insertRow(table: 'profiles' | 'payment_policies' | 'bundles', venueId: string, fields: Record<string, unknown>): Promise<string> {
-  const id = newId('ref');
-  const at = t.clock.now().toISOString();
-  await loose().insertInto(table).values({ id, venue_id: venueId, created_at: at, updated_at: at, ...fields }).execute();
-  return id;
-}
-
-async function references(venueId: string, v: ReturnType<typeof api>) {
-  return {
-    list_profile_id: await insertRow('profiles', venueId, { family: 'list', name: 'Guest list' }),
-    table_profile_id: await insertRow('profiles', venueId, { family: 'table', name: 'Tables' }),
-    payment_policy_id: await insertRow('payment_policies', venueId, { name: 'Deposit' }),
-    bundle_id: await insertRow('bundles', venueId, { name: 'Bottles' }),
+    list_profile_id: await insertVenueRow(t, 'profiles', venueId, { family: 'list', name: 'Guest list' }),
+    table_profile_id: await insertVenueRow(t, 'profiles', venueId, { family: 'table', name: 'Tables' }),
+    payment_policy_id: await insertVenueRow(t, 'payment_policies', venueId, { name: 'Deposit' }),
+    bundle_id: await insertVenueRow(t, 'bundles', venueId, { name: 'Bottles' }),
     pricelist_id: (await v.post('/pricelists', { name: 'Weekend' })).json().id as string,
     area_id: (await v.post('/seating-areas', { name: 'Terrace' })).json().id as string,
     table_id: (await v.post('/tables', { table_number: '1' })).json().id as string,
@@ -102,7 +73,7 @@ const DEFAULT_RULE = {
 
 describe('access rules', () => {
   it('creates with only a name; the first rule flags the venue bookable, removing the last clears it', async () => {
-    const { venueId, v } = await setup();
+    const { venueId, api: v } = await setupVenue(t);
     expect(await isBookable(venueId)).toBe(0);
     const res = await v.post('/access-rules', { name: 'Walk-in tables' });
     expect(res.statusCode, res.body).toBe(200);
@@ -121,7 +92,7 @@ describe('access rules', () => {
   });
 
   it('round-trips every field group, and PUT takes the same body', async () => {
-    const { venueId, v } = await setup();
+    const { venueId, api: v } = await setupVenue(t);
     const ref = await references(venueId, v);
     const body = {
       name: 'VIP booths',
@@ -186,7 +157,7 @@ describe('access rules', () => {
   });
 
   it('validates fields, toggles and their paired values', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const cases: [string, object][] = [
       ['no name', {}],
       ['blank name', { name: '   ' }],
@@ -229,10 +200,10 @@ describe('access rules', () => {
   });
 
   it('refuses references that are not rows of the venue (or of the wrong profile family)', async () => {
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const otherVenue = await insertVenue(t, op.operatorId);
     const mine = await references(venueId, v);
-    const theirs = await references(otherVenue, api(otherVenue, op.headers));
+    const theirs = await references(otherVenue, venueApi(t, op.headers, otherVenue));
     const cases: [string, object][] = [
       ['list profile', { list_profile_id: theirs.list_profile_id }],
       ['list profile of the table family', { list_profile_id: mine.table_profile_id }],
@@ -259,7 +230,7 @@ describe('access rules', () => {
   });
 
   it('uploads the display image, which PUT keeps unless cleared', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const id = (await v.post('/access-rules', { name: 'Terrace', display_enabled: true, display_title: 'Terrace' })).json().id;
     const res = await v.post(`/access-rules/${id}/image`, { data: TINY_IMAGES.png });
     expect(res.statusCode, res.body).toBe(200);
@@ -287,11 +258,11 @@ describe('access rules', () => {
 
 describe('access control', () => {
   it('401 without a session, 403 without the permission', async () => {
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const id = (await v.post('/access-rules', { name: 'R' })).json().id;
-    expect((await api(venueId, {}).get('/access-rules')).statusCode).toBe(401);
-    expect((await api(venueId, {}).post(`/access-rules/${id}/image`, { data: TINY_IMAGES.png })).statusCode).toBe(401);
-    const reader = api(venueId, (await createStaff(t, op, { availability: 'read' })).headers);
+    expect((await venueApi(t, {}, venueId).get('/access-rules')).statusCode).toBe(401);
+    expect((await venueApi(t, {}, venueId).post(`/access-rules/${id}/image`, { data: TINY_IMAGES.png })).statusCode).toBe(401);
+    const reader = venueApi(t, (await createStaff(t, op, { availability: 'read' })).headers, venueId);
     expect((await reader.get('/access-rules')).statusCode).toBe(200);
     expect((await reader.put(`/access-rules/${id}`, { name: 'Mine' })).statusCode).toBe(403);
     expect((await reader.del(`/access-rules/${id}`)).statusCode).toBe(403);
@@ -300,13 +271,13 @@ describe('access control', () => {
   });
 
   it('404 for another operator’s venue and for a rule of another venue', async () => {
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const other = await createOperator(t);
-    expect((await api(venueId, other.headers).get('/access-rules')).statusCode).toBe(404);
-    expect((await api(venueId, other.headers).post('/access-rules', { name: 'R' })).statusCode).toBe(404);
+    expect((await venueApi(t, other.headers, venueId).get('/access-rules')).statusCode).toBe(404);
+    expect((await venueApi(t, other.headers, venueId).post('/access-rules', { name: 'R' })).statusCode).toBe(404);
     expect(await isBookable(venueId)).toBe(0);
 
-    const o = api(await insertVenue(t, op.operatorId), op.headers);
+    const o = venueApi(t, op.headers, await insertVenue(t, op.operatorId));
     const theirs = (await o.post('/access-rules', { name: 'Theirs' })).json().id;
     expect((await v.put(`/access-rules/${theirs}`, { name: 'Mine' })).statusCode).toBe(404);
     expect((await v.del(`/access-rules/${theirs}`)).statusCode).toBe(404);

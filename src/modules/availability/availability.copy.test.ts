@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createTestApp, insertVenue, TINY_IMAGES, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createTestApp, insertVenue, insertVenueRow, TINY_IMAGES, venueApi, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
-import { newId } from '../../platform/ids.js';
 import { availabilityCopyScopes } from './availability.copy.js';
 
 let t: TestApp;
@@ -11,12 +9,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** `venueApi` plus `create`: a POST that must answer 200, returning the new id. */
 function api(venueId: string, headers: Record<string, string>) {
-  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
+  const v = venueApi(t, headers, venueId);
   return {
-    get: (path: string) => t.app.inject({ method: 'GET', url: url(path), headers }),
+    ...v,
     async create(path: string, payload: object): Promise<string> {
-      const res = await t.app.inject({ method: 'POST', url: url(path), headers, payload });
+      const res = await v.post(path, payload);
       expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
       return res.json().id;
     },
@@ -27,13 +26,6 @@ const scope = (name: string) => availabilityCopyScopes.find((s) => s.name === na
 
 async function copy(name: string, op: TestOperator, sourceVenueId: string, targetVenueId: string) {
   return withTransaction(t.db, (trx) => scope(name).copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));
-}
-
-async function insertRow(table: string, venueId: string, fields: Record<string, unknown>): Promise<string> {
-  const id = newId('ref');
-  const at = t.clock.now().toISOString();
-  await (t.db.kysely as unknown as Kysely<any>).insertInto(table).values({ id, venue_id: venueId, created_at: at, updated_at: at, ...fields }).execute();
-  return id;
 }
 
 /**
@@ -54,20 +46,20 @@ async function scenario() {
     table: await s.create('/tables', { table_number: '1' }),
     table2: await s.create('/tables', { table_number: '2' }),
     pricelist: await s.create('/pricelists', { name: 'Weekend' }),
-    policy: await insertRow('payment_policies', sourceId, { name: 'Deposit' }),
-    bundle: await insertRow('bundles', sourceId, { name: 'Bottles' }),
-    listProfile: await insertRow('profiles', sourceId, { family: 'list', name: 'Guests' }),
-    tableProfile: await insertRow('profiles', sourceId, { family: 'table', name: 'Tables' }),
+    policy: await insertVenueRow(t, 'payment_policies', sourceId, { name: 'Deposit' }),
+    bundle: await insertVenueRow(t, 'bundles', sourceId, { name: 'Bottles' }),
+    listProfile: await insertVenueRow(t, 'profiles', sourceId, { family: 'list', name: 'Guests' }),
+    tableProfile: await insertVenueRow(t, 'profiles', sourceId, { family: 'table', name: 'Tables' }),
   };
   const dst = {
     period: await d.create('/time-periods', { name: 'Dinner', time_from: '19:00', time_to: '22:00' }),
     area: await d.create('/seating-areas', { name: 'Terrace' }),
     table: await d.create('/tables', { table_number: '1' }),
     pricelist: await d.create('/pricelists', { name: 'Weekend' }),
-    policy: await insertRow('payment_policies', targetId, { name: 'Deposit' }),
-    bundle: await insertRow('bundles', targetId, { name: 'Bottles' }),
+    policy: await insertVenueRow(t, 'payment_policies', targetId, { name: 'Deposit' }),
+    bundle: await insertVenueRow(t, 'bundles', targetId, { name: 'Bottles' }),
     // Same name, wrong family: not a match for a table profile.
-    wrongFamily: await insertRow('profiles', targetId, { family: 'list', name: 'Tables' }),
+    wrongFamily: await insertVenueRow(t, 'profiles', targetId, { family: 'list', name: 'Tables' }),
   };
 
   await s.create('/blackouts', { date_from: '2026-12-25', date_to: '2026-12-26', description: 'Christmas', affects_events: false });
@@ -106,7 +98,7 @@ async function scenario() {
     table_profile_id: src.tableProfile,
   };
   const rule = await s.create('/access-rules', ruleBody);
-  const image = await t.app.inject({ method: 'POST', url: `/api/my-venues/${sourceId}/access-rules/${rule}/image`, headers: op.headers, payload: { data: TINY_IMAGES.gif } });
+  const image = await s.post(`/access-rules/${rule}/image`, { data: TINY_IMAGES.gif });
   expect(image.statusCode).toBe(200);
 
   // The target's own rows, which the copy replaces.

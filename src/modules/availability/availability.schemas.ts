@@ -17,11 +17,7 @@ export const AvailabilityParams = Type.Object({ venueId: Type.String(), id: Type
 // ---- time periods ----
 
 export const TimePeriodBody = Type.Object({ name: Name, time_from: ClockTime, time_to: ClockTime });
-export const TimePeriodUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  time_from: Type.Optional(ClockTime),
-  time_to: Type.Optional(ClockTime),
-});
+export const TimePeriodUpdateBody = Type.Partial(TimePeriodBody);
 export type TimePeriodBody = Static<typeof TimePeriodUpdateBody>;
 
 export const TimePeriod = Type.Object({ id: Type.String(), name: Type.String(), time_from: Type.String(), time_to: Type.String() });

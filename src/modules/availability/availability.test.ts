@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp } from '../../../test/helpers/app.js';
-import { newId } from '../../platform/ids.js';
+import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, insertVenueRow, setupVenue, venueApi, type TestApp, type VenueApi } from '../../../test/helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,50 +7,20 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type Headers = Record<string, string>;
-
-function api(venueId: string, headers: Headers) {
-  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
-  return {
-    get: (path: string) => t.app.inject({ method: 'GET', url: url(path), headers }),
-    post: (path: string, payload?: object) => t.app.inject({ method: 'POST', url: url(path), headers, ...(payload ? { payload } : {}) }),
-    put: (path: string, payload: object) => t.app.inject({ method: 'PUT', url: url(path), headers, payload }),
-    del: (path: string) => t.app.inject({ method: 'DELETE', url: url(path), headers }),
-  };
-}
-type Api = ReturnType<typeof api>;
-
-async function setup(venueFields: Record<string, unknown> = {}) {
-  const op = await createOperator(t);
-  const venueId = await insertVenue(t, op.operatorId, venueFields);
-  return { op, venueId, v: api(venueId, op.headers) };
-}
-
-async function created(res: Awaited<ReturnType<Api['post']>>): Promise<string> {
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
-}
-
 /** A payment policy row of the profiles module's table (its own tests cover its routes). */
-async function insertPaymentPolicy(venueId: string, name = 'Deposit'): Promise<string> {
-  const id = newId('pp');
-  const at = t.clock.now().toISOString();
-  await (t.db.kysely as unknown as Kysely<any>).insertInto('payment_policies').values({ id, venue_id: venueId, name, created_at: at, updated_at: at }).execute();
-  return id;
-}
+const insertPaymentPolicy = (venueId: string, name = 'Deposit') => insertVenueRow(t, 'payment_policies', venueId, { name }, 'pp');
 
-const expectBadRequest = async (res: Awaited<ReturnType<Api['post']>>, label: string) => {
+const expectBadRequest = async (res: Awaited<ReturnType<VenueApi['post']>>, label: string) => {
   expect(res.statusCode, `${label}: ${res.body}`).toBe(400);
   expect(res.json().error, label).toEqual(expect.any(String));
 };
 
 describe('time periods', () => {
   it('creates, lists by start time, updates the fields sent and deletes', async () => {
-    const { v } = await setup();
-    const dinner = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
-    const late = await created(await v.post('/time-periods', { name: 'Late', time_from: '22:00', time_to: '02:00' }));
-    const lunch = await created(await v.post('/time-periods', { name: 'Lunch', time_from: '12:00', time_to: '15:00' }));
+    const { api: v } = await setupVenue(t);
+    const dinner = expectCreated(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    const late = expectCreated(await v.post('/time-periods', { name: 'Late', time_from: '22:00', time_to: '02:00' }));
+    const lunch = expectCreated(await v.post('/time-periods', { name: 'Lunch', time_from: '12:00', time_to: '15:00' }));
     expect((await v.get('/time-periods')).json()).toEqual({
       data: [
         { id: lunch, name: 'Lunch', time_from: '12:00', time_to: '15:00' },
@@ -74,8 +42,8 @@ describe('time periods', () => {
   });
 
   it('validates', async () => {
-    const { v } = await setup();
-    const id = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    const { api: v } = await setupVenue(t);
+    const id = expectCreated(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
     for (const body of [
       { time_from: '18:00', time_to: '23:00' },
       { name: ' ', time_from: '18:00', time_to: '23:00' },
@@ -93,9 +61,9 @@ describe('time periods', () => {
   });
 
   it('deleting a period unlinks the shifts that used it', async () => {
-    const { v } = await setup();
-    const period = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
-    await created(await v.post('/shifts', { name: 'Fri dinner', days_of_week: ['fri'], time_type: 'custom', time_period_id: period }));
+    const { api: v } = await setupVenue(t);
+    const period = expectCreated(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    expectCreated(await v.post('/shifts', { name: 'Fri dinner', days_of_week: ['fri'], time_type: 'custom', time_period_id: period }));
     await v.del(`/time-periods/${period}`);
     expect((await v.get('/shifts')).json().data[0].time_period_id).toBeNull();
   });
@@ -103,8 +71,8 @@ describe('time periods', () => {
 
 describe('shifts', () => {
   it('creates with name and days only; every other field takes its default', async () => {
-    const { v } = await setup({ default_party_min: 2, default_party_max: 8 });
-    const id = await created(await v.post('/shifts', { name: 'Weekend', days_of_week: ['sat', 'fri', 'sat'] }));
+    const { api: v } = await setupVenue(t, { default_party_min: 2, default_party_max: 8 });
+    const id = expectCreated(await v.post('/shifts', { name: 'Weekend', days_of_week: ['sat', 'fri', 'sat'] }));
     expect((await v.get('/shifts')).json().data).toEqual([
       {
         id,
@@ -128,8 +96,8 @@ describe('shifts', () => {
   });
 
   it('round-trips every field and PUT re-sends the field set', async () => {
-    const { venueId, v } = await setup();
-    const period = await created(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    const { venueId, api: v } = await setupVenue(t);
+    const period = expectCreated(await v.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
     const area = (await v.post('/seating-areas', { name: 'Terrace' })).json().id;
     const table = (await v.post('/tables', { table_number: '4' })).json().id;
     const policy = await insertPaymentPolicy(venueId);
@@ -150,7 +118,7 @@ describe('shifts', () => {
       duration_minutes: 150,
       payment_policy_id: policy,
     };
-    const id = await created(await v.post('/shifts', body));
+    const id = expectCreated(await v.post('/shifts', body));
     expect((await v.get('/shifts')).json().data).toEqual([{ id, ...body }]);
 
     const changed = { ...body, name: 'Late summer', days_of_week: ['sun'], time_type: 'default', time_period_id: null, party_size_max: 12, duration_minutes: 90 };
@@ -185,9 +153,9 @@ describe('shifts', () => {
   });
 
   it('validates fields and references', async () => {
-    const { op, v } = await setup();
+    const { op, api: v } = await setupVenue(t);
     const otherVenueId = await insertVenue(t, op.operatorId);
-    const other = api(otherVenueId, op.headers);
+    const other = venueApi(t, op.headers, otherVenueId);
     const theirPeriod = (await other.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' })).json().id;
     const theirArea = (await other.post('/seating-areas', { name: 'A' })).json().id;
     const theirTable = (await other.post('/tables', { table_number: '1' })).json().id;
@@ -223,7 +191,7 @@ describe('shifts', () => {
       await expectBadRequest(await v.post('/shifts', body), label);
     }
     expect((await v.get('/shifts')).json().data).toEqual([]);
-    const id = await created(await v.post('/shifts', { name: 'ok', days_of_week: days }));
+    const id = expectCreated(await v.post('/shifts', { name: 'ok', days_of_week: days }));
     await expectBadRequest(await v.put(`/shifts/${id}`, { days_of_week: days }), 'PUT without name');
     await expectBadRequest(await v.put(`/shifts/${id}`, { name: 'x', days_of_week: [] }), 'PUT with empty days');
     expect((await v.get('/shifts')).json().data[0].name).toBe('ok');
@@ -232,10 +200,10 @@ describe('shifts', () => {
 
 describe('blackouts', () => {
   it('creates with defaults, round-trips every field, replaces on PUT and deletes', async () => {
-    const { v } = await setup();
-    const christmas = await created(await v.post('/blackouts', { date_from: '2026-12-24', date_to: '2026-12-26' }));
+    const { api: v } = await setupVenue(t);
+    const christmas = expectCreated(await v.post('/blackouts', { date_from: '2026-12-24', date_to: '2026-12-26' }));
     const body = { date_from: '2026-08-01', date_to: '2026-08-01', description: 'Private hire', affects_guestlist: false, affects_events: 0, affects_reservations: true };
-    const hire = await created(await v.post('/blackouts', body));
+    const hire = expectCreated(await v.post('/blackouts', body));
     expect((await v.get('/blackouts')).json().data).toEqual([
       { id: hire, date_from: '2026-08-01', date_to: '2026-08-01', description: 'Private hire', affects_guestlist: false, affects_events: false, affects_reservations: true },
       { id: christmas, date_from: '2026-12-24', date_to: '2026-12-26', description: null, affects_guestlist: true, affects_events: true, affects_reservations: true },
@@ -257,8 +225,8 @@ describe('blackouts', () => {
   });
 
   it('answers 404 when the id does not match', async () => {
-    const { op, v } = await setup();
-    const theirs = await created(await api(await insertVenue(t, op.operatorId), op.headers).post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    const { op, api: v } = await setupVenue(t);
+    const theirs = expectCreated(await venueApi(t, op.headers, await insertVenue(t, op.operatorId)).post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
     for (const id of ['blk_nope', theirs]) {
       expect((await v.put(`/blackouts/${id}`, { date_from: '2026-01-01', date_to: '2026-01-02' })).statusCode).toBe(404);
       expect((await v.del(`/blackouts/${id}`)).statusCode).toBe(404);
@@ -266,8 +234,8 @@ describe('blackouts', () => {
   });
 
   it('validates', async () => {
-    const { v } = await setup();
-    const id = await created(await v.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    const { api: v } = await setupVenue(t);
+    const id = expectCreated(await v.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
     for (const body of [
       { date_to: '2026-01-02' },
       { date_from: '2026-01-01' },
@@ -286,13 +254,13 @@ describe('blackouts', () => {
 
 describe('access control', () => {
   it('401 without a session, 403 without the permission, read-only staff can read', async () => {
-    const { op, venueId, v } = await setup();
-    await created(await v.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
-    const anonymous = api(venueId, {});
+    const { op, venueId, api: v } = await setupVenue(t);
+    expectCreated(await v.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
+    const anonymous = venueApi(t, {}, venueId);
     expect((await anonymous.get('/shifts')).statusCode).toBe(401);
     expect((await anonymous.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-01' })).statusCode).toBe(401);
 
-    const reader = api(venueId, (await createStaff(t, op, { availability: 'read' })).headers);
+    const reader = venueApi(t, (await createStaff(t, op, { availability: 'read' })).headers, venueId);
     for (const path of ['/time-periods', '/shifts', '/access-rules', '/blackouts']) expect((await reader.get(path)).statusCode, path).toBe(200);
     for (const [path, body] of [
       ['/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }],
@@ -302,20 +270,20 @@ describe('access control', () => {
     ] as const) {
       expect((await reader.post(path, body)).statusCode, path).toBe(403);
     }
-    const tablesOnly = api(venueId, (await createStaff(t, op, { tables: 'write' })).headers);
+    const tablesOnly = venueApi(t, (await createStaff(t, op, { tables: 'write' })).headers, venueId);
     expect((await tablesOnly.get('/shifts')).statusCode).toBe(403);
     expect((await v.get('/time-periods')).json().data).toHaveLength(1);
   });
 
   it('404 for another operator’s venue, and for periods, shifts and blackouts of another venue', async () => {
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const other = await createOperator(t);
-    expect((await api(venueId, other.headers).get('/time-periods')).statusCode).toBe(404);
-    expect((await api(venueId, other.headers).post('/shifts', { name: 'S', days_of_week: ['fri'] })).statusCode).toBe(404);
+    expect((await venueApi(t, other.headers, venueId).get('/time-periods')).statusCode).toBe(404);
+    expect((await venueApi(t, other.headers, venueId).post('/shifts', { name: 'S', days_of_week: ['fri'] })).statusCode).toBe(404);
 
-    const o = api(await insertVenue(t, op.operatorId), op.headers);
-    const period = await created(await o.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
-    const shift = await created(await o.post('/shifts', { name: 'S', days_of_week: ['fri'] }));
+    const o = venueApi(t, op.headers, await insertVenue(t, op.operatorId));
+    const period = expectCreated(await o.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
+    const shift = expectCreated(await o.post('/shifts', { name: 'S', days_of_week: ['fri'] }));
     for (const res of [
       await v.put(`/time-periods/${period}`, { name: 'mine' }),
       await v.del(`/time-periods/${period}`),

@@ -1,32 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, pngOfSize, TINY_IMAGES, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
-import { countRows, insertAccessRule, readRow, venueApi } from '../profiles/testing.js';
+import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, pngOfSize, setupVenue, TINY_IMAGES, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import { countRows, insertAccessRule, readRow } from '../profiles/testing.js';
 
 let t: TestApp;
 let op: TestOperator;
 let venueId: string;
-let api: ReturnType<typeof venueApi>;
+let api: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId);
-  api = venueApi(t, op.headers, venueId);
+  ({ op, venueId, api } = await setupVenue(t));
 });
 afterAll(async () => t.close());
 
 async function createBundle(body: object = { name: 'Bundle' }, a = api): Promise<string> {
-  const res = await a.post('/bundles', body);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
+  return expectCreated(await a.post('/bundles', body));
 }
 
 async function createItem(bundleId: string, body: object = { name: 'Item', price: 500 }, a = api): Promise<string> {
-  const res = await a.post(`/bundles/${bundleId}/items`, body);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
+  return expectCreated(await a.post(`/bundles/${bundleId}/items`, body));
 }
 
 async function bundle(id: string) {

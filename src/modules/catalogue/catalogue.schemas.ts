@@ -17,10 +17,7 @@ export const BundleBody = Type.Object({
   applicable_profiles: Type.Optional(Nullable(ApplicableProfiles)),
 });
 export type BundleBody = Static<typeof BundleBody>;
-export const BundleUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  applicable_profiles: Type.Optional(Nullable(ApplicableProfiles)),
-});
+export const BundleUpdateBody = Type.Partial(BundleBody);
 export type BundleUpdateBody = Static<typeof BundleUpdateBody>;
 
 const Price = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'pence' });
@@ -34,12 +31,7 @@ export const ItemBody = Type.Object({
   image_url: Type.Optional(ImageUrl),
 });
 export type ItemBody = Static<typeof ItemBody>;
-export const ItemUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  price: Type.Optional(Price),
-  max_qty: Type.Optional(MaxQty),
-  image_url: Type.Optional(ImageUrl),
-});
+export const ItemUpdateBody = Type.Partial(ItemBody);
 export type ItemUpdateBody = Static<typeof ItemUpdateBody>;
 
 export const BundleItem = Type.Object({
@@ -79,13 +71,7 @@ export const PromoBody = Type.Object({
   expires_at: Type.Optional(ExpiresAt),
 });
 export type PromoBody = Static<typeof PromoBody>;
-export const PromoUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  code: Type.Optional(Code),
-  discount_pct: Type.Optional(DiscountPct),
-  max_uses: Type.Optional(MaxUses),
-  expires_at: Type.Optional(ExpiresAt),
-});
+export const PromoUpdateBody = Type.Partial(PromoBody);
 export type PromoUpdateBody = Static<typeof PromoUpdateBody>;
 
 export const PromoCode = Type.Object({

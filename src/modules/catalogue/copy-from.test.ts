@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
-import { insertAccessRule, insertShift, readRow, venueApi } from '../profiles/testing.js';
+import { insertAccessRule, insertShift, readRow } from '../profiles/testing.js';
 import { copyScopeRegistry } from './copy-from.service.js';
 import { redeemPromoCode } from './promo-codes.service.js';
 
@@ -10,8 +9,8 @@ let t: TestApp;
 let op: TestOperator;
 let source: string;
 let target: string;
-let src: ReturnType<typeof venueApi>;
-let dst: ReturnType<typeof venueApi>;
+let src: VenueApi;
+let dst: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -46,16 +45,9 @@ async function copied(scope: string): Promise<number> {
   return res.json().copied;
 }
 
-const data = async (a: ReturnType<typeof venueApi>, path: string) => (await a.get(path)).json().data as Record<string, any>[];
+const data = async (a: VenueApi, path: string) => (await a.get(path)).json().data as Record<string, any>[];
 const byName = <T extends { name?: unknown }>(rows: T[], name: string) => rows.find((row) => row.name === name);
-const loose = () => t.db.kysely as unknown as Kysely<any>;
-
-async function insertNamed(table: string, venueId: string, fields: Record<string, unknown>): Promise<string> {
-  const id = newId('x');
-  const at = t.clock.now().toISOString();
-  await loose().insertInto(table).values({ id, venue_id: venueId, created_at: at, updated_at: at, ...fields }).execute();
-  return id;
-}
+const insertNamed = (table: string, venueId: string, fields: Record<string, unknown>) => insertVenueRow(t, table, venueId, fields, 'x');
 
 describe('copy-from registry', () => {
   it('registers every scope the spec lists, this module’s and the other modules’', () => {

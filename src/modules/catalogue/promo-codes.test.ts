@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
-import { venueApi } from '../profiles/testing.js';
+import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { redeemPromoCode } from './promo-codes.service.js';
 
 let t: TestApp;
 let op: TestOperator;
 let venueId: string;
-let api: ReturnType<typeof venueApi>;
+let api: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId);
-  api = venueApi(t, op.headers, venueId);
+  ({ op, venueId, api } = await setupVenue(t));
 });
 afterAll(async () => t.close());
 
@@ -20,10 +17,7 @@ let n = 0;
 const uniqueCode = (prefix = 'CODE') => `${prefix}${++n}`;
 
 async function createPromo(body: object, a = api): Promise<string> {
-  const res = await a.post('/promo-codes', body);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
+  return expectCreated(await a.post('/promo-codes', body));
 }
 
 async function promo(id: string, a = api) {

@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuest, createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
-import { venueApi } from '../profiles/testing.js';
+import { createGuest, createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { DEFAULT_TAG_CATALOGUE } from './tags.defaults.js';
+import type { CatalogueCategory as Category } from './tags.service.js';
 
 let t: TestApp;
 let op: TestOperator;
 let venueId: string;
-let api: ReturnType<typeof venueApi>;
+let api: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId);
-  api = venueApi(t, op.headers, venueId);
+  ({ op, venueId, api } = await setupVenue(t));
 });
 afterAll(async () => t.close());
-
-interface Category {
-  kind: string;
-  name: string;
-  is_default: boolean;
-  allow_guest_select: boolean;
-  show_on_slip: boolean;
-  show_in_summary: boolean;
-  tags: { label: string; is_default: boolean }[];
-}
 
 async function catalogue(kind?: string, a = api): Promise<Category[]> {
   const res = await a.get(`/tag-catalogue${kind ? `?kind=${kind}` : ''}`);

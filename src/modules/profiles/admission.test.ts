@@ -1,34 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { evaluateAdmission } from '../../domain/admission.js';
 import { loadAdmissionRules } from './admission.service.js';
-import { countRows, venueApi } from './testing.js';
+import { countRows } from './testing.js';
 
 let t: TestApp;
 let op: TestOperator;
 let venueId: string;
-let api: ReturnType<typeof venueApi>;
+let api: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId);
-  api = venueApi(t, op.headers, venueId);
+  ({ op, venueId, api } = await setupVenue(t));
 });
 afterAll(async () => t.close());
 
 async function createGroup(body: object = { name: 'Group' }, a = api): Promise<string> {
-  const res = await a.post('/admission-groups', body);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
+  return expectCreated(await a.post('/admission-groups', body));
 }
 
 async function createRule(gid: string, body: object): Promise<string> {
-  const res = await api.post(`/admission-groups/${gid}/rules`, body);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
+  return expectCreated(await api.post(`/admission-groups/${gid}/rules`, body));
 }
 
 async function groups() {

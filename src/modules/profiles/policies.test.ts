@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { cancellationOutcome } from '../../domain/payment-policy.js';
 import { loadPaymentPolicy } from './policies.service.js';
-import { insertAccessRule, insertShift, readRow, venueApi } from './testing.js';
+import { insertAccessRule, insertShift, readRow } from './testing.js';
 
 let t: TestApp;
 let op: TestOperator;
 let venueId: string;
-let api: ReturnType<typeof venueApi>;
+let api: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId);
-  api = venueApi(t, op.headers, venueId);
+  ({ op, venueId, api } = await setupVenue(t));
 });
 afterAll(async () => t.close());
 

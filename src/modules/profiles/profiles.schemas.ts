@@ -14,10 +14,7 @@ export const RuleParams = Type.Object({ venueId: Type.String(), gid: Type.String
 // Admission groups and rules
 export const GroupBody = Type.Object({ name: Name, sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })) });
 export type GroupBody = Static<typeof GroupBody>;
-export const GroupUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
-});
+export const GroupUpdateBody = Type.Partial(GroupBody);
 export type GroupUpdateBody = Static<typeof GroupUpdateBody>;
 
 const ruleFields = {
@@ -35,7 +32,7 @@ const ruleFields = {
 };
 export const RuleBody = Type.Object({ name: Name, ...ruleFields });
 export type RuleBody = Static<typeof RuleBody>;
-export const RuleUpdateBody = Type.Object({ name: Type.Optional(Name), ...ruleFields });
+export const RuleUpdateBody = Type.Partial(RuleBody);
 export type RuleUpdateBody = Static<typeof RuleUpdateBody>;
 
 export const Rule = Type.Object({
@@ -87,7 +84,7 @@ const policyFields = {
 };
 export const PaymentPolicyBody = Type.Object({ name: Name, ...policyFields });
 export type PaymentPolicyBody = Static<typeof PaymentPolicyBody>;
-export const PaymentPolicyUpdateBody = Type.Object({ name: Type.Optional(Name), ...policyFields });
+export const PaymentPolicyUpdateBody = Type.Partial(PaymentPolicyBody);
 export type PaymentPolicyUpdateBody = Static<typeof PaymentPolicyUpdateBody>;
 
 export const PaymentPolicy = Type.Object({

@@ -1,29 +1,24 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { columnExists, rewriteProfileFloorplanIds } from './references.js';
-import { insertAccessRule, readRow, venueApi } from './testing.js';
+import { insertAccessRule, readRow } from './testing.js';
 
 let t: TestApp;
 let op: TestOperator;
 let venueId: string;
-let api: ReturnType<typeof venueApi>;
+let api: VenueApi;
 
 beforeAll(async () => {
   t = await createTestApp();
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId);
-  api = venueApi(t, op.headers, venueId);
+  ({ op, venueId, api } = await setupVenue(t));
 });
 afterAll(async () => t.close());
 
 const FAMILY_PATHS = ['list-profiles', 'table-profiles', 'event-profiles', 'ticket-profiles'] as const;
 
 async function create(path: string, body: object, a = api): Promise<string> {
-  const res = await a.post(`/${path}`, body);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toEqual({ success: true, id: expect.any(String) });
-  return res.json().id;
+  return expectCreated(await a.post(`/${path}`, body));
 }
 
 async function readBack(path: string, id: string, a = api) {

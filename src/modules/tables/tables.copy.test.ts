@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -12,12 +12,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** Over `venueApi`: `get` answers the body; `send` must answer 200 and answers the body. */
 function api(venueId: string, headers: Record<string, string>) {
-  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
+  const v = venueApi(t, headers, venueId);
   return {
-    get: async (path: string) => (await t.app.inject({ method: 'GET', url: url(path), headers })).json(),
+    get: async (path: string) => (await v.get(path)).json(),
     async send(method: 'POST' | 'PUT', path: string, payload: object) {
-      const res = await t.app.inject({ method, url: url(path), headers, payload });
+      const res = await (method === 'POST' ? v.post(path, payload) : v.put(path, payload));
       expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(200);
       return res.json();
     },
@@ -68,12 +69,7 @@ async function scenario() {
   await d.send('POST', '/shifts', { name: 'Dinner', days_of_week: ['fri'], table_ids: [oldOne, oldNine], seating_area_ids: [oldTerrace, oldArea] });
   await d.send('POST', '/access-rules', { name: 'A', pricelist_id: oldWeekend, table_ids: [oldNine, oldOne], guest_pick_area_ids: [oldArea] });
   await d.send('POST', '/access-rules', { name: 'B', pricelist_id: oldList });
-  const profile = newId('prof');
-  const at = t.clock.now().toISOString();
-  await (t.db.kysely as unknown as Kysely<any>)
-    .insertInto('profiles')
-    .values({ id: profile, venue_id: targetId, family: 'table', name: 'Tables', pricelist_id: oldWeekend, created_at: at, updated_at: at })
-    .execute();
+  const profile = await insertVenueRow(t, 'profiles', targetId, { family: 'table', name: 'Tables', pricelist_id: oldWeekend }, 'prof');
 
   return { op, sourceId, targetId, s, d, sourceTables: (await s.get('/tables')).data, profile };
 }

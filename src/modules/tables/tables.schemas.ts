@@ -49,13 +49,7 @@ export const TableBody = Type.Object({
   table_type: Type.Optional(TableType),
   min_covers: Type.Optional(Covers),
 });
-export const TableUpdateBody = Type.Object({
-  table_number: Type.Optional(TableNumber),
-  capacity: Type.Optional(Covers),
-  status: Type.Optional(TableStatus),
-  table_type: Type.Optional(TableType),
-  min_covers: Type.Optional(Covers),
-});
+export const TableUpdateBody = Type.Partial(TableBody);
 export type TableUpdateBody = Static<typeof TableUpdateBody>;
 
 const TableIds = Type.Array(Id, { minItems: 1, maxItems: 500 });
@@ -132,11 +126,7 @@ export const FloorBody = Type.Object({
   sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
   canvas_data: Type.Optional(CanvasData),
 });
-export const FloorUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
-  canvas_data: Type.Optional(CanvasData),
-});
+export const FloorUpdateBody = Type.Partial(FloorBody);
 export type FloorUpdateBody = Static<typeof FloorUpdateBody>;
 
 const CanvasOut = Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }));
@@ -168,7 +158,7 @@ export const SmartTablesSaved = Type.Object({ success: Type.Boolean(), data: Sma
 // ---- price lists ----
 
 export const PricelistBody = Type.Object({ name: Name, default_price_pence: Type.Optional(Pence) });
-export const PricelistUpdateBody = Type.Object({ name: Type.Optional(Name), default_price_pence: Type.Optional(Pence) });
+export const PricelistUpdateBody = Type.Partial(PricelistBody);
 export type PricelistUpdateBody = Static<typeof PricelistUpdateBody>;
 export const PriceBody = Type.Object({
   price_pence: Type.Union([Pence, Type.Null(), Type.Literal('')], { description: 'null or an empty string clears the override' }),

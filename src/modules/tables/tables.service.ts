@@ -119,15 +119,17 @@ export function createTablesService(ctx: AppContext) {
     return row;
   }
 
-  async function blockOf(venueId: string, id: string) {
-    const row = await db
+  /** The venue's blocks, each with its table's number. */
+  const venueBlocks = (venueId: string) =>
+    db
       .selectFrom('table_blocks as b')
       .innerJoin('venue_tables as t', 't.id', 'b.table_id')
       .selectAll('b')
       .select('t.table_number')
-      .where('b.venue_id', '=', venueId)
-      .where('b.id', '=', id)
-      .executeTakeFirst();
+      .where('b.venue_id', '=', venueId);
+
+  async function blockOf(venueId: string, id: string) {
+    const row = await venueBlocks(venueId).where('b.id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Table block');
     return row;
   }
@@ -263,12 +265,7 @@ export function createTablesService(ctx: AppContext) {
     // ---- blocks ----
 
     async listBlocks(venueId: string) {
-      const rows = await db
-        .selectFrom('table_blocks as b')
-        .innerJoin('venue_tables as t', 't.id', 'b.table_id')
-        .selectAll('b')
-        .select('t.table_number')
-        .where('b.venue_id', '=', venueId)
+      const rows = await venueBlocks(venueId)
         .orderBy('b.blocked_from')
         .orderBy('t.table_number')
         .orderBy('b.id')

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
 
 let t: TestApp;
@@ -8,33 +8,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type Headers = Record<string, string>;
-
-function api(venueId: string, headers: Headers) {
-  const url = (path: string) => `/api/my-venues/${venueId}${path}`;
-  return {
-    get: (path: string) => t.app.inject({ method: 'GET', url: url(path), headers }),
-    post: (path: string, payload?: object) => t.app.inject({ method: 'POST', url: url(path), headers, ...(payload ? { payload } : {}) }),
-    put: (path: string, payload: object) => t.app.inject({ method: 'PUT', url: url(path), headers, payload }),
-    patch: (path: string, payload: object) => t.app.inject({ method: 'PATCH', url: url(path), headers, payload }),
-    del: (path: string) => t.app.inject({ method: 'DELETE', url: url(path), headers }),
-  };
-}
-type Api = ReturnType<typeof api>;
-
-async function setup(venueFields: Record<string, unknown> = {}) {
-  const op = await createOperator(t);
-  const venueId = await insertVenue(t, op.operatorId, venueFields);
-  return { op, venueId, v: api(venueId, op.headers) };
-}
-
-async function createTable(v: Api, body: Record<string, unknown>): Promise<string> {
+async function createTable(v: VenueApi, body: Record<string, unknown>): Promise<string> {
   const res = await v.post('/tables', body);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().id;
 }
 
-async function createArea(v: Api, name: string): Promise<string> {
+async function createArea(v: VenueApi, name: string): Promise<string> {
   const res = await v.post('/seating-areas', { name });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().id;
@@ -81,7 +61,7 @@ async function insertBooking(
 
 describe('tables', () => {
   it('creates with defaults, reads back, updates the fields sent and deletes', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const id = await createTable(v, { table_number: '1' });
     const read = await v.get(`/tables/${id}`);
     expect(read.statusCode).toBe(200);
@@ -115,7 +95,7 @@ describe('tables', () => {
   });
 
   it('lists the venue tables in natural number order', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     for (const n of ['10', '2', '1']) await createTable(v, { table_number: n });
     const res = await v.get('/tables');
     expect(res.statusCode).toBe(200);
@@ -124,7 +104,7 @@ describe('tables', () => {
   });
 
   it('validates the body', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const id = await createTable(v, { table_number: '7' });
     for (const body of [
       {},
@@ -145,18 +125,18 @@ describe('tables', () => {
   });
 
   it('keeps table numbers unique per venue (409), but not across venues', async () => {
-    const { op, v } = await setup();
+    const { op, api: v } = await setupVenue(t);
     const first = await createTable(v, { table_number: '5' });
     const second = await createTable(v, { table_number: '6' });
     expect((await v.post('/tables', { table_number: '5' })).statusCode).toBe(409);
     expect((await v.put(`/tables/${second}`, { table_number: '5' })).statusCode).toBe(409);
     expect((await v.put(`/tables/${first}`, { table_number: '5', capacity: 3 })).statusCode).toBe(200);
-    const other = api(await insertVenue(t, op.operatorId), op.headers);
+    const other = venueApi(t, op.headers, await insertVenue(t, op.operatorId));
     expect((await other.post('/tables', { table_number: '5' })).statusCode).toBe(200);
   });
 
   it('sets the type of several tables at once', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
     const c = await createTable(v, { table_number: '3' });
@@ -172,7 +152,7 @@ describe('tables', () => {
   });
 
   it('sets and clears the seating area of tables', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
     const area = await createArea(v, 'Terrace');
@@ -190,7 +170,7 @@ describe('tables', () => {
 describe('table availability in a window', () => {
   it('adds is_blocked from overlapping blocks and is_taken from active bookings, in venue time', async () => {
     // Europe/London in June is UTC+1: 19:00 local is 18:00Z. Default duration 120 minutes.
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const free = await createTable(v, { table_number: '1' });
     const blocked = await createTable(v, { table_number: '2' });
     const taken = await createTable(v, { table_number: '3' });
@@ -226,7 +206,7 @@ describe('table availability in a window', () => {
   });
 
   it('uses the venue default duration and time zone', async () => {
-    const { venueId, v } = await setup({ timezone: 'America/New_York', default_booking_duration: 30 });
+    const { venueId, api: v } = await setupVenue(t, { timezone: 'America/New_York', default_booking_duration: 30 });
     const table = await createTable(v, { table_number: '1' });
     // 19:00 in New York (EDT, UTC−4) is 23:00Z; the block starts 23:20Z.
     await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T23:20:00Z', to: '2026-06-21T01:00:00Z' });
@@ -237,7 +217,7 @@ describe('table availability in a window', () => {
   });
 
   it('refuses incomplete or invalid window queries', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     for (const query of ['date=2026-06-20', 'time=19:00', 'duration=60', 'date=2026-02-30&time=19:00', 'date=2026-06-20&time=25:00', 'date=2026-06-20&time=19:00&duration=0']) {
       expect((await v.get(`/tables?${query}`)).statusCode, query).toBe(400);
     }
@@ -246,7 +226,7 @@ describe('table availability in a window', () => {
 
 describe('table blocks', () => {
   it('blocks several tables, lists, patches, deletes', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
     const res = await v.post('/tables/block', { table_ids: [a, b], from: '2026-06-20T19:00', to: '2026-06-20T23:00' });
@@ -274,7 +254,7 @@ describe('table blocks', () => {
   });
 
   it('takes a reason and absolute ISO times with offsets', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const res = await v.post('/tables/block', { table_ids: [a], from: '2026-12-24T18:00:00-05:00', to: '2026-12-25T02:00:00Z', reason: 'Maintenance' });
     expect(res.statusCode).toBe(200);
@@ -286,7 +266,7 @@ describe('table blocks', () => {
   });
 
   it('validates blocks', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     for (const body of [
       { table_ids: [a], from: '2026-06-20T19:00' },
@@ -308,7 +288,7 @@ describe('table blocks', () => {
   });
 
   it('unblock clears every block of the named tables only', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
     await v.post('/tables/block', { table_ids: [a, b], from: '2026-06-20T19:00', to: '2026-06-20T21:00' });
@@ -323,7 +303,7 @@ describe('table blocks', () => {
 
 describe('table combinations', () => {
   it('creates with a computed combined capacity that follows its members', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1', capacity: 4 });
     const b = await createTable(v, { table_number: '2', capacity: 2 });
     const c = await createTable(v, { table_number: '3', capacity: 6 });
@@ -345,10 +325,10 @@ describe('table combinations', () => {
   });
 
   it('needs a name and two or more different tables of the venue', async () => {
-    const { op, v } = await setup();
+    const { op, api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
-    const elsewhere = await createTable(api(await insertVenue(t, op.operatorId), op.headers), { table_number: '9' });
+    const elsewhere = await createTable(venueApi(t, op.headers, await insertVenue(t, op.operatorId)), { table_number: '9' });
     expect((await v.post('/tables/combos', { name: 'One', table_ids: [a] })).statusCode).toBe(400);
     expect((await v.post('/tables/combos', { name: 'Same twice', table_ids: [a, a] })).statusCode).toBe(400);
     expect((await v.post('/tables/combos', { table_ids: [a, b] })).statusCode).toBe(400);
@@ -360,7 +340,7 @@ describe('table combinations', () => {
 
 describe('seating areas', () => {
   it('creates, lists, renames and deletes', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const res = await v.post('/seating-areas', { name: 'Terrace' });
     expect(res.json()).toEqual({ success: true, id: expect.any(String), name: 'Terrace' });
     const bar = await createArea(v, 'Bar');
@@ -379,7 +359,7 @@ describe('seating areas', () => {
   });
 
   it('delete detaches its tables first and drops it from shifts and access rules', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const area = await createArea(v, 'Garden');
     const keep = await createArea(v, 'Hall');
     const a = await createTable(v, { table_number: '1' });
@@ -403,7 +383,7 @@ describe('seating areas', () => {
 
 describe('deleting a table', () => {
   it('takes its blocks, prices and combinations with it and unlinks it from shifts, rules and the canvas', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1', capacity: 2 });
     const b = await createTable(v, { table_number: '2', capacity: 2 });
     const c = await createTable(v, { table_number: '3', capacity: 2 });
@@ -437,7 +417,7 @@ describe('deleting a table', () => {
   });
 
   it('is refused while the table holds an upcoming active booking', async () => {
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
     const c = await createTable(v, { table_number: '3' });
@@ -456,7 +436,7 @@ describe('deleting a table', () => {
 
 describe('floors and the canvas', () => {
   it('creates, lists in sort order, renames and deletes', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const upstairs = (await v.post('/floors', { name: 'Upstairs', sort_order: 2 })).json().id;
     const ground = await v.post('/floors', { name: 'Ground' });
     expect(ground.json()).toEqual({ success: true, id: expect.any(String) });
@@ -475,7 +455,7 @@ describe('floors and the canvas', () => {
   });
 
   it('syncs tables from the canvas: updates known numbers, creates unknown ones, keeps other items', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const existing = await createTable(v, { table_number: '1', capacity: 4 });
     const floor = (await v.post('/floors', { name: 'Main' })).json().id;
     const canvas = [
@@ -510,7 +490,7 @@ describe('floors and the canvas', () => {
   });
 
   it('shows table-route changes on the canvas', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const floor = (await v.post('/floors', { name: 'Main', canvas_data: [{ type: 'table', tableNumber: 7, maxCovers: 4, x: 1, y: 2 }] })).json().id;
     const table = (await v.get(`/floors/${floor}`)).json().tables[0];
     expect(table).toMatchObject({ table_number: '7', capacity: 4, floor_id: floor });
@@ -525,7 +505,7 @@ describe('floors and the canvas', () => {
   });
 
   it('tables left off a canvas leave the floor but stay; a table placed on another floor moves', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const main = (await v.post('/floors', { name: 'Main' })).json().id;
     const terrace = (await v.post('/floors', { name: 'Terrace' })).json().id;
     await v.put(`/floors/${main}`, {
@@ -552,7 +532,7 @@ describe('floors and the canvas', () => {
   });
 
   it('validates the canvas and changes nothing when it is refused', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const floor = (await v.post('/floors', { name: 'Main' })).json().id;
     for (const canvas_data of [
       [{ type: 'table', x: 1, y: 1 }],
@@ -575,7 +555,7 @@ describe('floors and the canvas', () => {
 
 describe('smart-table settings', () => {
   it('reads defaults, saves the fields sent and never takes reassign_last_run from the body', async () => {
-    const { venueId, v } = await setup();
+    const { venueId, api: v } = await setupVenue(t);
     expect((await v.get('/smart-tables')).json()).toEqual({ reassign_enabled: false, reassign_time: '06:00', reassign_last_run: null, duration_enabled: false });
 
     const saved = await v.put('/smart-tables', { reassign_enabled: true, reassign_time: '05:30', duration_enabled: 1, reassign_last_run: '2026-01-01T00:00:00Z' });
@@ -593,7 +573,7 @@ describe('smart-table settings', () => {
 
 describe('price lists', () => {
   it('creates with a default price, sets and clears per-table overrides, updates and deletes', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const b = await createTable(v, { table_number: '2' });
     const plain = await v.post('/pricelists', { name: 'Weekday' });
@@ -632,7 +612,7 @@ describe('price lists', () => {
   });
 
   it('validates names and prices', async () => {
-    const { v } = await setup();
+    const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const id = (await v.post('/pricelists', { name: 'List' })).json().id;
     for (const body of [{}, { name: '' }, { name: ' ' }, { name: 'x', default_price_pence: -1 }, { name: 'x', default_price_pence: 9.5 }]) {
@@ -647,7 +627,7 @@ describe('price lists', () => {
   });
 
   it('delete clears its overrides and detaches it from access rules and table profiles', async () => {
-    const { venueId, v } = await setup();
+    const { venueId, api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
     const gone = (await v.post('/pricelists', { name: 'Gone' })).json().id;
     const kept = (await v.post('/pricelists', { name: 'Kept' })).json().id;
@@ -674,13 +654,13 @@ describe('price lists', () => {
 
 describe('access control', () => {
   it('401 without a session, 403 without the permission, read-only staff can read', async () => {
-    const { op, venueId, v } = await setup();
+    const { op, venueId, api: v } = await setupVenue(t);
     const table = await createTable(v, { table_number: '1' });
-    expect((await api(venueId, {}).get('/tables')).statusCode).toBe(401);
-    expect((await api(venueId, {}).post('/tables', { table_number: '2' })).statusCode).toBe(401);
+    expect((await venueApi(t, {}, venueId).get('/tables')).statusCode).toBe(401);
+    expect((await venueApi(t, {}, venueId).post('/tables', { table_number: '2' })).statusCode).toBe(401);
 
     const reader = await createStaff(t, op, { tables: 'read' });
-    const r = api(venueId, reader.headers);
+    const r = venueApi(t, reader.headers, venueId);
     for (const path of ['/tables', `/tables/${table}`, '/tables/blocks', '/tables/combos', '/floors', '/seating-areas', '/smart-tables', '/pricelists']) {
       expect((await r.get(path)).statusCode, path).toBe(200);
     }
@@ -700,31 +680,31 @@ describe('access control', () => {
     }
 
     const stranger = await createStaff(t, op, { availability: 'write' });
-    expect((await api(venueId, stranger.headers).get('/tables')).statusCode).toBe(403);
+    expect((await venueApi(t, stranger.headers, venueId).get('/tables')).statusCode).toBe(403);
     expect((await v.get(`/tables/${table}`)).json().capacity).toBe(4);
   });
 
   it('404 for another operator’s venue and outside a role’s venue scope', async () => {
-    const { venueId, v } = await setup();
+    const { venueId, api: v } = await setupVenue(t);
     await createTable(v, { table_number: '1' });
     const other = await createOperator(t);
-    expect((await api(venueId, other.headers).get('/tables')).statusCode).toBe(404);
-    expect((await api(venueId, other.headers).post('/tables', { table_number: '2' })).statusCode).toBe(404);
+    expect((await venueApi(t, other.headers, venueId).get('/tables')).statusCode).toBe(404);
+    expect((await venueApi(t, other.headers, venueId).post('/tables', { table_number: '2' })).statusCode).toBe(404);
     expect((await v.get('/tables')).json().data).toHaveLength(1);
 
-    const { op, venueId: first } = await setup();
+    const { op, venueId: first } = await setupVenue(t);
     const second = await insertVenue(t, op.operatorId);
     const scoped = await createStaff(t, op, { tables: 'write' }, [second]);
-    expect((await api(second, scoped.headers).get('/tables')).statusCode).toBe(200);
-    expect((await api(first, scoped.headers).get('/tables')).statusCode).toBe(404);
-    expect((await api(first, scoped.headers).post('/tables', { table_number: '1' })).statusCode).toBe(404);
+    expect((await venueApi(t, scoped.headers, second).get('/tables')).statusCode).toBe(200);
+    expect((await venueApi(t, scoped.headers, first).get('/tables')).statusCode).toBe(404);
+    expect((await venueApi(t, scoped.headers, first).post('/tables', { table_number: '1' })).statusCode).toBe(404);
   });
 
   it('a table, area, block, combination, floor or price list of another venue is 404 everywhere', async () => {
-    const { op, v } = await setup();
+    const { op, api: v } = await setupVenue(t);
     const mine = await createTable(v, { table_number: '1' });
     const otherVenue = await insertVenue(t, op.operatorId);
-    const o = api(otherVenue, op.headers);
+    const o = venueApi(t, op.headers, otherVenue);
     const table = await createTable(o, { table_number: '1' });
     const table2 = await createTable(o, { table_number: '2' });
     const area = await createArea(o, 'Theirs');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, TINY_IMAGES, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, TINY_IMAGES, type TestApp } from '../../../test/helpers/app.js';
 import { api, readVenue } from './venues.test-support.js';
 
 let t: TestApp;
@@ -31,14 +31,9 @@ const enableVouchers = (venueId: string, enabled = 1) =>
     .onConflict((oc) => oc.column('venue_id').doUpdateSet({ enabled }))
     .execute();
 
-async function setup(): Promise<{ op: TestOperator; venueId: string }> {
-  const op = await createOperator(t);
-  return { op, venueId: await insertVenue(t, op.operatorId) };
-}
-
 describe('branding', () => {
   it('answers the defaults until saved, then the saved record', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const initial = await http.get(`${base(venueId)}/branding`, op);
     expect(initial.statusCode).toBe(200);
     expect(initial.headers['cache-control']).toBe('private, no-store');
@@ -65,7 +60,7 @@ describe('branding', () => {
   });
 
   it('validates colours, font and theme', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ accent_color: 'red' }, /accent_color/],
       [{ bg_color: '#12345' }, /bg_color/],
@@ -83,7 +78,7 @@ describe('branding', () => {
   });
 
   it('sets the brand logo only through branding-logo', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const res = await http.post(`${base(venueId)}/branding-logo`, op, { data: TINY_IMAGES.webp });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, url: expect.stringMatching(/^http:\/\/maitred\.test\/uploads\/[0-9a-f]{64}\.webp$/) });
@@ -96,7 +91,7 @@ describe('branding', () => {
   });
 
   it('uploads and removes the cover image, stored on the venue', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const up = await http.post(`${base(venueId)}/cover-image`, op, { data: TINY_IMAGES.jpeg });
     expect(up.statusCode).toBe(200);
     expect(up.json()).toEqual({ success: true, url: expect.stringMatching(/\.jpg$/) });
@@ -118,7 +113,7 @@ describe('branding', () => {
   });
 
   it('needs venues.branding (read to read, write to change) and a reachable venue', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const other = await createOperator(t);
     const theirs = await insertVenue(t, other.operatorId);
     const second = await insertVenue(t, op.operatorId);
@@ -148,7 +143,7 @@ describe('branding', () => {
 
 describe('widget settings', () => {
   it('mints a stable public id per type on first read', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const first = await http.get(`${base(venueId)}/widget-settings`, op);
     expect(first.statusCode).toBe(200);
     expect(first.headers['cache-control']).toBe('private, no-store');
@@ -174,7 +169,7 @@ describe('widget settings', () => {
   });
 
   it('mints the same ids under concurrent first reads', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const reads = await Promise.all([1, 2, 3].map(() => http.get(`${base(venueId)}/widget-settings`, op)));
     for (const res of reads) expect(res.statusCode).toBe(200);
     const ids = reads.map((res) => res.json().data.bookings.public_id);
@@ -182,7 +177,7 @@ describe('widget settings', () => {
   });
 
   it('switches a widget on and off, keeping its public id, and writes width and custom_css to the theme', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const on = await http.put(`${base(venueId)}/widget-settings/events`, op, { enabled: true, width: 'wide', custom_css: '.w { color: red }' });
     expect(on.statusCode).toBe(200);
     const publicId = on.json().public_id;
@@ -203,7 +198,7 @@ describe('widget settings', () => {
   });
 
   it('refuses to enable the vouchers widget while gift vouchers are off', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const refused = await http.put(`${base(venueId)}/widget-settings/vouchers`, op, { enabled: true });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toMatch(/Gift vouchers are turned off/);
@@ -222,7 +217,7 @@ describe('widget settings', () => {
   });
 
   it('validates the type and the body', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const bad: [string, unknown, RegExp][] = [
       ['tickets', { enabled: true }, /type/],
       ['bookings', {}, /enabled/],
@@ -243,7 +238,7 @@ describe('widget settings', () => {
 
 describe('widget theme', () => {
   it('saves the theme and leaves colours, logo and font untouched', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     await http.put(`${base(venueId)}/branding`, op, { accent_color: '#123456', font_key: 'serif', bg_color: '#eeeeee' });
     const logo = (await http.post(`${base(venueId)}/branding-logo`, op, { data: TINY_IMAGES.png })).json().url;
     const brandingBefore = (await http.get(`${base(venueId)}/branding`, op)).json();
@@ -285,7 +280,7 @@ describe('widget theme', () => {
   });
 
   it('validates the theme', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ custom_css: 'x'.repeat(20001) }, /custom_css/],
       [{ width: 'full' }, /width/],
@@ -304,7 +299,7 @@ describe('widget theme', () => {
 
 describe('widget logo', () => {
   it('stores a logo per widget type, bookings by default', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const bookings = await http.post(`${base(venueId)}/widget-logo`, op, { data: TINY_IMAGES.png });
     expect(bookings.statusCode).toBe(200);
     expect(bookings.json()).toEqual({ success: true, url: expect.stringMatching(/\.png$/) });
@@ -322,7 +317,7 @@ describe('widget logo', () => {
 
 describe('widget routes: access', () => {
   it('need venues.branding and a reachable venue', async () => {
-    const { op, venueId } = await setup();
+    const { op, venueId } = await setupVenue(t);
     const other = await createOperator(t);
     const theirs = await insertVenue(t, other.operatorId);
     const second = await insertVenue(t, op.operatorId);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createTestApp, insertVenue, TINY_IMAGES, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import { createOperator, createTestApp, insertVenue, setupVenue, TINY_IMAGES, type TestApp } from '../../../test/helpers/app.js';
 import { api } from './venues.test-support.js';
 
 let t: TestApp;
@@ -14,10 +14,7 @@ const PUBLIC_CACHE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=120
 const publicUrl = (venueId: string, what: string) => `/api/public/venues/${venueId}/${what}`;
 const CONFIGS = ['booking-widget-config', 'events-widget-config', 'voucher-config', 'combo-widget-config'];
 
-async function setup(fields: Record<string, unknown> = {}): Promise<{ op: TestOperator; venueId: string }> {
-  const op = await createOperator(t);
-  return { op, venueId: await insertVenue(t, op.operatorId, { name: 'Widget Bar', ...fields }) };
-}
+const setup = (fields: Record<string, unknown> = {}) => setupVenue(t, { name: 'Widget Bar', ...fields });
 
 const DEFAULT_WIDGET = {
   enabled: false,
