@@ -4,7 +4,7 @@
  * the size is checked per route, and the bytes are stored content-addressed under UPLOADS_DIR and
  * served from /uploads/ with immutable caching.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -89,7 +89,7 @@ export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
       try {
         await fs.access(file);
       } catch {
-        const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+        const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
         await fs.writeFile(tmp, bytes);
         await fs.rename(tmp, file);
       }
