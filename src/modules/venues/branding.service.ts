@@ -213,11 +213,10 @@ export function createBrandingService(ctx: AppContext) {
     return { venue, publicVenue, widget, branding: publicBranding, vouchers, rowOf, enabledOf };
   }
 
+  // The key comes from the payments platform, which knows whether payments can actually be taken
+  // (`stripe` without a secret key answers 503, so its publishable key must not reach the widgets).
   function keys() {
-    const provider = config.paymentsProvider;
-    const publishable_key =
-      provider === 'simulated' ? 'pk_test_simulated' : provider === 'stripe' ? (config.stripe.publishableKey ?? null) : null;
-    return { publishable_key, turnstile_site_key: ctx.botCheck.siteKey };
+    return { publishable_key: ctx.payments.publishableKey, turnstile_site_key: ctx.botCheck.siteKey };
   }
 
   return {

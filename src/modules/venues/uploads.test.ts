@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, pngOfSize, TINY_IMAGES, type TestApp } from '../../../test/helpers/app.js';
+import { createOperator, createStaff, createTestApp, insertVenue, pngOfSize, TINY_IMAGES, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
 import { api, readVenue } from './venues.test-support.js';
 
 let t: TestApp;
@@ -84,6 +84,56 @@ describe('accepted images', () => {
   it('answers 404 for a file that was never uploaded', async () => {
     expect((await t.app.inject({ url: `/uploads/${'0'.repeat(64)}.png` })).statusCode).toBe(404);
   });
+});
+
+describe('every upload route', () => {
+  /** Where each route's stored URL is read back. */
+  const readBack: Record<(typeof ROUTES)[number]['name'], (op: TestOperator, venueId: string) => Promise<string | null>> = {
+    'venue logo': async (op, venueId) => (await readVenue(t, op, venueId)).logo_url,
+    'branding logo': async (op, venueId) => (await http.get(`/api/my-venues/${venueId}/branding`, op)).json().logo_url,
+    'cover image': async (op, venueId) => (await readVenue(t, op, venueId)).cover_image_url,
+    'widget logo': async (op, venueId) => (await http.get(`/api/my-venues/${venueId}/widget-settings`, op)).json().data.bookings.logo_url,
+  };
+  const EXT = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' } as const;
+
+  for (const route of ROUTES) {
+    it(`${route.name}: accepts PNG, JPEG, GIF and WebP, stores each under /uploads/ and records it`, async () => {
+      const op = await createOperator(t);
+      const venueId = await insertVenue(t, op.operatorId);
+      for (const [kind, ext] of Object.entries(EXT)) {
+        const image = TINY_IMAGES[kind as keyof typeof TINY_IMAGES];
+        const res = await http.post(route.url(venueId), op, { data: image });
+        expect(res.statusCode, `${route.name} ${kind}`).toBe(200);
+        const hash = createHash('sha256').update(bytesOf(image)).digest('hex');
+        const url = `http://maitred.test/uploads/${hash}.${ext}`;
+        expect(res.json()).toEqual({ success: true, [route.field]: url });
+        expect(await readBack[route.name](op, venueId)).toBe(url);
+        const served = await t.app.inject({ url: `/uploads/${hash}.${ext}` });
+        expect(served.statusCode).toBe(200);
+        expect(served.rawPayload).toEqual(bytesOf(image));
+      }
+    });
+
+    it(`${route.name}: a JPEG declared as PNG is stored as the JPEG it is`, async () => {
+      const op = await createOperator(t);
+      const venueId = await insertVenue(t, op.operatorId);
+      const disguised = TINY_IMAGES.jpeg.replace('data:image/jpeg', 'data:image/png');
+      const res = await http.post(route.url(venueId), op, { data: disguised });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()[route.field]).toMatch(/\.jpg$/);
+      expect(await readBack[route.name](op, venueId)).toBe(res.json()[route.field]);
+    });
+
+    it(`${route.name}: a refused upload leaves the stored image as it was`, async () => {
+      const op = await createOperator(t);
+      const venueId = await insertVenue(t, op.operatorId);
+      const first = (await http.post(route.url(venueId), op, { data: TINY_IMAGES.png })).json()[route.field];
+      for (const data of [SVG, TEXT, pngOfSize(route.limit + 1)]) {
+        expect((await http.post(route.url(venueId), op, { data })).statusCode).toBe(400);
+      }
+      expect(await readBack[route.name](op, venueId)).toBe(first);
+    });
+  }
 });
 
 describe('refused uploads', () => {

@@ -2,7 +2,6 @@
  * Public widget configurations (no auth), edge-cacheable with an ETag. Unknown and draft venues are
  * 404: a draft venue is not public. The widget pages themselves live at `/widget/:publicId`.
  */
-import type { FastifyReply } from 'fastify';
 import { publicCache } from '../../platform/cache.js';
 import { errorResponses } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
@@ -16,22 +15,26 @@ export const venuesPublicRoutes: ModulePlugin = async (app, { ctx }) => {
   const tags = ['public'];
   const options = { config: { etag: true } };
 
-  async function cached<T>(reply: FastifyReply, body: Promise<T>): Promise<T> {
-    const result = await body;
-    publicCache(reply, CACHE_SECONDS);
-    return result;
-  }
+  // Decided when the response leaves, by its final status (after the ETag hook may have made it a 304):
+  // only a config may sit in an edge cache. Errors say `no-store` outright, because a 404 without
+  // directives is heuristically cacheable, and a venue that goes live must not stay "not found" at
+  // the edge; a failure after the handler (serialisation, maintenance) never inherits a public header.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 200 || reply.statusCode === 304) publicCache(reply, CACHE_SECONDS);
+    else reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
 
   app.get(
     '/api/public/venues/:venueId/booking-widget-config',
     { ...options, schema: { tags, params: PublicVenueParams, response: { 200: BookingWidgetConfig, ...errorResponses(404) } } },
-    async (request, reply) => cached(reply, branding.bookingWidgetConfig(request.params.venueId)),
+    async (request) => branding.bookingWidgetConfig(request.params.venueId),
   );
 
   app.get(
     '/api/public/venues/:venueId/events-widget-config',
     { ...options, schema: { tags, params: PublicVenueParams, response: { 200: EventsWidgetConfig, ...errorResponses(404) } } },
-    async (request, reply) => cached(reply, branding.eventsWidgetConfig(request.params.venueId)),
+    async (request) => branding.eventsWidgetConfig(request.params.venueId),
   );
 
   app.get(
@@ -45,7 +48,7 @@ export const venuesPublicRoutes: ModulePlugin = async (app, { ctx }) => {
         response: { 200: VoucherConfig, ...errorResponses(404) },
       },
     },
-    async (request, reply) => cached(reply, branding.voucherConfig(request.params.venueId)),
+    async (request) => branding.voucherConfig(request.params.venueId),
   );
 
   app.get(
@@ -59,6 +62,6 @@ export const venuesPublicRoutes: ModulePlugin = async (app, { ctx }) => {
         response: { 200: ComboWidgetConfig, ...errorResponses(404) },
       },
     },
-    async (request, reply) => cached(reply, branding.comboWidgetConfig(request.params.venueId)),
+    async (request) => branding.comboWidgetConfig(request.params.venueId),
   );
 };

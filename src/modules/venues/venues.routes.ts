@@ -56,11 +56,12 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         summary: 'Create a venue (live, listing pending)',
         description: 'Roles limited to specific venues cannot create venues (403).',
         body: CreateVenueBody,
-        response: { 201: CreatedVenue, ...errorResponses(400, 401, 403) },
+        response: { 200: CreatedVenue, ...errorResponses(400, 401, 403) },
       },
       preHandler: settingsWrite,
     },
-    async (request, reply) => reply.code(201).send(await venues.create(authOf(request), request.body)),
+    // 200 like every other create of the operator API (`{ success, id }` plus the initial states).
+    async (request) => venues.create(authOf(request), request.body),
   );
 
   app.put(

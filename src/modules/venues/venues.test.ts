@@ -50,7 +50,7 @@ describe('POST /api/my-venues', () => {
   it('creates a live venue with the spec defaults and lists it with every field', async () => {
     const op = await createOperator(t);
     const res = await http.post('/api/my-venues', op, { name: 'Bar One', address: '1 Road' });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toEqual({ success: true, id: expect.stringMatching(/^ven_/), status: 'live', app_listing_status: 'pending' });
     expect(res.headers['cache-control']).toBe('private, no-store');
@@ -103,7 +103,7 @@ describe('POST /api/my-venues', () => {
   it('accepts every venue field on create and reads them back as written', async () => {
     const op = await createOperator(t);
     const res = await http.post('/api/my-venues', op, FULL_FIELDS);
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     const venue = await readVenue(t, op, res.json().id);
     expect(venue).toMatchObject({ ...FULL_FIELDS, tables_enabled: true, status: 'live', app_listing_status: 'pending' });
   });
@@ -137,7 +137,7 @@ describe('POST /api/my-venues', () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
     const wide = await createStaff(t, op, { venues: 'write' });
-    expect((await http.post('/api/my-venues', wide, { name: 'Wide', address: '1 Road' })).statusCode).toBe(201);
+    expect((await http.post('/api/my-venues', wide, { name: 'Wide', address: '1 Road' })).statusCode).toBe(200);
     const scoped = await createStaff(t, op, { venues: 'write' }, [venueId]);
     const res = await http.post('/api/my-venues', scoped, { name: 'Scoped', address: '1 Road' });
     expect(res.statusCode).toBe(403);

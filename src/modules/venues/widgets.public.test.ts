@@ -197,6 +197,12 @@ describe('public configs: caching and visibility', () => {
       expect(again.statusCode).toBe(304);
       expect(again.body).toBe('');
       expect(again.headers.etag).toBe(etag);
+      // A revalidation keeps the response edge-cacheable (the 304 refreshes the cached copy).
+      expect(again.headers['cache-control']).toBe(PUBLIC_CACHE);
+      // A different validator is not a match.
+      const stale = await t.app.inject({ url: publicUrl(venueId, config), headers: { 'if-none-match': 'W/"something-else"' } });
+      expect(stale.statusCode).toBe(200);
+      expect(stale.headers.etag).toBe(etag);
 
       await http.put(`/api/my-venues/${venueId}/branding`, op, { accent_color: '#abcdef' });
       const changed = await t.app.inject({ url: publicUrl(venueId, config), headers: { 'if-none-match': etag } });
@@ -204,20 +210,64 @@ describe('public configs: caching and visibility', () => {
       expect(changed.headers.etag).not.toBe(etag);
     });
 
-    it(`${config}: 404 for an unknown venue and for a draft venue`, async () => {
+    it(`${config}: 404 for an unknown venue and for a draft venue, never stored by a cache`, async () => {
       const unknown = await http.get(publicUrl('ven_doesnotexist', config));
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ error: 'Venue not found' });
-      expect(unknown.headers['cache-control'] ?? '').not.toMatch(/s-maxage/);
+      // A 404 without directives is heuristically cacheable: it must say no-store, and carry no ETag.
+      expect(unknown.headers['cache-control']).toBe('no-store');
+      expect(unknown.headers.etag).toBeUndefined();
       const { venueId } = await setup({ status: 'draft' });
-      expect((await http.get(publicUrl(venueId, config))).statusCode).toBe(404);
+      const draft = await http.get(publicUrl(venueId, config));
+      expect(draft.statusCode).toBe(404);
+      expect(draft.headers['cache-control']).toBe('no-store');
+
+      // Once live, the same URL answers the config, edge-cacheable.
+      await t.db.kysely.updateTable('venues').set({ status: 'live' }).where('id', '=', venueId).execute();
+      const live = await http.get(publicUrl(venueId, config));
+      expect(live.statusCode).toBe(200);
+      expect(live.headers['cache-control']).toBe(PUBLIC_CACHE);
     });
   }
 
-  it('authenticated responses stay private', async () => {
+  it('a public config answered during maintenance is not cached either', async () => {
+    const { venueId } = await setup();
+    await t.ctx.maintenance.set(true);
+    try {
+      const res = await http.get(publicUrl(venueId, 'booking-widget-config'));
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['cache-control']).toBe('no-store');
+    } finally {
+      await t.ctx.maintenance.set(false);
+    }
+    expect((await http.get(publicUrl(venueId, 'booking-widget-config'))).headers['cache-control']).toBe(PUBLIC_CACHE);
+  });
+
+  it('authenticated responses stay private, errors included, and carry no ETag', async () => {
     const { op, venueId } = await setup();
-    for (const url of [`/api/my-venues/${venueId}/widget-settings`, `/api/my-venues/${venueId}/branding`, '/api/my-venues']) {
-      expect((await http.get(url, op)).headers['cache-control']).toBe('private, no-store');
+    const other = await createOperator(t);
+    const theirs = await insertVenue(t, other.operatorId);
+    const urls = [
+      '/api/my-venues',
+      '/api/my-stats',
+      `/api/my-venues/${venueId}/widget-settings`,
+      `/api/my-venues/${venueId}/branding`,
+      `/api/my-venues/${venueId}/stats`,
+      `/api/my-venues/${venueId}/sisters`,
+    ];
+    for (const url of urls) {
+      const res = await http.get(url, op);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
+      expect(res.headers.etag, url).toBeUndefined();
+      const anonymous = await http.get(url, null);
+      expect(anonymous.statusCode, url).toBe(401);
+      expect(anonymous.headers['cache-control'], url).toBe('private, no-store');
+    }
+    for (const url of [`/api/my-venues/${theirs}/widget-settings`, `/api/my-venues/${theirs}/stats`]) {
+      const res = await http.get(url, op);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
     }
   });
 });
@@ -234,6 +284,20 @@ describe('publishable and site keys by configuration', () => {
       }
     } finally {
       await stripe.close();
+    }
+  });
+
+  it('answers no publishable key while the stripe provider has no secret key (payments answer 503)', async () => {
+    const half = await createTestApp({ PAYMENTS_PROVIDER: 'stripe', STRIPE_PUBLISHABLE_KEY: 'pk_test_orphan' });
+    try {
+      const op = await createOperator(half);
+      const venueId = await insertVenue(half, op.operatorId);
+      for (const config of ['booking-widget-config', 'events-widget-config', 'voucher-config']) {
+        const body = (await half.app.inject({ url: publicUrl(venueId, config) })).json();
+        expect(body.publishable_key, config).toBeNull();
+      }
+    } finally {
+      await half.close();
     }
   });
 
