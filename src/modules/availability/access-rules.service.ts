@@ -14,7 +14,7 @@ import { newId } from '../../platform/ids.js';
 import { UPLOAD_LIMITS } from '../../platform/uploads.js';
 import { assertReferences, parseIds, syncBookable } from './availability.repository.js';
 import { ACCESS_RULE_LISTS, ACCESS_RULE_TOGGLES, DOOR_PRICING, type AccessRuleBody } from './availability.schemas.js';
-import { checkWindow, distinct, normaliseDays, requireName } from './availability.service.js';
+import { byName, checkWindow, distinct, normaliseDays, requireName } from './availability.service.js';
 import { DAYS_OF_WEEK, type AccessRulesTable } from './availability.table.js';
 
 type RuleRow = Selectable<AccessRulesTable>;
@@ -158,8 +158,8 @@ export function createAccessRulesService(ctx: AppContext) {
 
   return {
     async list(venueId: string) {
-      const rows = await db.selectFrom('access_rules').selectAll().where('venue_id', '=', venueId).orderBy('name').orderBy('id').execute();
-      return rows.map(toAccessRule);
+      const rows = await db.selectFrom('access_rules').selectAll().where('venue_id', '=', venueId).execute();
+      return rows.sort(byName).map(toAccessRule);
     },
 
     async create(venue: VenueRow, body: AccessRuleBody) {

@@ -21,6 +21,24 @@ export const normaliseDays = (days: readonly string[]) => DAYS_OF_WEEK.filter((d
 
 export const distinct = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])];
 
+const collator = new Intl.Collator('en', { numeric: true });
+
+/** Code-point order: right for fixed-format text (ids, `YYYY-MM-DD`, `HH:MM`, ISO instants). */
+export const compareCodePoints = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Natural, case-aware text order ("Table 2" before "Table 10"), with a code-point tie-break so that no two
+ * different strings compare equal ("01" and "1", "bar" and "Bar"). Lists sort in code rather than in SQL
+ * because SQLite compares bytes while PostgreSQL uses the database collation: the same rows would come
+ * back in a different order on each engine.
+ */
+export function compareText(a: string, b: string): number {
+  return collator.compare(a, b) || compareCodePoints(a, b);
+}
+
+/** By name, then id: a stable order for named rows. */
+export const byName = (a: { name: string; id: string }, b: { name: string; id: string }) => compareText(a.name, b.name) || compareCodePoints(a.id, b.id);
+
 export function requireName(name: string | undefined, field = 'name'): string {
   const trimmed = (name ?? '').trim();
   if (!trimmed) throw badRequest(`${field} is required`);
@@ -165,8 +183,9 @@ export function createAvailabilityService(ctx: AppContext) {
 
   return {
     async listTimePeriods(venueId: string) {
-      const rows = await db.selectFrom('time_periods').selectAll().where('venue_id', '=', venueId).orderBy('time_from').orderBy('name').orderBy('id').execute();
-      return rows.map(toTimePeriod);
+      const rows = await db.selectFrom('time_periods').selectAll().where('venue_id', '=', venueId).execute();
+      // HH:MM compares the same everywhere; names do not (see compareText).
+      return rows.sort((a, b) => compareCodePoints(a.time_from, b.time_from) || byName(a, b)).map(toTimePeriod);
     },
 
     async createTimePeriod(venueId: string, body: Required<TimePeriodBody>) {
@@ -203,8 +222,8 @@ export function createAvailabilityService(ctx: AppContext) {
     },
 
     async listShifts(venueId: string) {
-      const rows = await db.selectFrom('shifts').selectAll().where('venue_id', '=', venueId).orderBy('name').orderBy('id').execute();
-      return rows.map(toShift);
+      const rows = await db.selectFrom('shifts').selectAll().where('venue_id', '=', venueId).execute();
+      return rows.sort(byName).map(toShift);
     },
 
     async createShift(venue: VenueRow, body: ShiftUpdateBody & { days_of_week: string[] }) {
@@ -227,8 +246,8 @@ export function createAvailabilityService(ctx: AppContext) {
     },
 
     async listBlackouts(venueId: string) {
-      const rows = await db.selectFrom('blackouts').selectAll().where('venue_id', '=', venueId).orderBy('date_from').orderBy('date_to').orderBy('id').execute();
-      return rows.map(toBlackout);
+      const rows = await db.selectFrom('blackouts').selectAll().where('venue_id', '=', venueId).execute();
+      return rows.sort((a, b) => compareCodePoints(a.date_from, b.date_from) || compareCodePoints(a.date_to, b.date_to) || compareCodePoints(a.id, b.id)).map(toBlackout);
     },
 
     async createBlackout(venueId: string, body: BlackoutBody) {

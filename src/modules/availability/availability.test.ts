@@ -299,3 +299,90 @@ describe('access control', () => {
     expect((await v.get('/shifts')).statusCode).toBe(200);
   });
 });
+
+describe('another operator', () => {
+  it('gets 404 on every availability route of this venue, and nothing changes', async () => {
+    const { venueId, api: v } = await setupVenue(t);
+    const period = expectCreated(await v.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
+    const shift = expectCreated(await v.post('/shifts', { name: 'S', days_of_week: ['fri'] }));
+    const rule = expectCreated(await v.post('/access-rules', { name: 'R' }));
+    const blackout = expectCreated(await v.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    const snapshot = async () => Promise.all(['/time-periods', '/shifts', '/access-rules', '/blackouts'].map(async (path) => (await v.get(path)).json()));
+    const before = await snapshot();
+
+    const stranger = venueApi(t, (await createOperator(t, 'Rival')).headers, venueId);
+    const attempts: [keyof VenueApi, string, object?][] = [
+      ['get', '/time-periods'],
+      ['post', '/time-periods', { name: 'X', time_from: '10:00', time_to: '11:00' }],
+      ['put', `/time-periods/${period}`, { name: 'X' }],
+      ['del', `/time-periods/${period}`],
+      ['get', '/shifts'],
+      ['post', '/shifts', { name: 'X', days_of_week: ['mon'] }],
+      ['put', `/shifts/${shift}`, { name: 'X', days_of_week: ['mon'] }],
+      ['del', `/shifts/${shift}`],
+      ['get', '/access-rules'],
+      ['post', '/access-rules', { name: 'X' }],
+      ['put', `/access-rules/${rule}`, { name: 'X' }],
+      ['del', `/access-rules/${rule}`],
+      ['post', `/access-rules/${rule}/image`, { data: 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7' }],
+      ['get', '/blackouts'],
+      ['post', '/blackouts', { date_from: '2026-02-01', date_to: '2026-02-02' }],
+      ['put', `/blackouts/${blackout}`, { date_from: '2026-02-01', date_to: '2026-02-02' }],
+      ['del', `/blackouts/${blackout}`],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await (stranger[method] as (p: string, b?: object) => ReturnType<VenueApi['get']>)(path, body);
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+      expect(res.json().error, `${method} ${path}`).toEqual(expect.any(String));
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('gets 404 for this operator’s period, shift, rule and blackout ids on its own venue', async () => {
+    const { api: v } = await setupVenue(t);
+    const period = expectCreated(await v.post('/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }));
+    const shift = expectCreated(await v.post('/shifts', { name: 'S', days_of_week: ['fri'] }));
+    const rule = expectCreated(await v.post('/access-rules', { name: 'R' }));
+    const blackout = expectCreated(await v.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    const { api: o } = await setupVenue(t);
+    for (const [method, path, body] of [
+      ['put', `/time-periods/${period}`, { name: 'X' }],
+      ['del', `/time-periods/${period}`],
+      ['put', `/shifts/${shift}`, { name: 'X', days_of_week: ['mon'] }],
+      ['del', `/shifts/${shift}`],
+      ['put', `/access-rules/${rule}`, { name: 'X' }],
+      ['del', `/access-rules/${rule}`],
+      ['post', `/access-rules/${rule}/image`, { data: 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7' }],
+      ['put', `/blackouts/${blackout}`, { date_from: '2026-02-01', date_to: '2026-02-02' }],
+      ['del', `/blackouts/${blackout}`],
+    ] as [keyof VenueApi, string, object?][]) {
+      const res = await (o[method] as (p: string, b?: object) => ReturnType<VenueApi['get']>)(path, body);
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+    }
+    // A shift of the other operator may not point at this operator's period either.
+    await expectBadRequest(await o.post('/shifts', { name: 'X', days_of_week: ['mon'], time_type: 'custom', time_period_id: period }), 'foreign period');
+    expect((await v.get('/time-periods')).json().data).toEqual([{ id: period, name: 'P', time_from: '10:00', time_to: '11:00' }]);
+    expect((await v.get('/shifts')).json().data.map((row: any) => row.name)).toEqual(['S']);
+    expect((await v.get('/access-rules')).json().data.map((row: any) => [row.name, row.display_image_url])).toEqual([['R', null]]);
+    expect((await v.get('/blackouts')).json().data.map((row: any) => row.date_from)).toEqual(['2026-01-01']);
+  });
+});
+
+describe('list order', () => {
+  it('is natural and case-aware by name (the same on both engines); periods by start time first; blackouts by dates', async () => {
+    const { api: v } = await setupVenue(t);
+    const names = ['bar', 'Zen', 'Bar', 'balcony', 'Atrium', 'Room 10', 'Room 2'];
+    const sortedNames = ['Atrium', 'balcony', 'bar', 'Bar', 'Room 2', 'Room 10', 'Zen'];
+    for (const name of names) expectCreated(await v.post('/shifts', { name, days_of_week: ['fri'] }));
+    expect((await v.get('/shifts')).json().data.map((row: any) => row.name)).toEqual(sortedNames);
+    for (const name of names) expectCreated(await v.post('/access-rules', { name }));
+    expect((await v.get('/access-rules')).json().data.map((row: any) => row.name)).toEqual(sortedNames);
+    for (const name of names) expectCreated(await v.post('/time-periods', { name, time_from: '18:00', time_to: '23:00' }));
+    expectCreated(await v.post('/time-periods', { name: 'zz early', time_from: '09:00', time_to: '11:00' }));
+    expect((await v.get('/time-periods')).json().data.map((row: any) => row.name)).toEqual(['zz early', ...sortedNames]);
+    for (const [from, to] of [['2026-12-24', '2026-12-26'], ['2026-08-01', '2026-08-03'], ['2026-08-01', '2026-08-01']]) {
+      expectCreated(await v.post('/blackouts', { date_from: from, date_to: to }));
+    }
+    expect((await v.get('/blackouts')).json().data.map((row: any) => `${row.date_from}/${row.date_to}`)).toEqual(['2026-08-01/2026-08-01', '2026-08-01/2026-08-03', '2026-12-24/2026-12-26']);
+  });
+});

@@ -5,19 +5,26 @@
  * canvas leave the floor (floor and position cleared); they are not deleted, because they may hold
  * bookings, blocks and prices. Deleting a floor likewise only takes its tables off the floor.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { requireName } from '../availability/availability.service.js';
+import { byName, requireName } from '../availability/availability.service.js';
 import { isTableItem, parseCanvas, renderCanvas, tableNumberOf, type StoredCanvasEntry } from './tables.canvas.js';
 import type { CanvasItem, FloorUpdateBody } from './tables.schemas.js';
 import { byTableNumber, checkCovers, numberUnique, toTable } from './tables.service.js';
-import type { FloorsTable } from './tables.table.js';
+import type { FloorsTable, VenueTablesTable } from './tables.table.js';
 
 type Q = Kysely<Database>;
+
+/** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+/** The table columns a canvas item owns. */
+type CanvasOwned = Pick<VenueTablesTable, 'table_type' | 'capacity' | 'min_covers' | 'x' | 'y' | 'shape' | 'size' | 'floor_id'>;
+const CANVAS_OWNED = ['table_type', 'capacity', 'min_covers', 'x', 'y', 'shape', 'size', 'floor_id'] as const;
 
 /**
  * Applies a canvas to the venue's tables inside the caller's transaction; returns the entries to store.
@@ -38,6 +45,7 @@ export async function syncCanvas(trx: Q, venueId: string, floorId: string, items
   const byNumber = new Map(tables.map((table) => [table.table_number, table]));
   const entries: StoredCanvasEntry[] = [];
   const placed = new Set<string>();
+  const created: Insertable<VenueTablesTable>[] = [];
 
   for (const item of items) {
     if (!isTableItem(item)) {
@@ -57,38 +65,28 @@ export async function syncCanvas(trx: Q, venueId: string, floorId: string, items
       size: item.size === undefined ? (existing?.size ?? null) : item.size,
     };
     const table_type = item.tableType ?? existing?.table_type ?? 'standard';
+    const owned: CanvasOwned = { table_type, capacity, min_covers, ...layout, floor_id: floorId };
     let tableId: string;
     if (existing) {
       tableId = existing.id;
-      await trx
-        .updateTable('venue_tables')
-        .set({ table_type, capacity, min_covers, ...layout, floor_id: floorId, updated_at: at })
-        .where('id', '=', existing.id)
-        .execute();
+      // A save usually moves one or two tables: only those are written.
+      if (CANVAS_OWNED.some((key) => existing[key] !== owned[key])) {
+        await trx
+          .updateTable('venue_tables')
+          .set({ ...owned, updated_at: at })
+          .where('id', '=', existing.id)
+          .execute();
+      }
     } else {
       tableId = newId('tbl');
-      await numberUnique(number, () =>
-        trx
-          .insertInto('venue_tables')
-          .values({
-            id: tableId,
-            venue_id: venueId,
-            table_number: number,
-            capacity,
-            min_covers,
-            status: 'active',
-            table_type,
-            seating_area_id: null,
-            floor_id: floorId,
-            ...layout,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute(),
-      );
+      created.push({ id: tableId, venue_id: venueId, table_number: number, status: 'active', seating_area_id: null, ...owned, created_at: at, updated_at: at });
     }
     placed.add(tableId);
     entries.push({ item, table_id: tableId });
+  }
+  for (let start = 0; start < created.length; start += INSERT_CHUNK) {
+    const chunk = created.slice(start, start + INSERT_CHUNK);
+    await numberUnique(chunk.map((row) => row.table_number).join(', '), () => trx.insertInto('venue_tables').values(chunk).execute());
   }
 
   const leaving = tables.filter((table) => table.floor_id === floorId && !placed.has(table.id)).map((table) => table.id);
@@ -126,7 +124,7 @@ export function createFloorsService(ctx: AppContext) {
 
   return {
     async list(venueId: string) {
-      const rows = await db.selectFrom('floors').selectAll().where('venue_id', '=', venueId).orderBy('sort_order').orderBy('name').orderBy('id').execute();
+      const rows = (await db.selectFrom('floors').selectAll().where('venue_id', '=', venueId).execute()).sort((a, b) => a.sort_order - b.sort_order || byName(a, b));
       const tables = await tablesOnFloors(venueId, rows.map((row) => row.id));
       return rows.map((row) => toFloor(row, tables));
     },

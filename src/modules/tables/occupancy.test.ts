@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
@@ -89,5 +90,37 @@ describe('blockedTableIds', () => {
     expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z'), { tableIds: [tables.a] }))).toEqual([]);
     expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z'), { tableIds: [] }))).toEqual([]);
     expect(sorted(await blockedTableIds(k, otherVenueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z')))).toEqual([tables.elsewhere]);
+  });
+});
+
+describe('indexes the booking engine relies on', () => {
+  /** The plan of a query as one text, on the test's engine (PostgreSQL told to avoid scans of these tiny tables). */
+  async function plan(query: RawBuilder<unknown>): Promise<string> {
+    if (t.db.engine === 'sqlite') {
+      const rows = (await sql`explain query plan ${query}`.execute(t.db.kysely)).rows as { detail: string }[];
+      return rows.map((row) => row.detail).join('\n');
+    }
+    return t.db.kysely.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const rows = (await sql`explain ${query}`.execute(trx)).rows as Record<string, string>[];
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+  }
+
+  /** blocked_to bounds the index range (not merely a filter applied to rows the index returned). */
+  const RANGE_ON_BLOCKED_TO = /blocked_to>\?|Index Cond: .*blocked_to >/;
+
+  it('blocks of a table, or of a venue, overlapping a range are found through a blocked_to-led index', async () => {
+    const perTable = await plan(sql`select distinct table_id from table_blocks where table_id in (${tables.a}, ${tables.b}) and blocked_from < ${'2026-06-20T20:00:00.000Z'} and blocked_to > ${'2026-06-20T18:00:00.000Z'}`);
+    expect(perTable).toMatch(/table_blocks_table_window_idx/);
+    expect(perTable).toMatch(RANGE_ON_BLOCKED_TO);
+    const perVenue = await plan(sql`select distinct table_id from table_blocks where venue_id = ${venueId} and blocked_from < ${'2026-06-20T20:00:00.000Z'} and blocked_to > ${'2026-06-20T18:00:00.000Z'}`);
+    expect(perVenue).toMatch(/table_blocks_venue_window_idx/);
+    expect(perVenue).toMatch(RANGE_ON_BLOCKED_TO);
+  });
+
+  it('bookings of a venue on a date are found through an index', async () => {
+    const onDate = await plan(sql`select id from bookings where venue_id = ${venueId} and booking_date = ${'2026-06-20'}`);
+    expect(onDate).toMatch(/bookings_venue_date_idx/);
   });
 });

@@ -8,7 +8,7 @@ import { withTransaction, type Tx } from '../../db/transaction.js';
 import { notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { requireName } from '../availability/availability.service.js';
+import { byName, requireName } from '../availability/availability.service.js';
 import type { PricelistUpdateBody, SmartTablesBody } from './tables.schemas.js';
 import { byTableNumber } from './tables.service.js';
 
@@ -49,20 +49,26 @@ export function createPricingService(ctx: AppContext) {
 
   return {
     async listPricelists(venueId: string) {
-      const lists = await db.selectFrom('pricelists').selectAll().where('venue_id', '=', venueId).orderBy('name').orderBy('id').execute();
+      const lists = await db.selectFrom('pricelists').selectAll().where('venue_id', '=', venueId).execute();
       const prices = await db
         .selectFrom('pricelist_prices as p')
         .innerJoin('pricelists as l', 'l.id', 'p.pricelist_id')
         .innerJoin('venue_tables as t', 't.id', 'p.table_id')
         .select(['p.pricelist_id', 'p.table_id', 't.table_number', 'p.price_pence'])
         .where('l.venue_id', '=', venueId)
+        .where('t.venue_id', '=', venueId)
         .execute();
-      return lists.map((list) => ({
+      const byList = new Map<string, typeof prices>();
+      for (const price of prices) {
+        const group = byList.get(price.pricelist_id);
+        if (group) group.push(price);
+        else byList.set(price.pricelist_id, [price]);
+      }
+      return lists.sort(byName).map((list) => ({
         id: list.id,
         name: list.name,
         default_price_pence: list.default_price_pence,
-        table_prices: prices
-          .filter((price) => price.pricelist_id === list.id)
+        table_prices: (byList.get(list.id) ?? [])
           .sort(byTableNumber)
           .map(({ table_id, table_number, price_pence }) => ({ table_id, table_number, price_pence })),
       }));

@@ -139,6 +139,32 @@ describe('copy-from scope `tables`', () => {
     expect(await copy(op, sourceId, targetId)).toBe(12);
   });
 
+  it('copies a large floorplan (more rows than one insert carries) with every link intact', async () => {
+    const op = await createOperator(t);
+    const sourceId = await insertVenue(t, op.operatorId);
+    const targetId = await insertVenue(t, op.operatorId);
+    const s = api(sourceId, op.headers);
+    const d = api(targetId, op.headers);
+    const floor = (await s.send('POST', '/floors', { name: 'Hall' })).id;
+    const canvas = Array.from({ length: 530 }, (_, i) => ({ type: 'table', tableNumber: String(i + 1), maxCovers: 2, x: i, y: 0 }));
+    await s.send('PUT', `/floors/${floor}`, { canvas_data: canvas });
+    const sourceTables = (await s.get('/tables')).data;
+    const list = (await s.send('POST', '/pricelists', { name: 'All' })).id;
+    for (const row of sourceTables.slice(0, 3)) await s.send('PUT', `/pricelists/${list}/tables/${row.id}`, { price_pence: 700 });
+    await s.send('POST', '/tables/combos', { name: 'Long', table_ids: sourceTables.slice(0, 3).map((row: any) => row.id) });
+
+    // floor 1 + tables 530 + combination 1 with 3 members + price list 1 with 3 overrides
+    expect(await copy(op, sourceId, targetId)).toBe(539);
+    const copied = (await d.get('/tables')).data;
+    expect(copied).toHaveLength(530);
+    const floorCopy = (await d.get('/floors')).data[0];
+    expect(floorCopy.canvas_data).toEqual(canvas.map((item) => ({ ...item, tableType: 'standard', minCovers: 1 })));
+    expect(new Set(copied.map((row: any) => row.floor_id))).toEqual(new Set([floorCopy.id]));
+    const [one, two, three] = copied.map((row: any) => row.id);
+    expect((await d.get('/tables/combos')).data).toEqual([{ id: expect.any(String), name: 'Long', table_ids: [one, two, three], combined_capacity: 6 }]);
+    expect((await d.get('/pricelists')).data[0].table_prices.map((row: any) => row.table_id)).toEqual([one, two, three]);
+  });
+
   it('copies an empty floorplan as an empty one', async () => {
     const { op, targetId, d } = await scenario();
     const empty = await insertVenue(t, op.operatorId);

@@ -9,7 +9,9 @@
  * references are re-pointed at the copies with the same table number or name, or dropped. A target whose
  * tables hold upcoming reservations is refused (409), because replacing them would orphan those bookings.
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Tx } from '../../db/transaction.js';
 import type { CopyScope } from '../../platform/copy-scopes.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -18,6 +20,16 @@ import { takenTableIds } from './occupancy.js';
 import { parseCanvas, type StoredCanvasEntry } from './tables.canvas.js';
 
 const END_OF_TIME = new Date('9999-12-31T23:59:59.999Z');
+
+/** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+/** One insert per chunk of rows instead of one per row (a venue may have hundreds of tables). */
+async function insertAll<T extends keyof Database & string>(trx: Tx, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+  // The generic table name defeats Kysely's per-table typing; the rows are typed by the signature above.
+  const loose = trx as unknown as Kysely<any>;
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) await loose.insertInto(table).values(rows.slice(start, start + INSERT_CHUNK)).execute();
+}
 
 /** Old target id → the copy with the same key, or null when the source has none. */
 function remapByKey(old: { id: string; key: string }[], copies: Map<string, string>): IdRemap {
@@ -57,61 +69,71 @@ const tablesScope: CopyScope = {
     const copyOf = new Map<string, string>();
     const mapped = (id: string | null) => (id === null ? null : (copyOf.get(id) ?? null));
 
-    for (const row of await trx.selectFrom('seating_areas').selectAll().where('venue_id', '=', source).execute()) {
-      copyOf.set(row.id, newId('area'));
-      await trx.insertInto('seating_areas').values({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at }).execute();
-      count++;
-    }
+    const areas = await trx.selectFrom('seating_areas').selectAll().where('venue_id', '=', source).execute();
+    for (const row of areas) copyOf.set(row.id, newId('area'));
+    await insertAll(trx, 'seating_areas', areas.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at })));
     const floors = await trx.selectFrom('floors').selectAll().where('venue_id', '=', source).execute();
-    for (const row of floors) {
-      copyOf.set(row.id, newId('flr'));
-      await trx.insertInto('floors').values({ ...row, id: copyOf.get(row.id)!, venue_id: target, canvas_data: '[]', created_at: at, updated_at: at }).execute();
-      count++;
-    }
-    for (const row of await trx.selectFrom('venue_tables').selectAll().where('venue_id', '=', source).execute()) {
-      copyOf.set(row.id, newId('tbl'));
-      await trx
-        .insertInto('venue_tables')
-        .values({
-          ...row,
-          id: copyOf.get(row.id)!,
-          venue_id: target,
-          seating_area_id: mapped(row.seating_area_id),
-          floor_id: mapped(row.floor_id),
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      count++;
-    }
-    for (const row of floors) {
-      const entries: StoredCanvasEntry[] = parseCanvas(row.canvas_data).flatMap((entry) => {
-        if (!entry.table_id) return [entry];
-        const table = copyOf.get(entry.table_id);
-        return table ? [{ ...entry, table_id: table }] : [];
-      });
-      await trx.updateTable('floors').set({ canvas_data: JSON.stringify(entries) }).where('id', '=', copyOf.get(row.id)!).execute();
-    }
+    for (const row of floors) copyOf.set(row.id, newId('flr'));
+    const tables = await trx.selectFrom('venue_tables').selectAll().where('venue_id', '=', source).execute();
+    for (const row of tables) copyOf.set(row.id, newId('tbl'));
+    await insertAll(
+      trx,
+      'floors',
+      floors.map((row) => {
+        const entries: StoredCanvasEntry[] = parseCanvas(row.canvas_data).flatMap((entry) => {
+          if (!entry.table_id) return [entry];
+          const table = copyOf.get(entry.table_id);
+          return table ? [{ ...entry, table_id: table }] : [];
+        });
+        return { ...row, id: copyOf.get(row.id)!, venue_id: target, canvas_data: JSON.stringify(entries), created_at: at, updated_at: at };
+      }),
+    );
+    await insertAll(
+      trx,
+      'venue_tables',
+      tables.map((row) => ({
+        ...row,
+        id: copyOf.get(row.id)!,
+        venue_id: target,
+        seating_area_id: mapped(row.seating_area_id),
+        floor_id: mapped(row.floor_id),
+        created_at: at,
+        updated_at: at,
+      })),
+    );
+    count += areas.length + floors.length + tables.length;
 
-    for (const row of await trx.selectFrom('table_combinations').selectAll().where('venue_id', '=', source).execute()) {
-      const id = newId('cmb');
-      await trx.insertInto('table_combinations').values({ ...row, id, venue_id: target, created_at: at, updated_at: at }).execute();
-      const members = await trx.selectFrom('table_combination_tables').select('table_id').where('combination_id', '=', row.id).execute();
-      for (const member of members) {
-        await trx.insertInto('table_combination_tables').values({ combination_id: id, table_id: copyOf.get(member.table_id)! }).execute();
-      }
-      count += 1 + members.length;
-    }
+    const combos = await trx.selectFrom('table_combinations').selectAll().where('venue_id', '=', source).execute();
+    for (const row of combos) copyOf.set(row.id, newId('cmb'));
+    const members = await trx
+      .selectFrom('table_combination_tables as m')
+      .innerJoin('table_combinations as c', 'c.id', 'm.combination_id')
+      .select(['m.combination_id', 'm.table_id'])
+      .where('c.venue_id', '=', source)
+      .execute();
+    await insertAll(trx, 'table_combinations', combos.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at })));
+    await insertAll(
+      trx,
+      'table_combination_tables',
+      members.map((member) => ({ combination_id: copyOf.get(member.combination_id)!, table_id: copyOf.get(member.table_id)! })),
+    );
+    count += combos.length + members.length;
 
-    for (const row of await trx.selectFrom('pricelists').selectAll().where('venue_id', '=', source).execute()) {
-      const id = newId('prl');
-      await trx.insertInto('pricelists').values({ ...row, id, venue_id: target, created_at: at, updated_at: at }).execute();
-      const prices = await trx.selectFrom('pricelist_prices').selectAll().where('pricelist_id', '=', row.id).execute();
-      for (const price of prices) {
-        await trx.insertInto('pricelist_prices').values({ pricelist_id: id, table_id: copyOf.get(price.table_id)!, price_pence: price.price_pence }).execute();
-      }
-      count += 1 + prices.length;
-    }
+    const pricelists = await trx.selectFrom('pricelists').selectAll().where('venue_id', '=', source).execute();
+    for (const row of pricelists) copyOf.set(row.id, newId('prl'));
+    const prices = await trx
+      .selectFrom('pricelist_prices as p')
+      .innerJoin('pricelists as l', 'l.id', 'p.pricelist_id')
+      .select(['p.pricelist_id', 'p.table_id', 'p.price_pence'])
+      .where('l.venue_id', '=', source)
+      .execute();
+    await insertAll(trx, 'pricelists', pricelists.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at })));
+    await insertAll(
+      trx,
+      'pricelist_prices',
+      prices.map((price) => ({ pricelist_id: copyOf.get(price.pricelist_id)!, table_id: copyOf.get(price.table_id)!, price_pence: price.price_pence })),
+    );
+    count += pricelists.length + prices.length;
 
     const settings = await trx.selectFrom('smart_table_settings').selectAll().where('venue_id', '=', source).executeTakeFirst();
     if (settings) {

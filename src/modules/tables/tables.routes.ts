@@ -62,7 +62,9 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
     {
       schema: {
         ...common,
-        description: 'With `date` and `time` (venue-local) and optional `duration` (minutes), each row adds `is_blocked` and `is_taken` for that window.',
+        description:
+          'With `date` and `time` (venue-local) and optional `duration` (minutes, default the venue default_booking_duration), each row adds `is_blocked` and `is_taken` for that window. ' +
+          'The window is `duration` real minutes; on a daylight-saving change day a skipped local time moves forward and a repeated one means its first occurrence.',
         params: VenueParams,
         querystring: TableListQuery,
         response: { 200: list(Table), ...readErrors },
@@ -82,7 +84,9 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
     {
       schema: {
         ...common,
-        description: '`from`/`to`: `YYYY-MM-DDTHH:MM` in venue time or ISO 8601 with an offset; one block per table. Reason defaults to `Venue Reserved`.',
+        description:
+          '`from`/`to`: `YYYY-MM-DDTHH:MM[:SS]` in venue time (resolved like the table list window on daylight-saving change days) or ISO 8601 with `Z` or an offset; ' +
+          'stored and listed as UTC instants. One block per table, `ids` in the order of `table_ids`. Reason defaults to `Venue Reserved`.',
         params: VenueParams,
         body: BlockBody,
         response: { 200: BlockCreated, ...writeErrors },

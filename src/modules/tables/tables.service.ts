@@ -7,16 +7,17 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
-import { localToUtc, parseVenueDateTime } from '../../domain/venue-time.js';
+import { localToUtc } from '../../domain/venue-time.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { rewriteFloorplanReferences } from '../availability/availability.repository.js';
-import { isCalendarDate, requireName } from '../availability/availability.service.js';
+import { byName, compareCodePoints, compareText, isCalendarDate, requireName } from '../availability/availability.service.js';
 import { blockedTableIds, takenTableIds } from './occupancy.js';
 import { parseCanvas, tableNumberOf } from './tables.canvas.js';
 import type { BlockUpdateBody, TableListQuery, TableUpdateBody } from './tables.schemas.js';
 import { DEFAULT_BLOCK_REASON, type TableBlocksTable, type VenueTablesTable } from './tables.table.js';
+import { parseVenueInstant } from '../../domain/venue-instant.js';
 
 type Q = Kysely<Database>;
 type TableRow = Selectable<VenueTablesTable>;
@@ -39,9 +40,8 @@ export const toTable = (row: TableRow) => ({
   size: row.size,
 });
 
-/** Table numbers in the order people read them: 2 before 10. */
-export const byTableNumber = (a: { table_number: string }, b: { table_number: string }) =>
-  a.table_number.localeCompare(b.table_number, 'en', { numeric: true });
+/** Table numbers in the order people read them: 2 before 10; never a tie between different numbers ("01", "1"). */
+export const byTableNumber = (a: { table_number: string }, b: { table_number: string }) => compareText(a.table_number, b.table_number);
 
 export async function venueTables(db: Q, venueId: string): Promise<TableRow[]> {
   const rows = await db.selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).execute();
@@ -135,7 +135,7 @@ export function createTablesService(ctx: AppContext) {
   }
 
   function parseWhen(value: string, zone: string, field: string): Date {
-    const instant = parseVenueDateTime(value, zone);
+    const instant = parseVenueInstant(value, zone);
     if (!instant) throw badRequest(`${field} must be YYYY-MM-DDTHH:MM (venue time) or an ISO 8601 date-time with an offset`);
     return instant;
   }
@@ -265,12 +265,9 @@ export function createTablesService(ctx: AppContext) {
     // ---- blocks ----
 
     async listBlocks(venueId: string) {
-      const rows = await venueBlocks(venueId)
-        .orderBy('b.blocked_from')
-        .orderBy('t.table_number')
-        .orderBy('b.id')
-        .execute();
-      return rows.map(toBlock);
+      const rows = await venueBlocks(venueId).execute();
+      // Instants are fixed-format UTC text; table numbers sort naturally, the same on both engines.
+      return rows.sort((a, b) => compareCodePoints(a.blocked_from, b.blocked_from) || byTableNumber(a, b) || compareCodePoints(a.id, b.id)).map(toBlock);
     },
 
     async block(venue: VenueRow, body: { table_ids: string[]; from: string; to: string; reason?: string | null }) {
@@ -327,16 +324,23 @@ export function createTablesService(ctx: AppContext) {
     // ---- combinations ----
 
     async listCombos(venueId: string) {
-      const combos = await db.selectFrom('table_combinations').selectAll().where('venue_id', '=', venueId).orderBy('name').orderBy('id').execute();
+      const combos = await db.selectFrom('table_combinations').selectAll().where('venue_id', '=', venueId).execute();
       const members = await db
         .selectFrom('table_combination_tables as m')
         .innerJoin('table_combinations as c', 'c.id', 'm.combination_id')
         .innerJoin('venue_tables as t', 't.id', 'm.table_id')
         .select(['m.combination_id', 't.id', 't.table_number', 't.capacity'])
         .where('c.venue_id', '=', venueId)
+        .where('t.venue_id', '=', venueId)
         .execute();
-      return combos.map((combo) => {
-        const tables = members.filter((m) => m.combination_id === combo.id).sort(byTableNumber);
+      const byCombo = new Map<string, typeof members>();
+      for (const member of members) {
+        const group = byCombo.get(member.combination_id);
+        if (group) group.push(member);
+        else byCombo.set(member.combination_id, [member]);
+      }
+      return combos.sort(byName).map((combo) => {
+        const tables = (byCombo.get(combo.id) ?? []).sort(byTableNumber);
         return {
           id: combo.id,
           name: combo.name,
@@ -350,17 +354,18 @@ export function createTablesService(ctx: AppContext) {
     async createCombo(venueId: string, body: { name: string; table_ids: string[] }) {
       const name = requireName(body.name);
       if (new Set(body.table_ids).size < 2) throw badRequest('A combination needs two or more different tables');
-      const tables = await tablesOf(db, venueId, body.table_ids);
       const id = newId('cmb');
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      // Members are looked up inside the transaction, so a table deleted meanwhile is a 404, not a foreign-key error.
+      return withTransaction(ctx.db, async (trx) => {
+        const tables = await tablesOf(trx, venueId, body.table_ids);
         await trx.insertInto('table_combinations').values({ id, venue_id: venueId, name, created_at: at, updated_at: at }).execute();
         await trx
           .insertInto('table_combination_tables')
           .values(tables.map((table) => ({ combination_id: id, table_id: table.id })))
           .execute();
+        return { id, combined_capacity: tables.reduce((sum, t) => sum + t.capacity, 0) };
       });
-      return { id, combined_capacity: tables.reduce((sum, t) => sum + t.capacity, 0) };
     },
 
     async deleteCombo(venueId: string, id: string) {
@@ -371,8 +376,8 @@ export function createTablesService(ctx: AppContext) {
     // ---- seating areas ----
 
     async listAreas(venueId: string) {
-      const rows = await db.selectFrom('seating_areas').select(['id', 'name']).where('venue_id', '=', venueId).orderBy('name').orderBy('id').execute();
-      return rows;
+      const rows = await db.selectFrom('seating_areas').select(['id', 'name']).where('venue_id', '=', venueId).execute();
+      return rows.sort(byName);
     },
 
     async createArea(venueId: string, rawName: string) {

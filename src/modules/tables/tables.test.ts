@@ -756,3 +756,225 @@ describe('access control', () => {
     expect((await v.get('/pricelists')).json().data.map((x: any) => x.id)).toEqual([myList]);
   });
 });
+
+describe('daylight-saving days (Europe/London)', () => {
+  it('a block entered in venue time on the autumn change day is blocked at the same wall-clock time in the list', async () => {
+    // 2026-10-25: clocks go back at 02:00 BST, so 01:00–02:00 happens twice; both sides take the first.
+    const { api: v } = await setupVenue(t);
+    const table = await createTable(v, { table_number: '1' });
+    const block = await v.post('/tables/block', { table_ids: [table], from: '2026-10-25T01:00', to: '2026-10-25T01:30' });
+    expect(block.statusCode, block.body).toBe(200);
+    expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({ blocked_from: '2026-10-25T00:00:00.000Z', blocked_to: '2026-10-25T00:30:00.000Z' });
+    const at = async (query: string) => (await v.get(`/tables?${query}`)).json().data[0].is_blocked;
+    expect(await at('date=2026-10-25&time=01:00&duration=30')).toBe(true);
+    expect(await at('date=2026-10-25&time=01:15&duration=10')).toBe(true);
+    expect(await at('date=2026-10-25&time=01:30&duration=30')).toBe(false);
+    expect(await at('date=2026-10-25&time=00:30&duration=30')).toBe(false);
+
+    // PATCH parses the same way.
+    const id = block.json().ids[0];
+    expect((await v.patch(`/tables/blocks/${id}`, { blocked_to: '2026-10-25T01:45' })).statusCode).toBe(200);
+    expect((await v.get('/tables/blocks')).json().data[0].blocked_to).toBe('2026-10-25T00:45:00.000Z');
+  });
+
+  it('on the spring change day the window is real minutes and blocks land on the right instant', async () => {
+    // 2026-03-29: 01:00 GMT jumps to 02:00 BST. 00:30 local is 00:30Z; 03:00 local is 02:00Z.
+    const { op, venueId, api: v } = await setupVenue(t);
+    const blocked = await createTable(v, { table_number: '1' });
+    const taken = await createTable(v, { table_number: '2' });
+    await v.post('/tables/block', { table_ids: [blocked], from: '2026-03-29T03:00', to: '2026-03-29T04:00' });
+    await insertBooking(op, venueId, [taken], '2026-03-29T02:15:00.000Z', '2026-03-29T04:15:00.000Z');
+    const state = async (query: string) =>
+      Object.fromEntries((await v.get(`/tables?${query}`)).json().data.map((row: any) => [row.table_number, [row.is_blocked, row.is_taken]]));
+    // 00:30Z–02:00Z: ends exactly where the block starts and before the booking.
+    expect(await state('date=2026-03-29&time=00:30&duration=90')).toEqual({ 1: [false, false], 2: [false, false] });
+    // 00:30Z–02:30Z: two real hours reach both.
+    expect(await state('date=2026-03-29&time=00:30&duration=120')).toEqual({ 1: [true, false], 2: [false, true] });
+    // A skipped wall-clock time (01:30) moves forward to 02:30 BST = 01:30Z, like a block at 01:30 would.
+    expect(await state('date=2026-03-29&time=01:30&duration=30')).toEqual({ 1: [false, false], 2: [false, false] });
+    expect(await state('date=2026-03-29&time=01:30&duration=31')).toEqual({ 1: [true, false], 2: [false, false] });
+    expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({ blocked_from: '2026-03-29T02:00:00.000Z', blocked_to: '2026-03-29T03:00:00.000Z' });
+  });
+
+  it('refuses offsets that no place on earth uses', async () => {
+    const { api: v } = await setupVenue(t);
+    const table = await createTable(v, { table_number: '1' });
+    expect((await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00+25:00', to: '2026-06-21T19:00Z' })).statusCode).toBe(400);
+    expect((await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00Z', to: '2026-06-20T24:00' })).statusCode).toBe(400);
+    expect((await v.get('/tables/blocks')).json().data).toEqual([]);
+  });
+});
+
+describe('list order', () => {
+  it('is natural, case-aware and the same on both engines, with no ties between different numbers or names', async () => {
+    const { api: v } = await setupVenue(t);
+    // Inserted so that insertion order, byte order and a tie-prone comparison all give a different answer.
+    const numbers = ['A1', '10', '1', 'a1', '2', '01'];
+    const ids: Record<string, string> = {};
+    for (const n of numbers) ids[n] = await createTable(v, { table_number: n, capacity: 2 });
+    const expected = ['01', '1', '2', '10', 'a1', 'A1'];
+    expect((await v.get('/tables')).json().data.map((row: any) => row.table_number)).toEqual(expected);
+
+    await v.post('/tables/block', { table_ids: numbers.map((n) => ids[n]), from: '2026-06-20T19:00', to: '2026-06-20T20:00' });
+    expect((await v.get('/tables/blocks')).json().data.map((row: any) => row.table_number)).toEqual(expected);
+
+    const names = ['bar', 'Zen', 'Bar', 'balcony', 'Atrium', 'Room 10', 'Room 2'];
+    const sortedNames = ['Atrium', 'balcony', 'bar', 'Bar', 'Room 2', 'Room 10', 'Zen'];
+    for (const name of names) await createArea(v, name);
+    expect((await v.get('/seating-areas')).json().data.map((row: any) => row.name)).toEqual(sortedNames);
+    for (const name of names) await v.post('/pricelists', { name });
+    expect((await v.get('/pricelists')).json().data.map((row: any) => row.name)).toEqual(sortedNames);
+    for (const name of names) await v.post('/tables/combos', { name, table_ids: [ids['1'], ids['01']] });
+    const combos = (await v.get('/tables/combos')).json().data;
+    expect(combos.map((row: any) => row.name)).toEqual(sortedNames);
+    expect(combos[0].table_ids).toEqual([ids['01'], ids['1']]);
+    for (const name of names) await v.post('/floors', { name });
+    expect((await v.get('/floors')).json().data.map((row: any) => row.name)).toEqual(sortedNames);
+
+    const list = (await v.get('/pricelists')).json().data[0].id;
+    for (const n of numbers) await v.put(`/pricelists/${list}/tables/${ids[n]}`, { price_pence: 100 });
+    expect((await v.get('/pricelists')).json().data[0].table_prices.map((row: any) => row.table_number)).toEqual(expected);
+  });
+});
+
+describe('canvas sync at scale', () => {
+  it('creates hundreds of tables from one canvas', async () => {
+    const { api: v } = await setupVenue(t);
+    const floor = (await v.post('/floors', { name: 'Hall' })).json().id;
+    const canvas = Array.from({ length: 620 }, (_, i) => ({ type: 'table', tableNumber: String(i + 1), maxCovers: 2 + (i % 5), x: i, y: i * 2 }));
+    const res = await v.put(`/floors/${floor}`, { canvas_data: canvas });
+    expect(res.statusCode, res.body).toBe(200);
+    const tables = (await v.get('/tables')).json().data;
+    expect(tables).toHaveLength(620);
+    expect(tables[619]).toMatchObject({ table_number: '620', capacity: 6, floor_id: floor, x: 619, y: 1238 });
+    expect((await v.get(`/floors/${floor}`)).json().canvas_data).toHaveLength(620);
+  });
+
+  it('a save writes only the tables whose canvas values changed', async () => {
+    const { venueId, api: v } = await setupVenue(t);
+    const floor = (await v.post('/floors', { name: 'Main' })).json().id;
+    const canvas = [1, 2, 3].map((n) => ({ type: 'table', tableNumber: String(n), tableType: 'standard', minCovers: 1, maxCovers: 4, shape: 'rect', size: 'large', x: n, y: n }));
+    await v.put(`/floors/${floor}`, { canvas_data: canvas });
+    const stamps = async () =>
+      Object.fromEntries(
+        (await t.db.kysely.selectFrom('venue_tables').select(['table_number', 'updated_at']).where('venue_id', '=', venueId).execute()).map((row) => [row.table_number, row.updated_at]),
+      );
+    const before = await stamps();
+    t.clock.advance(60_000);
+    const moved = canvas.map((item) => (item.tableNumber === '2' ? { ...item, x: 50 } : item));
+    expect((await v.put(`/floors/${floor}`, { canvas_data: moved })).statusCode).toBe(200);
+    const after = await stamps();
+    expect(after['1']).toBe(before['1']);
+    expect(after['3']).toBe(before['3']);
+    expect(after['2']).not.toBe(before['2']);
+    expect((await v.get(`/floors/${floor}`)).json().canvas_data).toEqual(moved);
+  });
+});
+
+describe('another operator', () => {
+  it('gets 404 on every route of this venue, and nothing changes', async () => {
+    const { venueId, api: v } = await setupVenue(t);
+    const table = await createTable(v, { table_number: '1' });
+    const table2 = await createTable(v, { table_number: '2' });
+    const area = await createArea(v, 'Terrace');
+    const block = (await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00', to: '2026-06-20T20:00' })).json().ids[0];
+    const combo = (await v.post('/tables/combos', { name: 'Pair', table_ids: [table, table2] })).json().id;
+    const floor = (await v.post('/floors', { name: 'Main' })).json().id;
+    const list = (await v.post('/pricelists', { name: 'P' })).json().id;
+    const snapshot = async () =>
+      Promise.all(['/tables', '/tables/blocks', '/tables/combos', '/floors', '/seating-areas', '/smart-tables', '/pricelists'].map(async (path) => (await v.get(path)).json()));
+    const before = await snapshot();
+
+    const stranger = venueApi(t, (await createOperator(t, 'Rival')).headers, venueId);
+    const attempts: [keyof VenueApi, string, object?][] = [
+      ['get', '/tables'],
+      ['get', '/tables?date=2026-06-20&time=19:00'],
+      ['get', `/tables/${table}`],
+      ['post', '/tables', { table_number: '9' }],
+      ['put', `/tables/${table}`, { capacity: 9 }],
+      ['del', `/tables/${table}`],
+      ['post', '/tables/set-type', { table_ids: [table], table_type: 'bar' }],
+      ['post', '/tables/set-area', { table_ids: [table], seating_area_id: null }],
+      ['get', '/tables/blocks'],
+      ['post', '/tables/block', { table_ids: [table], from: '2026-06-20T19:00', to: '2026-06-20T20:00' }],
+      ['patch', `/tables/blocks/${block}`, { reason: 'x' }],
+      ['del', `/tables/blocks/${block}`],
+      ['post', '/tables/unblock', { table_ids: [table] }],
+      ['get', '/tables/combos'],
+      ['post', '/tables/combos', { name: 'C', table_ids: [table, table2] }],
+      ['del', `/tables/combos/${combo}`],
+      ['get', '/floors'],
+      ['get', `/floors/${floor}`],
+      ['post', '/floors', { name: 'F' }],
+      ['put', `/floors/${floor}`, { name: 'F', canvas_data: [] }],
+      ['del', `/floors/${floor}`],
+      ['get', '/seating-areas'],
+      ['post', '/seating-areas', { name: 'A' }],
+      ['put', `/seating-areas/${area}`, { name: 'A' }],
+      ['del', `/seating-areas/${area}`],
+      ['get', '/smart-tables'],
+      ['put', '/smart-tables', { reassign_enabled: true }],
+      ['get', '/pricelists'],
+      ['post', '/pricelists', { name: 'P2' }],
+      ['put', `/pricelists/${list}`, { name: 'P2' }],
+      ['del', `/pricelists/${list}`],
+      ['put', `/pricelists/${list}/tables/${table}`, { price_pence: 1 }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await (stranger[method] as (p: string, b?: object) => ReturnType<VenueApi['get']>)(path, body);
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+      expect(res.json().error, `${method} ${path}`).toEqual(expect.any(String));
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('gets 404 for this operator’s ids on its own venue, in paths and in id lists', async () => {
+    const { api: v } = await setupVenue(t);
+    const table = await createTable(v, { table_number: '1' });
+    const table2 = await createTable(v, { table_number: '2' });
+    const area = await createArea(v, 'Terrace');
+    const block = (await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00', to: '2026-06-20T20:00' })).json().ids[0];
+    const combo = (await v.post('/tables/combos', { name: 'Pair', table_ids: [table, table2] })).json().id;
+    const floor = (await v.post('/floors', { name: 'Main' })).json().id;
+    const list = (await v.post('/pricelists', { name: 'P' })).json().id;
+
+    const { api: o } = await setupVenue(t);
+    const own = await createTable(o, { table_number: '1' });
+    const ownList = (await o.post('/pricelists', { name: 'Own' })).json().id;
+    const attempts: [keyof VenueApi, string, object?][] = [
+      ['get', `/tables/${table}`],
+      ['put', `/tables/${table}`, { capacity: 9 }],
+      ['del', `/tables/${table}`],
+      ['post', '/tables/set-type', { table_ids: [own, table], table_type: 'bar' }],
+      ['post', '/tables/set-area', { table_ids: [own], seating_area_id: area }],
+      ['post', '/tables/block', { table_ids: [own, table], from: '2026-06-20T19:00', to: '2026-06-20T20:00' }],
+      ['patch', `/tables/blocks/${block}`, { reason: 'x' }],
+      ['del', `/tables/blocks/${block}`],
+      ['post', '/tables/unblock', { table_ids: [table] }],
+      ['post', '/tables/combos', { name: 'C', table_ids: [own, table] }],
+      ['del', `/tables/combos/${combo}`],
+      ['get', `/floors/${floor}`],
+      ['put', `/floors/${floor}`, { name: 'F' }],
+      ['del', `/floors/${floor}`],
+      ['put', `/seating-areas/${area}`, { name: 'A' }],
+      ['del', `/seating-areas/${area}`],
+      ['put', `/pricelists/${list}`, { name: 'P2' }],
+      ['del', `/pricelists/${list}`],
+      ['put', `/pricelists/${ownList}/tables/${table}`, { price_pence: 1 }],
+      ['put', `/pricelists/${list}/tables/${own}`, { price_pence: 1 }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await (o[method] as (p: string, b?: object) => ReturnType<VenueApi['get']>)(path, body);
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+    }
+    expect((await o.get('/tables')).json().data.map((row: any) => [row.id, row.table_type, row.seating_area_id])).toEqual([[own, 'standard', null]]);
+    expect((await o.get('/tables/blocks')).json().data).toEqual([]);
+    expect((await o.get('/tables/combos')).json().data).toEqual([]);
+    expect((await o.get('/pricelists')).json().data[0].table_prices).toEqual([]);
+    expect((await v.get('/tables/blocks')).json().data).toEqual([expect.objectContaining({ id: block, reason: 'Venue Reserved' })]);
+    expect((await v.get('/tables/combos')).json().data.map((row: any) => row.id)).toEqual([combo]);
+    expect((await v.get('/floors')).json().data.map((row: any) => row.id)).toEqual([floor]);
+    expect((await v.get('/seating-areas')).json().data).toEqual([{ id: area, name: 'Terrace' }]);
+    expect((await v.get('/pricelists')).json().data.map((row: any) => row.name)).toEqual(['P']);
+  });
+});
