@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, dayOfWeek, localToUtc, localToday, parseVenueDateTime, shiftInstant, utcToLocal } from './venue-time.js';
+import { parseVenueInstant as parseVenueDateTime } from './venue-instant.js';
+import { addDays, dayOfWeek, localToUtc, localToday, shiftInstant, utcToLocal } from './venue-time.js';
 
 describe('venue-local time', () => {
   it.each([

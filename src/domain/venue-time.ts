@@ -43,17 +43,6 @@ export function dayOfWeek(date: string): string {
   return ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'][DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1];
 }
 
-/**
- * Parses a date-time sent for a venue thing: `YYYY-MM-DDTHH:MM[:SS]` without an offset is venue-local;
- * with `Z` or an offset it is absolute. Returns undefined when unparseable.
- */
-export function parseVenueDateTime(value: string, zone: string): Date | undefined {
-  const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim());
-  const parsed = hasOffset ? DateTime.fromISO(value.trim(), { setZone: true }) : DateTime.fromISO(value.trim(), { zone });
-  if (!parsed.isValid || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value.trim())) return undefined;
-  return parsed.toJSDate();
-}
-
 export type DurationUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
 
 /** Moves an instant by a signed amount of a unit, in the venue's zone (days and months are calendar). */
