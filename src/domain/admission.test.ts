@@ -37,6 +37,13 @@ describe('rule conditions', () => {
       false,
     ],
     ['an enabled empty tag list matches nobody', rule('r', { cond_tags_enabled: true, cond_tags: [] }), guest({ tags: ['VIP'] }), false],
+    ['tags match ignoring surrounding spaces', rule('r', { cond_tags_enabled: true, cond_tags: [' VIP '] }), guest({ tags: ['vip  '] }), true],
+    ['a blank guest tag does not meet a blank rule tag', rule('r', { cond_tags_enabled: true, cond_tags: [' '] }), guest({ tags: [''] }), false],
+    ['an unknown (NaN) bookings count fails a minimum', rule('r', { cond_bookings_enabled: true, cond_bookings_min: 1 }), guest({ bookings: Number.NaN }), false],
+    ['an unknown (NaN) connections count fails a minimum', rule('r', { cond_connections_enabled: true, cond_connections_min: 1 }), guest({ connections: Number.NaN }), false],
+    ['a negative count counts as none, which meets a minimum of 0', rule('r', { cond_bookings_enabled: true, cond_bookings_min: 0 }), guest({ bookings: -3 }), true],
+    ['a minimum of 0 is met by everyone', rule('r', { cond_connections_enabled: true, cond_connections_min: 0 }), guest(), true],
+    ['a fractional count below the minimum fails', rule('r', { cond_bookings_enabled: true, cond_bookings_min: 3 }), guest({ bookings: 2.9 }), false],
   ] as const)('%s', (_case, r, g, expected) => {
     expect(ruleMatches(r, g)).toBe(expected);
   });
@@ -69,6 +76,32 @@ describe('evaluateAdmission', () => {
     ],
     ['a matching rule may lower plus-ones below the default', [strict], guest(), { discount_pct: 0, auto_approve: false, max_plus_ones: 1, matched_rule_ids: ['strict'] }],
     ['values of disabled actions are ignored', [disabledActions], guest(), { discount_pct: 0, auto_approve: false, max_plus_ones: 3, matched_rule_ids: ['off'] }],
+    [
+      'a discount above 100 is clamped, a non-numeric one ignored',
+      [rule('big', { act_discount_enabled: true, act_discount_pct: 250 }), rule('nan', { act_discount_enabled: true, act_discount_pct: Number.NaN })],
+      guest(),
+      { discount_pct: 100, auto_approve: false, max_plus_ones: 3, matched_rule_ids: ['big', 'nan'] },
+    ],
+    [
+      'a non-numeric discount alone leaves no discount',
+      [rule('nan', { act_discount_enabled: true, act_discount_pct: Number.NaN })],
+      guest(),
+      { discount_pct: 0, auto_approve: false, max_plus_ones: 3, matched_rule_ids: ['nan'] },
+    ],
+    [
+      'plus-ones of 0 is an allowance of none; negative is clamped to 0; fractions round down',
+      [rule('zero', { act_maxplus_enabled: true, act_maxplus: 0 }), rule('neg', { act_maxplus_enabled: true, act_maxplus: -2 })],
+      guest(),
+      { discount_pct: 0, auto_approve: false, max_plus_ones: 0, matched_rule_ids: ['zero', 'neg'] },
+    ],
+    ['plus-ones fraction rounds down', [rule('frac', { act_maxplus_enabled: true, act_maxplus: 2.7 })], guest(), { discount_pct: 0, auto_approve: false, max_plus_ones: 2, matched_rule_ids: ['frac'] }],
+    ['auto-approve from a rule without other actions', [rule('ok', { act_autoapprove_enabled: true })], guest(), { discount_pct: 0, auto_approve: true, max_plus_ones: 3, matched_rule_ids: ['ok'] }],
+    [
+      'a non-matching rule’s actions never apply',
+      [rule('vip-only', { cond_tags_enabled: true, cond_tags: ['VIP'], act_autoapprove_enabled: true, act_discount_enabled: true, act_discount_pct: 100 })],
+      guest({ tags: ['Regular'], bookings: 100, connections: 100 }),
+      { discount_pct: 0, auto_approve: false, max_plus_ones: 3, matched_rule_ids: [] },
+    ],
   ] as const)('%s', (_case, rules, g, decision) => {
     expect(evaluateAdmission([...rules], g, { maxPlusOnes: 3 })).toEqual(decision);
   });

@@ -36,6 +36,9 @@ export interface AdmissionDecision {
 
 const normaliseTag = (tag: string) => tag.trim().toLowerCase();
 
+/** A count the caller could not establish (NaN, negative) counts as none: a minimum then fails closed. */
+const countOf = (value: number) => (Number.isFinite(value) && value > 0 ? Math.floor(value) : 0);
+
 /**
  * Whether the guest meets every enabled condition of the rule. Tags match when the guest carries any
  * of the rule's tags (case-insensitively); counts when they reach the minimum. A rule without enabled
@@ -43,11 +46,11 @@ const normaliseTag = (tag: string) => tag.trim().toLowerCase();
  */
 export function ruleMatches(rule: AdmissionRule, guest: GuestStanding): boolean {
   if (rule.cond_tags_enabled) {
-    const held = new Set(guest.tags.map(normaliseTag));
+    const held = new Set(guest.tags.map(normaliseTag).filter(Boolean));
     if (!rule.cond_tags.some((tag) => held.has(normaliseTag(tag)))) return false;
   }
-  if (rule.cond_bookings_enabled && guest.bookings < (rule.cond_bookings_min ?? 0)) return false;
-  if (rule.cond_connections_enabled && guest.connections < (rule.cond_connections_min ?? 0)) return false;
+  if (rule.cond_bookings_enabled && countOf(guest.bookings) < (rule.cond_bookings_min ?? 0)) return false;
+  if (rule.cond_connections_enabled && countOf(guest.connections) < (rule.cond_connections_min ?? 0)) return false;
   return true;
 }
 
@@ -64,11 +67,14 @@ export function evaluateAdmission(rules: AdmissionRule[], guest: GuestStanding, 
   for (const rule of rules) {
     if (!ruleMatches(rule, guest)) continue;
     matched.push(rule.id);
-    if (rule.act_discount_enabled && rule.act_discount_pct !== null) {
+    // Values outside their ranges are clamped; a missing or non-numeric value means the action is not set.
+    if (rule.act_discount_enabled && rule.act_discount_pct !== null && Number.isFinite(rule.act_discount_pct)) {
       discount = Math.max(discount, Math.min(100, Math.max(0, rule.act_discount_pct)));
     }
     if (rule.act_autoapprove_enabled) autoApprove = true;
-    if (rule.act_maxplus_enabled && rule.act_maxplus !== null) maxPlus = Math.max(maxPlus ?? 0, rule.act_maxplus);
+    if (rule.act_maxplus_enabled && rule.act_maxplus !== null && Number.isFinite(rule.act_maxplus)) {
+      maxPlus = Math.max(maxPlus ?? 0, Math.max(0, Math.floor(rule.act_maxplus)));
+    }
   }
   return { discount_pct: discount, auto_approve: autoApprove, max_plus_ones: maxPlus ?? defaults.maxPlusOnes, matched_rule_ids: matched };
 }

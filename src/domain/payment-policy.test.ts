@@ -81,6 +81,37 @@ describe('cancellation window', () => {
     expect(cancellationAllowed(terms, booking, new Date(at(deadline).getTime() + MS)).allowed).toBe(false);
   });
 
+  // Each row: the deadline, allowed exactly at it, refused 1 ms after it.
+  it.each([
+    // The booking's own time in the spring-forward gap (01:30 does not exist on 29 March) moves forward to 02:30 BST = 01:30Z.
+    ['booking in the spring-forward gap, 1 hour', { date: '2026-03-29', time: '01:30', timezone: 'Europe/London' }, 1, 'hours', '2026-03-29T00:30:00.000Z'],
+    // A booking at 01:30 on 25 October (repeated hour) is the first 01:30, BST = 00:30Z.
+    ['booking in the repeated autumn hour, 30 minutes', { date: '2026-10-25', time: '01:30', timezone: 'Europe/London' }, 30, 'minutes', '2026-10-25T00:00:00.000Z'],
+    // 1 day before 26 October 01:30 GMT is 25 October 01:30, a repeated wall-clock time: the first one (BST), as localToUtc resolves it.
+    ['1 day landing in the repeated autumn hour takes the first', { date: '2026-10-26', time: '01:30', timezone: 'Europe/London' }, 1, 'days', '2026-10-25T00:30:00.000Z'],
+    // 1 day before 30 March 01:30 BST is 29 March 01:30, which does not exist: moved forward to 02:30 BST.
+    ['1 day landing in the spring-forward gap moves forward', { date: '2026-03-30', time: '01:30', timezone: 'Europe/London' }, 1, 'days', '2026-03-29T01:30:00.000Z'],
+    ['1 week across spring-forward keeps the wall clock', { date: '2026-04-02', time: '19:00', timezone: 'Europe/London' }, 1, 'weeks', '2026-03-26T19:00:00.000Z'],
+    ['168 hours across spring-forward is elapsed time', { date: '2026-04-02', time: '19:00', timezone: 'Europe/London' }, 168, 'hours', '2026-03-26T18:00:00.000Z'],
+    ['90 minutes back across the spring-forward instant', { date: '2026-03-29', time: '03:00', timezone: 'Europe/London' }, 90, 'minutes', '2026-03-29T00:30:00.000Z'],
+    // Southern hemisphere: Sydney leaves daylight time on 5 April 2026 (03:00 AEDT → 02:00 AEST).
+    ['Sydney, 1 day across the end of daylight time', { date: '2026-04-05', time: '19:00', timezone: 'Australia/Sydney' }, 1, 'days', '2026-04-04T08:00:00.000Z'],
+    ['Sydney, 24 hours across the end of daylight time', { date: '2026-04-05', time: '19:00', timezone: 'Australia/Sydney' }, 24, 'hours', '2026-04-04T09:00:00.000Z'],
+    // New York springs forward on 8 March 2026; the cutoff crosses it and midnight.
+    ['New York, 2 days across spring-forward and midnight', { date: '2026-03-09', time: '00:30', timezone: 'America/New_York' }, 2, 'days', '2026-03-07T05:30:00.000Z'],
+    ['UTC venue, 0 days is the start itself', { date: '2026-03-29', time: '01:30', timezone: 'UTC' }, 0, 'days', '2026-03-29T01:30:00.000Z'],
+  ] as const)('deadline edge: %s', (_case, booking, value, unit, deadline) => {
+    const terms = policy({ cancel_type: 'cutoff', cancel_cutoff_value: value, cancel_cutoff_unit: unit });
+    expect(cancellationDeadline(terms, booking)?.toISOString()).toBe(deadline);
+    expect(cancellationAllowed(terms, booking, at(deadline))).toEqual({ allowed: true, deadline: at(deadline) });
+    expect(cancellationAllowed(terms, booking, new Date(at(deadline).getTime() + MS))).toEqual({ allowed: false, reason: 'past_cutoff', deadline: at(deadline) });
+  });
+
+  it('refuses to decide with an invalid now, rather than letting a late cancellation through', () => {
+    const terms = policy({ cancel_type: 'cutoff' });
+    expect(() => cancellationAllowed(terms, london('2026-07-15', '19:00'), new Date('not a date'))).toThrow(RangeError);
+  });
+
   it('reads the booking time in the venue zone, not UTC', () => {
     const terms = policy({ cancel_type: 'cutoff', cancel_cutoff_value: 2, cancel_cutoff_unit: 'hours' });
     const ny = { date: '2026-07-15', time: '19:00', timezone: 'America/New_York' }; // 23:00Z
@@ -104,6 +135,11 @@ describe('refund due', () => {
     ['partial', 0, 5000, 0],
     ['partial', 33, 1001, 330], // 330.33 rounds down
     ['partial', 75, 0, 0],
+    ['full', 100, -500, 0],
+    ['full', 100, 999.9, 999],
+    ['full', 100, Number.NaN, 0],
+    ['partial', Number.NaN, 5000, 0],
+    ['partial', 150, 5000, 5000],
   ] as const)('%s at %i %% of %i → %i', (refund_type, refund_percent, paid, due) => {
     expect(refundDue(policy({ refund_type, refund_percent }), paid)).toBe(due);
   });

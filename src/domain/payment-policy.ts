@@ -3,7 +3,7 @@
  * how much of a payment is refunded, and the card-hold amount. Pure: the booking's venue-local date and
  * time, the venue's time zone and `now` are arguments.
  */
-import { localToUtc, shiftInstant } from './venue-time.js';
+import { addDays, localToUtc } from './venue-time.js';
 
 export const DEPOSIT_TYPES = ['none', 'deposit', 'hold'] as const;
 export const REFUND_TYPES = ['none', 'full', 'partial'] as const;
@@ -53,13 +53,28 @@ export function depositRequirement(policy: Pick<PaymentPolicyTerms, 'deposit_typ
 
 /**
  * The last instant a `cutoff` policy lets the guest cancel: the booking's start moved back by the cutoff
- * in the venue's zone (hours and minutes are elapsed time, days and weeks are calendar days, so a
- * "1 day" cutoff keeps the wall-clock time across a DST change). Null for the other cancel types.
+ * in the venue's zone. Minutes and hours are elapsed time; days and weeks are calendar days, so a
+ * "1 day" cutoff keeps the wall-clock time across a DST change, and a wall-clock time that falls in a
+ * DST gap or repeated hour resolves as every venue-local time does (`localToUtc`: forward out of the gap,
+ * the first of the repeated hour). Null for the other cancel types.
  */
 export function cancellationDeadline(policy: Omit<PaymentPolicyTerms, 'deposit_type' | 'refund_type' | 'refund_percent'>, booking: BookingStart): Date | null {
   if (policy.cancel_type !== 'cutoff') return null;
-  const start = localToUtc(booking.date, booking.time, booking.timezone);
-  return shiftInstant(start, -Math.max(0, policy.cancel_cutoff_value), policy.cancel_cutoff_unit, booking.timezone);
+  const value = Number.isFinite(policy.cancel_cutoff_value) ? Math.max(0, policy.cancel_cutoff_value) : 0;
+  switch (policy.cancel_cutoff_unit) {
+    case 'days':
+    case 'weeks': {
+      const days = Math.round(policy.cancel_cutoff_unit === 'weeks' ? value * 7 : value);
+      return localToUtc(addDays(booking.date, -days), booking.time, booking.timezone);
+    }
+    case 'minutes':
+    case 'hours': {
+      const start = localToUtc(booking.date, booking.time, booking.timezone);
+      return new Date(start.getTime() - value * (policy.cancel_cutoff_unit === 'hours' ? 3_600_000 : 60_000));
+    }
+    default:
+      throw new RangeError(`Unknown cancel_cutoff_unit ${String(policy.cancel_cutoff_unit)}`);
+  }
 }
 
 export type CancellationCheck =
@@ -68,6 +83,8 @@ export type CancellationCheck =
 
 /** Cancelling exactly at the deadline instant is still allowed; one millisecond later is not. */
 export function cancellationAllowed(policy: PaymentPolicyTerms, booking: BookingStart, now: Date): CancellationCheck {
+  // An invalid `now` would compare false against the deadline and let a late cancellation through.
+  if (!Number.isFinite(now.getTime())) throw new RangeError('now must be a valid date');
   if (policy.cancel_type === 'never') return { allowed: false, reason: 'never', deadline: null };
   const deadline = cancellationDeadline(policy, booking);
   if (deadline && now.getTime() > deadline.getTime()) return { allowed: false, reason: 'past_cutoff', deadline };
@@ -76,10 +93,10 @@ export function cancellationAllowed(policy: PaymentPolicyTerms, booking: Booking
 
 /** The refund of a paid amount; partial refunds round down to whole pence. */
 export function refundDue(policy: Pick<PaymentPolicyTerms, 'refund_type' | 'refund_percent'>, paidPence: number): number {
-  const paid = Math.max(0, Math.floor(paidPence));
+  const paid = Number.isFinite(paidPence) ? Math.max(0, Math.floor(paidPence)) : 0;
   if (policy.refund_type === 'full') return paid;
   if (policy.refund_type === 'partial') {
-    const percent = Math.min(100, Math.max(0, policy.refund_percent));
+    const percent = Number.isFinite(policy.refund_percent) ? Math.min(100, Math.max(0, policy.refund_percent)) : 0;
     return Math.floor((paid * percent) / 100);
   }
   return 0;

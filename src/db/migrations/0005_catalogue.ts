@@ -1,12 +1,21 @@
 /**
  * Reusable venue settings and the catalogue: profiles (four families in one table), admission groups
  * and rules, booking policies, payment policies, bundles and items, promo codes, custom tag categories
- * and tags.
+ * and tags of venues and of whole accounts.
  */
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from 'kysely';
 import { idColumn, timestamps } from './helpers.js';
 
 const venueRef = (c: ColumnDefinitionBuilder) => c.notNull().references('venues.id').onDelete('cascade');
+
+/**
+ * Category flags, 0/1. A custom category's row sets all three; a row that only tunes a category of a
+ * level above (custom = 0) sets the flags it changed and leaves the others null, so they keep following
+ * that level (a later account change still reaches a venue that tuned another flag).
+ */
+function flagColumns<T extends string>(table: CreateTableBuilder<T, any>): CreateTableBuilder<T, any> {
+  return table.addColumn('allow_guest_select', 'integer').addColumn('show_on_slip', 'integer').addColumn('show_in_summary', 'integer');
+}
 
 export async function up(db: Kysely<any>): Promise<void> {
   await idColumn(db.schema.createTable('admission_groups'))
@@ -107,18 +116,20 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The arbiter of "unique per venue", also when two creates race.
   await db.schema.createIndex('promo_codes_venue_code_uq').on('promo_codes').columns(['venue_id', 'code']).unique().execute();
 
-  // A venue's custom categories, and its flag settings for platform-default categories (custom = 0).
+  // Tag names match case-insensitively ("vip" is the category "VIP"): the lower() indexes make that the
+  // database's rule too, so two writers racing with different cases cannot both insert. The plain
+  // (venue_id, kind, name) index is the ON CONFLICT target of flag upserts, which use the stored name.
+  // A venue's custom categories, and its flag settings for platform-default or account categories (custom = 0).
   await idColumn(db.schema.createTable('tag_categories'))
     .addColumn('venue_id', 'text', venueRef)
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('custom', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('allow_guest_select', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('show_on_slip', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('show_in_summary', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(flagColumns)
     .$call(timestamps)
     .execute();
   await db.schema.createIndex('tag_categories_venue_kind_name_uq').on('tag_categories').columns(['venue_id', 'kind', 'name']).unique().execute();
+  await sql`create unique index tag_categories_venue_kind_lname_uq on tag_categories (venue_id, kind, lower(name))`.execute(db);
 
   await idColumn(db.schema.createTable('custom_tags'))
     .addColumn('venue_id', 'text', venueRef)
@@ -127,11 +138,40 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('custom_tags_uq').on('custom_tags').columns(['venue_id', 'kind', 'category', 'label']).unique().execute();
+  await sql`create unique index custom_tags_uq on custom_tags (venue_id, kind, lower(category), lower(label))`.execute(db);
+
+  // The same for a whole operator account: categories and tags every venue of the account sees, and the
+  // account's flag settings for platform-default categories (custom = 0). Venues' own settings win.
+  await idColumn(db.schema.createTable('account_tag_categories'))
+    .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('custom', 'integer', (c) => c.notNull().defaultTo(1))
+    .$call(flagColumns)
+    .$call(timestamps)
+    .execute();
+  await db.schema
+    .createIndex('account_tag_categories_operator_kind_name_uq')
+    .on('account_tag_categories')
+    .columns(['operator_id', 'kind', 'name'])
+    .unique()
+    .execute();
+  await sql`create unique index account_tag_categories_operator_kind_lname_uq on account_tag_categories (operator_id, kind, lower(name))`.execute(db);
+
+  await idColumn(db.schema.createTable('account_tags'))
+    .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('category', 'text', (c) => c.notNull())
+    .addColumn('label', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await sql`create unique index account_tags_uq on account_tags (operator_id, kind, lower(category), lower(label))`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
+    'account_tags',
+    'account_tag_categories',
     'custom_tags',
     'tag_categories',
     'promo_codes',

@@ -108,8 +108,17 @@ describe('bundle items', () => {
       },
     ]);
     const minimal = await createItem(bundleId, { name: 'Free', price: 0 });
+    const relative = await createItem(bundleId, { name: 'Relative', price: 1, image_url: '/uploads/abc.png' });
+    const blank = await createItem(bundleId, { name: 'Blank', price: 1, image_url: '' });
     const item = async (itemId: string) => (await bundle(bundleId))?.items.find((i) => i.id === itemId);
     expect(await item(minimal)).toMatchObject({ name: 'Free', price: 0, max_qty: null, image_url: null });
+    expect(await item(relative)).toMatchObject({ image_url: '/uploads/abc.png' });
+    expect(await item(blank)).toMatchObject({ image_url: null });
+    expect((await api.put(`/bundles/${bundleId}/items/${relative}`, { image_url: 'javascript:void(0)' })).statusCode).toBe(400);
+    expect((await api.put(`/bundles/${bundleId}/items/${relative}`, { image_url: '' })).statusCode).toBe(200);
+    expect(await item(relative)).toMatchObject({ image_url: null });
+    await api.del(`/bundles/${bundleId}/items/${relative}`);
+    await api.del(`/bundles/${bundleId}/items/${blank}`);
 
     expect((await api.put(`/bundles/${bundleId}/items/${id}`, { price: 8000, max_qty: null })).json()).toEqual({ success: true });
     expect(await item(id)).toMatchObject({ name: 'Bottle', price: 8000, max_qty: null, image_url: 'https://cdn.example/bottle.png' });
@@ -129,6 +138,11 @@ describe('bundle items', () => {
     [{ name: 'x', price: '500' }, /price/],
     [{ name: 'x', price: 1, max_qty: 0 }, /max_qty/],
     [{ name: ' ', price: 1 }, /name/],
+    [{ name: 'x', price: 1, image_url: 'javascript:alert(1)' }, /image_url/],
+    [{ name: 'x', price: 1, image_url: 'data:image/png;base64,AAAA' }, /image_url/],
+    [{ name: 'x', price: 1, image_url: 'bottle.png' }, /image_url/],
+    [{ name: 'x', price: 1, image_url: 'https://cdn.example/a b.png' }, /image_url/],
+    [{ name: 'x', price: 1, image_url: 5 }, /image_url/],
   ])('create %j → 400', async (body, message) => {
     const bundleId = await createBundle();
     const res = await api.post(`/bundles/${bundleId}/items`, body);

@@ -5,8 +5,9 @@
  * - inside the copies, ids of the source venue's things are translated to the target's things of the
  *   same name (admission group, payment policy, bundles, price list, seating areas; promo codes by code,
  *   tables by number) or dropped;
- * - the target's own references to the replaced rows (access rules, shifts, profiles, ticket types) are
- *   re-pointed to the copy of the same name, or cleared when the source has none.
+ * - the target's own references to the replaced rows (access rules, shifts, profiles, and once the events
+ *   module has them, ticket types' profile and admission group) are re-pointed to the copy of the same
+ *   name, or cleared when the source has none.
  * Where a foreign key would null a reference on delete, the copies are inserted and references re-pointed
  * before the old rows go; where a unique index forbids two rows of the same key, the old rows go first.
  */
@@ -18,7 +19,7 @@ import { FAMILIES } from '../profiles/profiles.families.js';
 import {
   loose,
   mappingByKey,
-  repointColumn,
+  repointAdmissionGroups,
   repointBundles,
   repointPaymentPolicies,
   repointProfiles,
@@ -85,7 +86,7 @@ const bundles: CopyScope = {
   },
 };
 
-const admissionRules: CopyScope = {
+const admissionRules = (engine: Engine): CopyScope => ({
   name: 'admission-rules',
   async copy({ trx, sourceVenueId, targetVenueId, now }: CopyRequest) {
     const at = now.toISOString();
@@ -97,14 +98,14 @@ const admissionRules: CopyScope = {
     const ruleCopies = rules.map((rule) => ({ ...rule, id: newId('adr'), group_id: newIds.get(rule.group_id)!, venue_id: targetVenueId, created_at: at, updated_at: at }));
     if (groupCopies.length) await trx.insertInto('admission_groups').values(groupCopies).execute();
     if (ruleCopies.length) await trx.insertInto('admission_rules').values(ruleCopies).execute();
-    await repointColumn(trx, 'profiles', 'admission_rule_group_id', targetVenueId, mappingByKey(old, groupCopies.map((g) => ({ id: g.id, key: g.name }))));
+    await repointAdmissionGroups(trx, engine, targetVenueId, mappingByKey(old, groupCopies.map((g) => ({ id: g.id, key: g.name }))));
     if (old.length) {
       await trx.deleteFrom('admission_rules').where('group_id', 'in', old.map((o) => o.id)).execute();
       await trx.deleteFrom('admission_groups').where('id', 'in', old.map((o) => o.id)).execute();
     }
     return groupCopies.length + ruleCopies.length;
   },
-};
+});
 
 const promoCodes: CopyScope = {
   name: 'promo-codes',
@@ -197,13 +198,13 @@ const queue: CopyScope = {
   },
 };
 
-/** The scopes this module owns; access-profiles needs the engine to look for the events module's ticket_types. */
+/** The scopes this module owns; access-profiles and admission-rules need the engine to look for the events module's ticket_types. */
 export function createCatalogueCopyScopes(engine: Engine): CopyScope[] {
   return [
     bundles,
     paymentPolicies,
     createAccessProfiles(engine),
-    admissionRules,
+    admissionRules(engine),
     promoCodes,
     tagsScope('client-tags', 'guest'),
     tagsScope('reservation-tags', 'reservation'),

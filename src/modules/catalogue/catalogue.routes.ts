@@ -3,7 +3,7 @@
  * reservation tags (venue catalogue and the account-wide defaults), and copy-from between venues.
  */
 import { Type, type TSchema } from 'typebox';
-import { authOf, venueOf } from '../../platform/auth-guard.js';
+import { authOf, operatorIdOf, venueOf } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, SuccessBody } from '../../platform/http.js';
 import type { ModulePlugin } from '../../platform/module.js';
 import { createBundlesService } from './bundles.service.js';
@@ -30,9 +30,9 @@ import {
   VenueIdParams,
   VenueItemParams,
 } from './catalogue.schemas.js';
-import { createCopyFromService } from './copy-from.service.js';
+import { COPY_SCOPE_PERMISSIONS, createCopyFromService } from './copy-from.service.js';
 import { createPromoCodesService } from './promo-codes.service.js';
-import { createTagsService, defaultCatalogue } from './tags.service.js';
+import { createTagsService } from './tags.service.js';
 
 const list = <T extends TSchema>(row: T) => Type.Object({ data: Type.Array(row) });
 const ok = { success: true } as const;
@@ -171,10 +171,89 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
     app.get(
       '/api/my/tag-catalogue',
       {
-        schema: { tags: tagTags, security, description: 'The account-wide default tags of both kinds.', response: { 200: TagCatalogue, ...errorResponses(401, 403) } },
+        schema: {
+          tags: tagTags,
+          security,
+          querystring: KindQuery,
+          description:
+            'The account-wide tag catalogue every venue of the account starts from: the platform defaults with the account’s own categories, tags and flag settings; `kind` narrows to guest or reservation.',
+          response: { 200: TagCatalogue, ...errorResponses(400, 401, 403) },
+        },
         preHandler: ctx.guard({ permission: 'catalogue:read' }),
       },
-      async () => ({ data: defaultCatalogue() }),
+      async (request) => ({ data: await tags.accountCatalogue(operatorIdOf(request), request.query.kind) }),
+    );
+    // Account-wide custom tags (an extension): like the venue routes below, for every venue of the account.
+    // They change every venue, so a role limited to some venues gets 403.
+    const accountWrite = ctx.guard({ permission: 'catalogue:write' });
+    const accountNote = ' Reaches every venue of the account; needs catalogue:write on a role not limited to some venues (403 otherwise).';
+    app.post(
+      '/api/my/tags',
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          body: TagBody,
+          description: `Adds an account-wide tag to a platform-default or account category; 409 when the category already has it.${accountNote}`,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 409) },
+        },
+        preHandler: accountWrite,
+      },
+      async (request) => {
+        await tags.addAccountTag(authOf(request), request.body);
+        return ok;
+      },
+    );
+    app.delete(
+      '/api/my/tags',
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          querystring: TagQuery,
+          description: `Removes an account-wide tag; platform defaults cannot be removed (400), unknown tags are 404.${accountNote}`,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        preHandler: accountWrite,
+      },
+      async (request) => {
+        await tags.removeAccountTag(authOf(request), request.query);
+        return ok;
+      },
+    );
+    app.post(
+      '/api/my/tag-categories',
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          body: CategoryBody,
+          description: `Adds an account-wide category (\`kind\`, \`name\`, optional flags); 409 when the name is taken by a default or account category.${accountNote}`,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 409) },
+        },
+        preHandler: accountWrite,
+      },
+      async (request) => {
+        await tags.addAccountCategory(authOf(request), request.body);
+        return ok;
+      },
+    );
+    app.patch(
+      '/api/my/tag-categories',
+      {
+        schema: {
+          tags: tagTags,
+          security,
+          body: CategoryFlagsBody,
+          description: `Sets the account’s flags of the category named by \`kind\` and \`name\` (a default or account one); venues’ own settings still win.${accountNote}`,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        preHandler: accountWrite,
+      },
+      async (request) => {
+        await tags.tuneAccountCategory(authOf(request), request.body);
+        return ok;
+      },
     );
     app.get(
       `${base}/tag-catalogue`,
@@ -184,7 +263,8 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           security,
           params: VenueIdParams,
           querystring: KindQuery,
-          description: 'Defaults, custom categories and tags, and category flags; `kind` narrows to guest or reservation.',
+          description:
+            'The merged catalogue: platform defaults, the account’s and the venue’s custom categories and tags (each with its `scope`), and category flags (venue over account over platform); `kind` narrows to guest or reservation.',
           response: { 200: TagCatalogue, ...errorResponses(400, 401, 403, 404) },
         },
         preHandler: read,
@@ -207,7 +287,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           security,
           params: VenueIdParams,
           querystring: TagQuery,
-          description: 'Removes a custom tag; platform defaults cannot be removed (400).',
+          description: 'Removes a custom tag of the venue; platform defaults and account-wide tags cannot be removed here (400).',
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
         },
         preHandler: write,
@@ -256,8 +336,14 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
         security,
         params: VenueIdParams,
         body: CopyBody,
-        description: `Overwrites this venue's settings of one scope with a copy of another venue's. Scopes: ${copies.scopes().join(', ')}.`,
-        // 409: a scope may refuse to overwrite (the tables scope while the target's tables hold reservations).
+        description:
+          `Overwrites this venue's settings of one scope with a copy of another venue's of the same account, in one transaction; ` +
+          `answers the number of rows copied. Scopes (and the write permission each also needs besides catalogue): ` +
+          `${copies
+            .scopes()
+            .map((scope) => `${scope} (${COPY_SCOPE_PERMISSIONS[scope] ?? 'Owner'})`)
+            .join(', ')}. ` +
+          '404 when the source is not a venue the caller can reach; 409 when a scope refuses (tables while the target’s tables hold upcoming reservations).',
         response: { 200: CopyResult, ...errorResponses(400, 401, 403, 404, 409) },
       },
       preHandler: write,

@@ -22,7 +22,11 @@ export type BundleUpdateBody = Static<typeof BundleUpdateBody>;
 
 const Price = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'pence' });
 const MaxQty = Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }));
-const ImageUrl = Nullable(Type.String({ maxLength: 2000 }));
+// An http(s) or site-relative URL (what the image upload stores); '' or null clears it. Other schemes
+// (javascript:, data:) would end up in the widget's markup.
+const ImageUrl = Nullable(
+  Type.Union([Type.Literal(''), Type.String({ maxLength: 2000, pattern: '^(https?://|/)[^\\s]+$', description: 'http(s) or site-relative URL' })]),
+);
 
 export const ItemBody = Type.Object({
   name: Name,
@@ -106,14 +110,18 @@ export const CategoryBody = Type.Object({ kind: Kind, name: Label, ...flagFields
 export type CategoryBody = Static<typeof CategoryBody>;
 export const CategoryFlagsBody = CategoryBody;
 
+const Scope = Type.Union([Type.Literal('platform'), Type.Literal('account'), Type.Literal('venue')], {
+  description: 'platform: a read-only default; account: managed under /api/my/tags and /api/my/tag-categories; venue: the venue’s own',
+});
 export const CatalogueCategory = Type.Object({
   kind: Type.String(),
   name: Type.String(),
-  is_default: Type.Boolean(),
+  is_default: Type.Boolean({ description: 'a platform default category' }),
+  scope: Scope,
   allow_guest_select: Type.Boolean(),
   show_on_slip: Type.Boolean(),
   show_in_summary: Type.Boolean(),
-  tags: Type.Array(Type.Object({ label: Type.String(), is_default: Type.Boolean() })),
+  tags: Type.Array(Type.Object({ label: Type.String(), is_default: Type.Boolean(), scope: Scope })),
 });
 export const TagCatalogue = Type.Object({ data: Type.Array(CatalogueCategory) });
 

@@ -39,16 +39,17 @@ export interface PromoCodesTable {
   updated_at: string;
 }
 
-/** A venue's custom category (custom = 1), or its flags for a platform-default category (custom = 0). */
+/** A venue's custom category (custom = 1), or its flags for a platform-default or account category (custom = 0). */
 export interface TagCategoriesTable {
   id: string;
   venue_id: string;
   kind: string;
   name: string;
   custom: Generated<number>;
-  allow_guest_select: Generated<number>;
-  show_on_slip: Generated<number>;
-  show_in_summary: Generated<number>;
+  /** 0/1; null on a flags-only row (custom = 0) means "as the level above". */
+  allow_guest_select: number | null;
+  show_on_slip: number | null;
+  show_in_summary: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -62,10 +63,37 @@ export interface CustomTagsTable {
   created_at: string;
 }
 
+/** An account's custom category (custom = 1), or its flags for a platform-default category (custom = 0). */
+export interface AccountTagCategoriesTable {
+  id: string;
+  operator_id: string;
+  kind: string;
+  name: string;
+  custom: Generated<number>;
+  /** 0/1; null on a flags-only row (custom = 0) means "as the level above". */
+  allow_guest_select: number | null;
+  show_on_slip: number | null;
+  show_in_summary: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An account-wide custom tag: every venue of the account sees it in its merged catalogue. */
+export interface AccountTagsTable {
+  id: string;
+  operator_id: string;
+  kind: string;
+  category: string;
+  label: string;
+  created_at: string;
+}
+
 export interface CatalogueTables {
   bundles: BundlesTable;
   bundle_items: BundleItemsTable;
   promo_codes: PromoCodesTable;
   tag_categories: TagCategoriesTable;
   custom_tags: CustomTagsTable;
+  account_tag_categories: AccountTagCategoriesTable;
+  account_tags: AccountTagsTable;
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
-import { insertAccessRule, insertShift, readRow } from '../profiles/testing.js';
-import { copyScopeRegistry } from './copy-from.service.js';
+import { insertAccessRule, insertShift, insertTicketType, readRow } from '../profiles/testing.js';
+import type { CopyScope } from '../../platform/copy-scopes.js';
+import { COPY_SCOPE_PERMISSIONS, copyScopeRegistry, createCopyFromService } from './copy-from.service.js';
 import { redeemPromoCode } from './promo-codes.service.js';
 
 let t: TestApp;
@@ -56,6 +57,10 @@ describe('copy-from registry', () => {
     expect([...registry.keys()].sort()).toEqual(
       [...MY_SCOPES, 'shifts', 'access-rules', 'availability', 'tables'].sort(),
     );
+  });
+
+  it('names the permission that guards each scope', () => {
+    expect(Object.keys(COPY_SCOPE_PERMISSIONS).sort()).toEqual([...copyScopeRegistry(t.ctx).keys()].sort());
   });
 });
 
@@ -278,6 +283,21 @@ describe('copy-from: admission-rules', () => {
     expect(profiles.find((p) => p.id === profile)?.admission_rule_group_id).toBe(newDoor.id);
     expect(profiles.find((p) => p.id === legacyProfile)?.admission_rule_group_id).toBeNull();
   });
+
+  it('re-points the target’s ticket types (events module) by group name, leaving the source’s alone', async () => {
+    const srcDoor = await created(src.post('/admission-groups', { name: 'Door' }));
+    const oldDoor = await created(dst.post('/admission-groups', { name: 'Door' }));
+    const oldGone = await created(dst.post('/admission-groups', { name: 'Gone' }));
+    const door = await insertTicketType(t, { admission_rule_group_id: oldDoor });
+    const gone = await insertTicketType(t, { admission_rule_group_id: oldGone });
+    const sourceTicket = await insertTicketType(t, { admission_rule_group_id: srcDoor });
+
+    expect(await copied('admission-rules')).toBe(1);
+    const newDoor = byName(await data(dst, '/admission-groups'), 'Door')!;
+    expect(await readRow(t, 'ticket_types', door)).toMatchObject({ admission_rule_group_id: newDoor.id });
+    expect(await readRow(t, 'ticket_types', gone)).toMatchObject({ admission_rule_group_id: null });
+    expect(await readRow(t, 'ticket_types', sourceTicket)).toMatchObject({ admission_rule_group_id: srcDoor });
+  });
 });
 
 describe('copy-from: promo-codes', () => {
@@ -314,8 +334,8 @@ describe('copy-from: tags', () => {
     expect(await copied('client-tags')).toBe(4); // Loyalty, the Dietary flags, Gold, Footballer
 
     const guest = (await dst.get('/tag-catalogue?kind=guest')).json().data as any[];
-    expect(byName(guest, 'Loyalty')).toMatchObject({ is_default: false, show_on_slip: true, tags: [{ label: 'Gold', is_default: false }] });
-    expect(byName(guest, 'VIP')!.tags).toContainEqual({ label: 'Footballer', is_default: false });
+    expect(byName(guest, 'Loyalty')).toMatchObject({ is_default: false, scope: 'venue', show_on_slip: true, tags: [{ label: 'Gold', is_default: false, scope: 'venue' }] });
+    expect(byName(guest, 'VIP')!.tags).toContainEqual({ label: 'Footballer', is_default: false, scope: 'venue' });
     expect(byName(guest, 'Dietary')).toMatchObject({ is_default: true, show_on_slip: false });
     expect(byName(guest, 'Behaviour')!.tags.map((tag: any) => tag.label)).not.toContain('Old custom');
     const reservation = (await dst.get('/tag-catalogue?kind=reservation')).json().data as any[];
@@ -332,7 +352,7 @@ describe('copy-from: tags', () => {
 
     expect(await copied('reservation-tags')).toBe(2);
     const reservation = (await dst.get('/tag-catalogue?kind=reservation')).json().data as any[];
-    expect(byName(reservation, 'Packages')!.tags).toEqual([{ label: 'Brunch', is_default: false }]);
+    expect(byName(reservation, 'Packages')!.tags).toEqual([{ label: 'Brunch', is_default: false, scope: 'venue' }]);
     expect(byName(reservation, 'Seating')!.tags.map((tag: any) => tag.label)).not.toContain('Old seat');
     const guest = (await dst.get('/tag-catalogue?kind=guest')).json().data as any[];
     expect(byName(guest, 'VIP')!.tags.map((tag: any) => tag.label)).not.toContain('Source guest tag');
@@ -391,5 +411,208 @@ describe('copy-from refusals', () => {
     const stranger = await createOperator(t, 'Stranger');
     const theirVenue = await insertVenue(t, stranger.operatorId);
     expect((await venueApi(t, op.headers, theirVenue).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(404);
+  });
+});
+
+describe('copy-from: the scope’s own permission', () => {
+  it.each([
+    ['tables', 'tables'],
+    ['shifts', 'availability'],
+    ['access-rules', 'availability'],
+    ['availability', 'availability'],
+    ['payment-policies', 'profiles'],
+    ['access-profiles', 'profiles'],
+    ['admission-rules', 'profiles'],
+    ['queue', 'venues.settings'],
+  ])('%s needs %s:write besides catalogue:write (403 without it, nothing changed)', async (scope, permission) => {
+    await insertNamed('venue_tables', source, { table_number: 'S1' });
+    const kept = await insertNamed('venue_tables', target, { table_number: 'T1' });
+    const keptPolicy = await created(dst.post('/payment-policies', { name: 'Kept' }));
+    const catalogueOnly = await createStaff(t, op, { catalogue: 'write' });
+    const res = await venueApi(t, catalogueOnly.headers, target).post('/copy-from', { source_venue_id: source, scope });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toContain(`${permission}:write`);
+    expect(await readRow(t, 'venue_tables', kept)).toMatchObject({ venue_id: target });
+    expect((await data(dst, '/payment-policies')).map((p) => p.id)).toEqual([keptPolicy]);
+
+    const readOnly = await createStaff(t, op, { catalogue: 'write', [permission]: 'read' });
+    expect((await venueApi(t, readOnly.headers, target).post('/copy-from', { source_venue_id: source, scope })).statusCode).toBe(403);
+    const both = await createStaff(t, op, { catalogue: 'write', [permission]: 'write' });
+    const ok = await venueApi(t, both.headers, target).post('/copy-from', { source_venue_id: source, scope });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it.each(['bundles', 'promo-codes', 'client-tags', 'reservation-tags'])('%s needs catalogue:write only', async (scope) => {
+    const catalogueOnly = await createStaff(t, op, { catalogue: 'write' });
+    expect((await venueApi(t, catalogueOnly.headers, target).post('/copy-from', { source_venue_id: source, scope })).statusCode).toBe(200);
+  });
+
+  it('a parent grant covers a child scope permission (venues covers venues.settings)', async () => {
+    const parent = await createStaff(t, op, { catalogue: 'write', venues: 'write' });
+    expect((await venueApi(t, parent.headers, target).post('/copy-from', { source_venue_id: source, scope: 'queue' })).statusCode).toBe(200);
+  });
+});
+
+describe('copy-from atomicity', () => {
+  /** A scope that does the real work of other scopes, then fails: everything it did must be undone. */
+  const failingAfter = (names: string[], fail: CopyScope['copy']): CopyScope => ({
+    name: 'failing',
+    async copy(request) {
+      const registry = copyScopeRegistry(t.ctx);
+      for (const name of names) await registry.get(name)!.copy(request);
+      return fail(request);
+    },
+  });
+
+  async function targetState() {
+    return {
+      bundles: await data(dst, '/bundles'),
+      policies: await data(dst, '/payment-policies'),
+      promos: await data(dst, '/promo-codes'),
+      groups: await data(dst, '/admission-groups'),
+      tables: await data(dst, '/table-profiles'),
+      lists: await data(dst, '/list-profiles'),
+    };
+  }
+
+  async function scenario() {
+    await created(src.post('/bundles', { name: 'Source bundle' }));
+    await created(src.post('/payment-policies', { name: 'Source policy' }));
+    await created(src.post('/promo-codes', { name: 'Source', code: 'SRC', discount_pct: 5 }));
+    await created(src.post('/admission-groups', { name: 'Source group' }));
+    await created(src.post('/list-profiles', { name: 'Source list' }));
+    const bundle = await created(dst.post('/bundles', { name: 'Target bundle' }));
+    await created(dst.post(`/bundles/${bundle}/items`, { name: 'Item', price: 100 }));
+    const policy = await created(dst.post('/payment-policies', { name: 'Target policy' }));
+    await created(dst.post('/promo-codes', { name: 'Target', code: 'DST', discount_pct: 5 }));
+    const group = await created(dst.post('/admission-groups', { name: 'Target group' }));
+    await created(dst.post('/list-profiles', { name: 'Target list', admission_rule_group_id: group }));
+    await created(dst.post('/table-profiles', { name: 'Target table', payment_policy_id: policy, bundle_ids: [bundle] }));
+    const rule = await insertAccessRule(t, target, { payment_policy_id: policy, bundle_ids: JSON.stringify([bundle]) });
+    return { rule, before: await targetState(), ruleBefore: await readRow(t, 'access_rules', rule) };
+  }
+
+  const auth = () => t.ctx.access.loadAuth({ headers: op.headers } as never).then((a) => a!);
+  const everything = ['bundles', 'payment-policies', 'promo-codes', 'admission-rules', 'access-profiles'];
+
+  it('a scope that throws after writing leaves the target exactly as it was', async () => {
+    const { rule, before, ruleBefore } = await scenario();
+    const service = createCopyFromService(
+      t.ctx,
+      new Map([['failing', failingAfter(everything, async () => {
+        throw new Error('boom');
+      })]]),
+    );
+    await expect(service.copyFrom(await auth(), target, { source_venue_id: source, scope: 'failing' })).rejects.toThrow('boom');
+    expect(await targetState()).toEqual(before);
+    expect(await readRow(t, 'access_rules', rule)).toEqual(ruleBefore);
+  });
+
+  it('a scope that hits a database error half-way leaves the target exactly as it was', async () => {
+    const { rule, before, ruleBefore } = await scenario();
+    const service = createCopyFromService(
+      t.ctx,
+      new Map([['failing', failingAfter(everything, async ({ trx }) => {
+        // (venue_id, code) is unique: a second SRC at the target violates it.
+        const row = await trx.selectFrom('promo_codes').selectAll().where('venue_id', '=', target).where('code', '=', 'SRC').executeTakeFirstOrThrow();
+        await trx.insertInto('promo_codes').values({ ...row, id: newId('promo') }).execute();
+        return 0;
+      })]]),
+    );
+    await expect(service.copyFrom(await auth(), target, { source_venue_id: source, scope: 'failing' })).rejects.toThrow();
+    expect(await targetState()).toEqual(before);
+    expect(await readRow(t, 'access_rules', rule)).toEqual(ruleBefore);
+    // The database is usable afterwards, and a real copy still works.
+    expect(await copied('bundles')).toBe(1);
+  });
+
+  it('concurrent copies into one venue do not interleave: the target ends with one copy of the source', async () => {
+    for (const name of ['One', 'Two', 'Three']) {
+      const id = await created(src.post('/bundles', { name }));
+      await created(src.post(`/bundles/${id}/items`, { name: `${name} item`, price: 100 }));
+    }
+    await created(src.post('/promo-codes', { name: 'P', code: 'PROMO', discount_pct: 5 }));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => copy(i % 2 ? 'bundles' : 'promo-codes')),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const bundles = await data(dst, '/bundles');
+    expect(bundles.map((b) => b.name).sort()).toEqual(['One', 'Three', 'Two']);
+    expect(bundles.every((b) => b.items.length === 1)).toBe(true);
+    expect((await t.db.kysely.selectFrom('bundle_items').select('id').where('venue_id', '=', target).execute()).length).toBe(3);
+    expect((await data(dst, '/promo-codes')).map((p) => p.code)).toEqual(['PROMO']);
+  });
+});
+
+describe('copy-from: references between scopes are remapped to the target’s copies', () => {
+  it('bundles, payment-policies, admission-rules, access-profiles, then access-rules: the copied rules point at the copies', async () => {
+    const srcBundle = await created(src.post('/bundles', { name: 'Drinks' }));
+    const srcPolicy = await created(src.post('/payment-policies', { name: 'Deposit', deposit_type: 'deposit' }));
+    const srcGroup = await created(src.post('/admission-groups', { name: 'Door' }));
+    const srcList = await created(src.post('/list-profiles', { name: 'Guests', admission_rule_group_id: srcGroup }));
+    const srcTable = await created(src.post('/table-profiles', { name: 'Dinner', payment_policy_id: srcPolicy, bundle_ids: [srcBundle] }));
+    const srcRule = await insertAccessRule(t, source, {
+      name: 'Friday',
+      list_profile_id: srcList,
+      table_profile_id: srcTable,
+      payment_policy_id: srcPolicy,
+      bundle_ids: JSON.stringify([srcBundle]),
+    });
+    // The target starts with a rule that will be replaced.
+    await insertAccessRule(t, target, { name: 'Old' });
+
+    for (const scope of ['bundles', 'payment-policies', 'admission-rules', 'access-profiles']) await copied(scope);
+    expect(await copied('access-rules')).toBe(1);
+
+    const bundle = byName(await data(dst, '/bundles'), 'Drinks')!;
+    const policy = byName(await data(dst, '/payment-policies'), 'Deposit')!;
+    const group = byName(await data(dst, '/admission-groups'), 'Door')!;
+    const list = byName(await data(dst, '/list-profiles'), 'Guests')!;
+    const tableProfile = byName(await data(dst, '/table-profiles'), 'Dinner')!;
+    expect(list.admission_rule_group_id).toBe(group.id);
+    expect(tableProfile).toMatchObject({ payment_policy_id: policy.id, bundle_ids: [bundle.id] });
+
+    const rules = await t.db.kysely.selectFrom('access_rules').selectAll().where('venue_id', '=', target).execute();
+    expect(rules.map((r) => r.name)).toEqual(['Friday']);
+    expect(rules[0]).toMatchObject({ list_profile_id: list.id, table_profile_id: tableProfile.id, payment_policy_id: policy.id });
+    expect(JSON.parse(rules[0].bundle_ids)).toEqual([bundle.id]);
+    // None of the target's references name a source row.
+    const sourceIds = [srcBundle, srcPolicy, srcGroup, srcList, srcTable, srcRule];
+    expect(sourceIds.some((id) => JSON.stringify({ rules, list, tableProfile }).includes(id))).toBe(false);
+  });
+
+  it('access-profiles re-points the target’s ticket types (events module) by family and name', async () => {
+    await created(src.post('/ticket-profiles', { name: 'GA', show_capacity: true }));
+    const oldGa = await created(dst.post('/ticket-profiles', { name: 'GA' }));
+    const oldVip = await created(dst.post('/ticket-profiles', { name: 'VIP' }));
+    const ga = await insertTicketType(t, { ticket_profile_id: oldGa });
+    const vip = await insertTicketType(t, { ticket_profile_id: oldVip });
+    expect(await copied('access-profiles')).toBe(1);
+    const newGa = byName(await data(dst, '/ticket-profiles'), 'GA')!;
+    expect(newGa.id).not.toBe(oldGa);
+    expect(await readRow(t, 'ticket_types', ga)).toMatchObject({ ticket_profile_id: newGa.id });
+    expect(await readRow(t, 'ticket_types', vip)).toMatchObject({ ticket_profile_id: null });
+  });
+
+  it('availability and tables through the route: counts and links to the copies', async () => {
+    const period = await created(src.post('/time-periods', { name: 'Dinner', time_from: '18:00', time_to: '23:00' }));
+    await created(src.post('/shifts', { name: 'Weeknights', days_of_week: ['mon', 'tue'], time_type: 'custom', time_period_id: period }));
+    await created(src.post('/blackouts', { date_from: '2026-12-25', date_to: '2026-12-26' }));
+    await created(src.post('/access-rules', { name: 'Walk-in' }));
+    expect(await copied('availability')).toBe(4);
+    const shifts = await t.db.kysely.selectFrom('shifts').selectAll().where('venue_id', '=', target).execute();
+    const periods = await t.db.kysely.selectFrom('time_periods').selectAll().where('venue_id', '=', target).execute();
+    expect(shifts).toHaveLength(1);
+    expect(shifts[0].time_period_id).toBe(periods[0].id);
+    expect(shifts[0].time_period_id).not.toBe(period);
+
+    const areaId = await created(src.post('/seating-areas', { name: 'Terrace' }));
+    const tableId = await created(src.post('/tables', { table_number: '7' }));
+    await src.post('/tables/set-area', { table_ids: [tableId], seating_area_id: areaId });
+    expect(await copied('tables')).toBeGreaterThanOrEqual(2);
+    const tables = await t.db.kysely.selectFrom('venue_tables').selectAll().where('venue_id', '=', target).execute();
+    const areas = await t.db.kysely.selectFrom('seating_areas').selectAll().where('venue_id', '=', target).execute();
+    expect(tables.map((row) => row.table_number)).toEqual(['7']);
+    expect(tables[0].seating_area_id).toBe(areas[0].id);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import { withTransaction } from '../../db/transaction.js';
 import { redeemPromoCode } from './promo-codes.service.js';
 
 let t: TestApp;
@@ -150,6 +151,28 @@ describe('redemption', () => {
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'exhausted')).toBe(true);
     expect(results.flatMap((r) => (r.ok ? [r.promo.uses] : [])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
     expect((await promo(id))?.uses).toBe(5);
+  });
+
+  it('never exceeds max_uses under 20 concurrent redemptions each inside its own transaction, as a booking redeems', async () => {
+    const code = uniqueCode('TXN');
+    const id = await createPromo({ name: 'In transactions', code, discount_pct: 50, max_uses: 7 });
+    const now = t.clock.now();
+    const results = await Promise.all(Array.from({ length: 20 }, () => withTransaction(t.db, (trx) => redeemPromoCode(trx, venueId, code, now))));
+    expect(results.filter((r) => r.ok)).toHaveLength(7);
+    expect(results.flatMap((r) => (r.ok ? [r.promo.uses] : [])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect((await promo(id))?.uses).toBe(7);
+  });
+
+  it('refuses once max_uses is lowered below the redemptions so far, and counts on when it is cleared', async () => {
+    const code = uniqueCode('LOWER');
+    const id = await createPromo({ name: 'Lowered', code, discount_pct: 10, max_uses: 5 });
+    const now = t.clock.now();
+    for (let i = 0; i < 3; i++) expect((await redeemPromoCode(t.db, venueId, code, now)).ok).toBe(true);
+    expect((await api.put(`/promo-codes/${id}`, { max_uses: 2 })).statusCode).toBe(200);
+    expect(await redeemPromoCode(t.db, venueId, code, now)).toEqual({ ok: false, reason: 'exhausted' });
+    expect((await promo(id))?.uses).toBe(3);
+    expect((await api.put(`/promo-codes/${id}`, { max_uses: null })).statusCode).toBe(200);
+    expect(await redeemPromoCode(t.db, venueId, code, now)).toMatchObject({ ok: true, promo: { uses: 4 } });
   });
 });
 

@@ -1,156 +1,276 @@
 /**
- * Guest and reservation tags: the platform defaults (tags.defaults.ts) merged with a venue's custom
- * categories, custom tags and category flags. Names match case-insensitively, so "dietary" finds the
- * default "Dietary" and a second "VIP" is a duplicate.
+ * Guest and reservation tags at three levels, merged into one catalogue per kind:
+ * - platform defaults (tags.defaults.ts): read-only, never removable;
+ * - the operator account's custom categories and tags, and its flag settings for default categories
+ *   (`/api/my/tag-*`): every venue of the account sees them;
+ * - a venue's own custom categories and tags, and its flag settings for any category it sees.
+ * A lower level's flags win (venue over account over platform). Names match case-insensitively, so
+ * "dietary" finds the default "Dietary" and a second "VIP" is a duplicate; tags live under the
+ * category's stored name. A venue cannot remove the platform's or the account's tags (400).
  */
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import type { AuthInfo } from '../../platform/auth-guard.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import type { Executor } from '../profiles/references.js';
+import { loose, type Executor } from '../profiles/references.js';
 import type { CategoryBody, TagBody, TagKind } from './catalogue.schemas.js';
 import { isUniqueViolation } from './promo-codes.service.js';
 import { DEFAULT_TAG_CATALOGUE, type DefaultCategory } from './tags.defaults.js';
+
+/** Where a category or tag comes from, and so where it can be changed. */
+export type TagScope = 'platform' | 'account' | 'venue';
+
+export interface CatalogueTag {
+  label: string;
+  is_default: boolean;
+  scope: TagScope;
+}
 
 export interface CatalogueCategory {
   kind: TagKind;
   name: string;
   is_default: boolean;
+  scope: TagScope;
   allow_guest_select: boolean;
   show_on_slip: boolean;
   show_in_summary: boolean;
-  tags: { label: string; is_default: boolean }[];
+  tags: CatalogueTag[];
 }
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 const FLAGS = ['allow_guest_select', 'show_on_slip', 'show_in_summary'] as const;
+/** A new custom category's flags, before those the request sets. */
+const NO_FLAGS = { allow_guest_select: 0, show_on_slip: 0, show_in_summary: 0 };
 
 const fromDefault = (category: DefaultCategory): CatalogueCategory => ({
   kind: category.kind,
   name: category.name,
   is_default: true,
+  scope: 'platform',
   allow_guest_select: category.allow_guest_select,
   show_on_slip: category.show_on_slip,
   show_in_summary: category.show_in_summary,
-  tags: category.tags.map((label) => ({ label, is_default: true })),
+  tags: category.tags.map((label) => ({ label, is_default: true, scope: 'platform' })),
 });
 
-/** The account-wide catalogue: the platform defaults of one kind or both. */
+/** The platform defaults of one kind or both. */
 export function defaultCatalogue(kind?: TagKind): CatalogueCategory[] {
   return DEFAULT_TAG_CATALOGUE.filter((c) => !kind || c.kind === kind).map(fromDefault);
 }
 
-/** A venue's merged catalogue: defaults with its flag settings, then its custom categories; custom tags in their category. */
-export async function venueTagCatalogue(db: Executor, venueId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
-  let categoriesQuery = db.selectFrom('tag_categories').selectAll().where('venue_id', '=', venueId);
-  let tagsQuery = db.selectFrom('custom_tags').selectAll().where('venue_id', '=', venueId);
-  if (kind) {
-    categoriesQuery = categoriesQuery.where('kind', '=', kind);
-    tagsQuery = tagsQuery.where('kind', '=', kind);
-  }
-  const [rows, tags] = await Promise.all([
-    categoriesQuery.orderBy('created_at').orderBy('id').execute(),
-    tagsQuery.orderBy('created_at').orderBy('id').execute(),
-  ]);
-  const catalogue = defaultCatalogue(kind);
-  for (const row of rows) {
-    const flags = { allow_guest_select: Boolean(row.allow_guest_select), show_on_slip: Boolean(row.show_on_slip), show_in_summary: Boolean(row.show_in_summary) };
+interface CategoryRow {
+  kind: string;
+  name: string;
+  custom: number;
+  allow_guest_select: number | null;
+  show_on_slip: number | null;
+  show_in_summary: number | null;
+}
+interface TagRow {
+  kind: string;
+  category: string;
+  label: string;
+}
+
+/**
+ * Lays one level's rows over the catalogue of the levels above: a row naming a category that exists
+ * sets the flags it holds (null: unchanged), and a custom row of the same name as a category the account
+ * added later folds into it; a custom row adds a category, and a flags row for a category that no longer
+ * exists is ignored. Tags join their category unless a tag of that label is already there.
+ */
+function overlay(catalogue: CatalogueCategory[], categories: CategoryRow[], tags: TagRow[], scope: TagScope) {
+  for (const row of categories) {
     const existing = catalogue.find((c) => c.kind === row.kind && same(c.name, row.name));
-    if (existing) Object.assign(existing, flags);
-    else catalogue.push({ kind: row.kind as TagKind, name: row.name, is_default: false, ...flags, tags: [] });
+    if (existing) {
+      for (const flag of FLAGS) if (row[flag] !== null) existing[flag] = Boolean(row[flag]);
+    } else if (row.custom) {
+      const flags = Object.fromEntries(FLAGS.map((flag) => [flag, Boolean(row[flag])])) as Record<(typeof FLAGS)[number], boolean>;
+      catalogue.push({ kind: row.kind as TagKind, name: row.name, is_default: false, scope, ...flags, tags: [] });
+    }
   }
   for (const tag of tags) {
-    catalogue.find((c) => c.kind === tag.kind && same(c.name, tag.category))?.tags.push({ label: tag.label, is_default: false });
+    const category = catalogue.find((c) => c.kind === tag.kind && same(c.name, tag.category));
+    if (!category || category.tags.some((t) => same(t.label, tag.label))) continue;
+    category.tags.push({ label: tag.label, is_default: false, scope });
   }
   return catalogue;
+}
+
+/** One level's storage: the account's tables or the venue's. */
+interface Level {
+  scope: 'account' | 'venue';
+  categories: 'account_tag_categories' | 'tag_categories';
+  tags: 'account_tags' | 'custom_tags';
+  owner: 'operator_id' | 'venue_id';
+  ownerId: string;
+}
+
+const accountLevel = (operatorId: string): Level => ({
+  scope: 'account',
+  categories: 'account_tag_categories',
+  tags: 'account_tags',
+  owner: 'operator_id',
+  ownerId: operatorId,
+});
+const venueLevel = (venueId: string): Level => ({ scope: 'venue', categories: 'tag_categories', tags: 'custom_tags', owner: 'venue_id', ownerId: venueId });
+
+async function levelRows(db: Executor, level: Level, kind?: TagKind): Promise<{ categories: CategoryRow[]; tags: TagRow[] }> {
+  const k: Kysely<any> = loose(db);
+  let categories = k.selectFrom(level.categories).selectAll().where(level.owner, '=', level.ownerId);
+  let tags = k.selectFrom(level.tags).selectAll().where(level.owner, '=', level.ownerId);
+  if (kind) {
+    categories = categories.where('kind', '=', kind);
+    tags = tags.where('kind', '=', kind);
+  }
+  const [categoryRows, tagRows] = await Promise.all([
+    categories.orderBy('created_at').orderBy('id').execute(),
+    tags.orderBy('created_at').orderBy('id').execute(),
+  ]);
+  return { categories: categoryRows as CategoryRow[], tags: tagRows as TagRow[] };
+}
+
+/** An account's catalogue: the platform defaults with the account's categories, tags and flags. */
+export async function accountTagCatalogue(db: Executor, operatorId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
+  const rows = await levelRows(db, accountLevel(operatorId), kind);
+  return overlay(defaultCatalogue(kind), rows.categories, rows.tags, 'account');
+}
+
+/** A venue's merged catalogue: its account's catalogue with the venue's own categories, tags and flags. */
+export async function venueTagCatalogue(db: Executor, venueId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
+  const venue = await db.selectFrom('venues').select('operator_id').where('id', '=', venueId).executeTakeFirst();
+  const [base, rows] = await Promise.all([
+    venue ? accountTagCatalogue(db, venue.operator_id, kind) : Promise.resolve(defaultCatalogue(kind)),
+    levelRows(db, venueLevel(venueId), kind),
+  ]);
+  return overlay(base, rows.categories, rows.tags, 'venue');
+}
+
+/** Account-wide writes reach every venue, so a role limited to some venues may not make them. */
+function accountOf(auth: AuthInfo): string {
+  if (!auth.operatorId) throw forbidden();
+  if (auth.venueScope !== null) throw forbidden('Account-wide tags need a role that covers every venue of the account.');
+  return auth.operatorId;
 }
 
 export function createTagsService(ctx: AppContext) {
   const { db, clock } = ctx;
 
-  async function findCategory(venueId: string, kind: TagKind, name: string) {
-    return (await venueTagCatalogue(db.kysely, venueId, kind)).find((c) => same(c.name, name));
+  /** The catalogue a level's writes are checked against: what that level (and the ones above it) sees. */
+  const catalogueOf = (level: Level, kind: TagKind) =>
+    level.scope === 'venue' ? venueTagCatalogue(db.kysely, level.ownerId, kind) : accountTagCatalogue(db.kysely, level.ownerId, kind);
+
+  async function findCategory(level: Level, kind: TagKind, name: string) {
+    return (await catalogueOf(level, kind)).find((c) => same(c.name, name));
   }
 
   const flagValues = (body: Partial<Record<(typeof FLAGS)[number], boolean | 0 | 1>>) =>
     Object.fromEntries(FLAGS.filter((flag) => body[flag] !== undefined).map((flag) => [flag, toFlag(body[flag]) as number]));
 
+  async function addTag(level: Level, body: TagBody): Promise<void> {
+    const label = body.label.trim();
+    if (!label) throw badRequest('label must not be empty');
+    const category = await findCategory(level, body.kind, body.category);
+    if (!category) throw badRequest(`There is no ${body.kind} tag category named ${body.category.trim()}`);
+    const taken = () => conflict(`The tag ${label} already exists in ${category.name}`);
+    if (category.tags.some((tag) => same(tag.label, label))) throw taken();
+    try {
+      await loose(db.kysely)
+        .insertInto(level.tags)
+        .values({ id: newId('tag'), [level.owner]: level.ownerId, kind: body.kind, category: category.name, label, created_at: clock.now().toISOString() })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw taken();
+      throw error;
+    }
+  }
+
+  /** A level removes only its own tags: platform defaults and (for a venue) the account's are 400; unknown tags 404. */
+  async function removeTag(level: Level, query: TagBody): Promise<void> {
+    const category = await findCategory(level, query.kind, query.category);
+    const tag = category?.tags.find((t) => same(t.label, query.label));
+    if (!category || !tag) throw notFound('Tag');
+    if (tag.scope === 'platform') throw badRequest('Platform default tags cannot be removed');
+    if (tag.scope !== level.scope) throw badRequest('This tag belongs to the whole account: remove it through DELETE /api/my/tags');
+    // Case-insensitive in JS rather than SQL lower(), which folds only ASCII on SQLite.
+    const rows: { id: string; category: string; label: string }[] = await loose(db.kysely)
+      .selectFrom(level.tags)
+      .select(['id', 'category', 'label'])
+      .where(level.owner, '=', level.ownerId)
+      .where('kind', '=', query.kind)
+      .execute();
+    const ids = rows.filter((row) => same(row.category, category.name) && same(row.label, query.label)).map((row) => row.id);
+    if (ids.length) await loose(db.kysely).deleteFrom(level.tags).where('id', 'in', ids).execute();
+  }
+
+  async function addCategory(level: Level, body: CategoryBody): Promise<void> {
+    const name = body.name.trim();
+    if (!name) throw badRequest('name must not be empty');
+    const taken = () => conflict(`The ${body.kind} tag category ${name} already exists`);
+    if (await findCategory(level, body.kind, name)) throw taken();
+    const at = clock.now().toISOString();
+    try {
+      await loose(db.kysely)
+        .insertInto(level.categories)
+        .values({ id: newId('tcat'), [level.owner]: level.ownerId, kind: body.kind, name, custom: 1, ...NO_FLAGS, ...flagValues(body), created_at: at, updated_at: at })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw taken();
+      throw error;
+    }
+  }
+
+  /** The level's own row for a category (its custom category, or its flags for one above), any case. */
+  async function ownCategoryRow(level: Level, kind: TagKind, name: string) {
+    const rows: { id: string; name: string }[] = await loose(db.kysely)
+      .selectFrom(level.categories)
+      .select(['id', 'name'])
+      .where(level.owner, '=', level.ownerId)
+      .where('kind', '=', kind)
+      .execute();
+    return rows.find((row) => same(row.name, name));
+  }
+
+  /** Tunes the flags of any category the level sees; the setting is kept as the level's own row. */
+  async function tuneCategory(level: Level, body: CategoryBody): Promise<void> {
+    const category = await findCategory(level, body.kind, body.name);
+    if (!category) throw notFound('Tag category');
+    const changes = flagValues(body);
+    if (Object.keys(changes).length === 0) throw badRequest('Send at least one of allow_guest_select, show_on_slip, show_in_summary');
+    const at = clock.now().toISOString();
+    const update = (id: string) => loose(db.kysely).updateTable(level.categories).set({ ...changes, updated_at: at }).where('id', '=', id).execute();
+    const own = await ownCategoryRow(level, body.kind, category.name);
+    if (own) {
+      await update(own.id);
+      return;
+    }
+    try {
+      await loose(db.kysely)
+        .insertInto(level.categories)
+        // custom 0: only the flags this level changed for a category of a level above; the others stay null and
+        // keep following that level. (The level's own categories have a row already.)
+        .values({ id: newId('tcat'), [level.owner]: level.ownerId, kind: body.kind, name: category.name, custom: 0, ...changes, created_at: at, updated_at: at })
+        .execute();
+    } catch (error) {
+      // Another writer created the row meanwhile: tune that one.
+      const raced = isUniqueViolation(error) ? await ownCategoryRow(level, body.kind, category.name) : undefined;
+      if (!raced) throw error;
+      await update(raced.id);
+    }
+  }
+
   return {
     venueCatalogue: (venueId: string, kind?: TagKind) => venueTagCatalogue(db.kysely, venueId, kind),
+    addTag: (venueId: string, body: TagBody) => addTag(venueLevel(venueId), body),
+    removeTag: (venueId: string, query: TagBody) => removeTag(venueLevel(venueId), query),
+    addCategory: (venueId: string, body: CategoryBody) => addCategory(venueLevel(venueId), body),
+    tuneCategory: (venueId: string, body: CategoryBody) => tuneCategory(venueLevel(venueId), body),
 
-    async addTag(venueId: string, body: TagBody): Promise<void> {
-      const label = body.label.trim();
-      if (!label) throw badRequest('label must not be empty');
-      const category = await findCategory(venueId, body.kind, body.category);
-      if (!category) throw badRequest(`There is no ${body.kind} tag category named ${body.category.trim()}`);
-      if (category.tags.some((tag) => same(tag.label, label))) throw conflict(`The tag ${label} already exists in ${category.name}`);
-      try {
-        await db.kysely
-          .insertInto('custom_tags')
-          .values({ id: newId('tag'), venue_id: venueId, kind: body.kind, category: category.name, label, created_at: clock.now().toISOString() })
-          .execute();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(`The tag ${label} already exists in ${category.name}`);
-        throw error;
-      }
-    },
-
-    /** Platform defaults are refused with 400; an unknown tag is 404. */
-    async removeTag(venueId: string, query: TagBody): Promise<void> {
-      const category = await findCategory(venueId, query.kind, query.category);
-      const tag = category?.tags.find((t) => same(t.label, query.label));
-      if (!category || !tag) throw notFound('Tag');
-      if (tag.is_default) throw badRequest('Platform default tags cannot be removed');
-      const rows = await db.kysely
-        .selectFrom('custom_tags')
-        .select(['id', 'label'])
-        .where('venue_id', '=', venueId)
-        .where('kind', '=', query.kind)
-        .where('category', '=', category.name)
-        .execute();
-      const ids = rows.filter((row) => same(row.label, query.label)).map((row) => row.id);
-      await db.kysely.deleteFrom('custom_tags').where('id', 'in', ids).execute();
-    },
-
-    async addCategory(venueId: string, body: CategoryBody): Promise<void> {
-      const name = body.name.trim();
-      if (!name) throw badRequest('name must not be empty');
-      if (await findCategory(venueId, body.kind, name)) throw conflict(`The ${body.kind} tag category ${name} already exists`);
-      const at = clock.now().toISOString();
-      try {
-        await db.kysely
-          .insertInto('tag_categories')
-          .values({ id: newId('tcat'), venue_id: venueId, kind: body.kind, name, custom: 1, ...flagValues(body), created_at: at, updated_at: at })
-          .execute();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(`The ${body.kind} tag category ${name} already exists`);
-        throw error;
-      }
-    },
-
-    /** Tunes the flags of a custom or a default category (the venue's setting for a default is kept as a row). */
-    async tuneCategory(venueId: string, body: CategoryBody): Promise<void> {
-      const category = await findCategory(venueId, body.kind, body.name);
-      if (!category) throw notFound('Tag category');
-      const changes = flagValues(body);
-      if (Object.keys(changes).length === 0) throw badRequest('Send at least one of allow_guest_select, show_on_slip, show_in_summary');
-      const at = clock.now().toISOString();
-      const current = Object.fromEntries(FLAGS.map((flag) => [flag, category[flag] ? 1 : 0]));
-      await db.kysely
-        .insertInto('tag_categories')
-        .values({
-          id: newId('tcat'),
-          venue_id: venueId,
-          kind: body.kind,
-          name: category.name,
-          custom: category.is_default ? 0 : 1,
-          ...current,
-          ...changes,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((oc) => oc.columns(['venue_id', 'kind', 'name']).doUpdateSet({ ...changes, updated_at: at }))
-        .execute();
-    },
+    accountCatalogue: (operatorId: string, kind?: TagKind) => accountTagCatalogue(db.kysely, operatorId, kind),
+    addAccountTag: (auth: AuthInfo, body: TagBody) => addTag(accountLevel(accountOf(auth)), body),
+    removeAccountTag: (auth: AuthInfo, query: TagBody) => removeTag(accountLevel(accountOf(auth)), query),
+    addAccountCategory: (auth: AuthInfo, body: CategoryBody) => addCategory(accountLevel(accountOf(auth)), body),
+    tuneAccountCategory: (auth: AuthInfo, body: CategoryBody) => tuneCategory(accountLevel(accountOf(auth)), body),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Admission groups and their rules: the conditions a guest-list guest may meet and what meeting them
  * earns (see domain/admission.ts for the evaluation). Deleting a group removes its rules and detaches it
- * from the list profiles that used it.
+ * from the list profiles (and ticket types) that used it.
  */
 import type { Selectable, Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -12,7 +12,7 @@ import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
 import type { GroupBody, GroupUpdateBody, RuleBody, RuleUpdateBody } from './profiles.schemas.js';
 import type { AdmissionRulesTable } from './profiles.table.js';
-import { parseIdArray, repointColumn, type Executor } from './references.js';
+import { parseIdArray, repointAdmissionGroups, type Executor } from './references.js';
 
 type RuleRow = Selectable<AdmissionRulesTable>;
 
@@ -149,7 +149,7 @@ export function createAdmissionService(ctx: AppContext) {
       await loadGroup(venueId, groupId);
       await withTransaction(db, async (trx) => {
         await trx.deleteFrom('admission_rules').where('venue_id', '=', venueId).where('group_id', '=', groupId).execute();
-        await repointColumn(trx, 'profiles', 'admission_rule_group_id', venueId, new Map([[groupId, null]]));
+        await repointAdmissionGroups(trx, db.engine, venueId, new Map([[groupId, null]]));
         await trx.deleteFrom('admission_groups').where('id', '=', groupId).where('venue_id', '=', venueId).execute();
       });
     },

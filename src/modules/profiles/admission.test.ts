@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { evaluateAdmission } from '../../domain/admission.js';
 import { loadAdmissionRules } from './admission.service.js';
-import { countRows } from './testing.js';
+import { countRows, insertTicketType, readRow } from './testing.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -108,6 +108,16 @@ describe('admission groups and rules', () => {
     expect(profiles.find((p) => p.id === profile)?.admission_rule_group_id).toBeNull();
     expect(profiles.find((p) => p.id === otherProfile)?.admission_rule_group_id).toBe(other);
     expect((await api.del(`/admission-groups/${gid}`)).statusCode).toBe(404);
+  });
+
+  it('deleting a group also detaches it from ticket types (events module), and only that group', async () => {
+    const gid = await createGroup({ name: 'Ticketed' });
+    const other = await createGroup({ name: 'Other' });
+    const detached = await insertTicketType(t, { admission_rule_group_id: gid });
+    const kept = await insertTicketType(t, { admission_rule_group_id: other });
+    expect((await api.del(`/admission-groups/${gid}`)).statusCode).toBe(200);
+    expect(await readRow(t, 'ticket_types', detached)).toMatchObject({ admission_rule_group_id: null });
+    expect(await readRow(t, 'ticket_types', kept)).toMatchObject({ admission_rule_group_id: other });
   });
 
   it('stores rules the guest-list booking evaluates', async () => {

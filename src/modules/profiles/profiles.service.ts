@@ -1,8 +1,8 @@
 /**
  * The four profile families (list, table, event, ticket) through one implementation over the
- * `profiles` table: create and update validate the family's settings (paired toggle values, ranges,
- * references to the venue's own admission groups, payment policies, bundles and promo codes); delete
- * detaches the profile from what referred to it.
+ * `profiles` table: create and update validate the family's settings (paired toggle values, ranges, and
+ * that every id it names is one of the venue's own rows); delete detaches the profile from what referred
+ * to it.
  */
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { familyDefaults, FAMILIES, pickSettings, PROFILE_COLUMNS, settingsProblem, type FamilyDef } from './profiles.families.js';
 import type { ProfileFamily, ProfilesTable } from './profiles.table.js';
-import { repointProfiles, type Executor } from './references.js';
+import { loose, repointProfiles, type Executor } from './references.js';
 
 type ProfileRow = Selectable<ProfilesTable>;
 type Body = Record<string, unknown> & { name: string };
@@ -41,27 +41,32 @@ function toColumns(settings: Record<string, unknown>) {
   return { settings: JSON.stringify(json), ...columns };
 }
 
-/** References to the venue's own rows must resolve; ids of other modules' rows are stored as given. */
-async function referenceProblem(db: Executor, venueId: string, settings: Record<string, unknown>): Promise<string | undefined> {
-  const single: [string, 'admission_groups' | 'payment_policies'][] = [
-    ['admission_rule_group_id', 'admission_groups'],
-    ['payment_policy_id', 'payment_policies'],
-  ];
-  for (const [key, table] of single) {
-    const id = settings[key];
-    if (typeof id !== 'string') continue;
-    const found = await db.selectFrom(table).select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
-    if (!found) return `${key} does not name one of this venue's ${table.replace('_', ' ')}`;
-  }
-  const lists: [string, 'bundles' | 'promo_codes'][] = [
-    ['bundle_ids', 'bundles'],
-    ['promo_code_ids', 'promo_codes'],
-  ];
-  for (const [key, table] of lists) {
-    const ids = settings[key];
-    if (!Array.isArray(ids) || ids.length === 0) continue;
-    const found = await db.selectFrom(table).select('id').where('venue_id', '=', venueId).where('id', 'in', ids as string[]).execute();
-    if (found.length !== ids.length) return `${key} contains ids that are not this venue's ${table.replace('_', ' ')}`;
+/** Each id-valued setting and the venue table its ids must name (the tables module's included). */
+const REFERENCES: { key: string; table: string; label: string }[] = [
+  { key: 'admission_rule_group_id', table: 'admission_groups', label: 'admission groups' },
+  { key: 'payment_policy_id', table: 'payment_policies', label: 'payment policies' },
+  { key: 'pricelist_id', table: 'pricelists', label: 'price lists' },
+  { key: 'bundle_ids', table: 'bundles', label: 'bundles' },
+  { key: 'promo_code_ids', table: 'promo_codes', label: 'promo codes' },
+  { key: 'seating_area_ids', table: 'seating_areas', label: 'seating areas' },
+  { key: 'guest_pick_area_ids', table: 'seating_areas', label: 'seating areas' },
+  { key: 'table_ids', table: 'venue_tables', label: 'tables' },
+];
+
+/**
+ * Every id a write names must be one of this venue's rows: an id of another venue, or of another
+ * operator, is refused. Only the values being written are checked; what is stored is kept in step by
+ * the modules that delete those rows.
+ */
+async function referenceProblem(db: Executor, venueId: string, written: Record<string, unknown>): Promise<string | undefined> {
+  for (const { key, table, label } of REFERENCES) {
+    const value = written[key];
+    const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? [...new Set(value as string[])] : [];
+    if (ids.length === 0) continue;
+    const found: { id: string }[] = await loose(db).selectFrom(table).select('id').where('venue_id', '=', venueId).where('id', 'in', ids).execute();
+    if (found.length !== ids.length) {
+      return typeof value === 'string' ? `${key} does not name one of this venue's ${label}` : `${key} contains ids that are not this venue's ${label}`;
+    }
   }
   return undefined;
 }
@@ -87,11 +92,13 @@ export function createProfilesService(ctx: AppContext) {
     return row;
   }
 
-  async function validated(venueId: string, def: FamilyDef, base: Record<string, unknown>, body: Body) {
+  /** The checked name and merged settings; references are checked inside the writing transaction. */
+  async function validated(trx: Executor, venueId: string, def: FamilyDef, base: Record<string, unknown>, body: Body) {
     const name = body.name.trim();
     if (!name) throw badRequest('name is required');
-    const settings = { ...base, ...pickSettings(def, body) };
-    const problem = settingsProblem(def, settings) ?? (await referenceProblem(db.kysely, venueId, settings));
+    const written = pickSettings(def, body);
+    const settings = { ...base, ...written };
+    const problem = settingsProblem(def, settings) ?? (await referenceProblem(trx, venueId, written));
     if (problem) throw badRequest(problem);
     return { name, settings };
   }
@@ -103,13 +110,16 @@ export function createProfilesService(ctx: AppContext) {
 
     async create(venueId: string, family: ProfileFamily, body: Body): Promise<string> {
       const def = FAMILIES[family];
-      const { name, settings } = await validated(venueId, def, familyDefaults(def), body);
       const id = newId('prf');
       const at = clock.now().toISOString();
-      await db.kysely
-        .insertInto('profiles')
-        .values({ id, venue_id: venueId, family, name, ...toColumns(settings), created_at: at, updated_at: at })
-        .execute();
+      // One transaction: on SQLite a concurrent delete of a referenced row cannot slip between check and write.
+      await withTransaction(db, async (trx) => {
+        const { name, settings } = await validated(trx, venueId, def, familyDefaults(def), body);
+        await trx
+          .insertInto('profiles')
+          .values({ id, venue_id: venueId, family, name, ...toColumns(settings), created_at: at, updated_at: at })
+          .execute();
+      });
       return id;
     },
 
@@ -117,14 +127,16 @@ export function createProfilesService(ctx: AppContext) {
     async update(venueId: string, family: ProfileFamily, id: string, body: Body): Promise<void> {
       const def = FAMILIES[family];
       const current = toProfile(await load(venueId, def, id));
-      const { name, settings } = await validated(venueId, def, current, body);
-      const stored = Object.fromEntries(Object.keys(def.fields).map((key) => [key, settings[key]]));
-      await db.kysely
-        .updateTable('profiles')
-        .set({ name, ...toColumns(stored), updated_at: clock.now().toISOString() })
-        .where('id', '=', id)
-        .where('venue_id', '=', venueId)
-        .execute();
+      await withTransaction(db, async (trx) => {
+        const { name, settings } = await validated(trx, venueId, def, current, body);
+        const stored = Object.fromEntries(Object.keys(def.fields).map((key) => [key, settings[key]]));
+        await trx
+          .updateTable('profiles')
+          .set({ name, ...toColumns(stored), updated_at: clock.now().toISOString() })
+          .where('id', '=', id)
+          .where('venue_id', '=', venueId)
+          .execute();
+      });
     },
 
     async remove(venueId: string, family: ProfileFamily, id: string): Promise<void> {

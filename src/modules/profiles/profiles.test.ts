@@ -1,6 +1,18 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  expectCreated,
+  insertVenue,
+  insertVenueRow,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { columnExists, rewriteProfileFloorplanIds } from './references.js';
 import { insertAccessRule, readRow } from './testing.js';
 
@@ -16,6 +28,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const FAMILY_PATHS = ['list-profiles', 'table-profiles', 'event-profiles', 'ticket-profiles'] as const;
+
+/** Rows of the tables module a table profile names: seating areas, tables, price lists. */
+const area = (name: string, venue = venueId) => insertVenueRow(t, 'seating_areas', venue, { name }, 'area');
+let tableNumber = 0;
+/** Table numbers are unique per venue: each fixture table gets a fresh one after its label. */
+const table = (label: string, venue = venueId) => insertVenueRow(t, 'venue_tables', venue, { table_number: `${label}-${++tableNumber}` }, 'tbl');
+const pricelist = (name: string, venue = venueId) => insertVenueRow(t, 'pricelists', venue, { name }, 'prl');
 
 async function create(path: string, body: object, a = api): Promise<string> {
   return expectCreated(await a.post(`/${path}`, body));
@@ -120,24 +139,25 @@ describe('profile families: create, read back, update, delete', () => {
   it('stores a table profile with its lists, references and assignment mode', async () => {
     const policy = await api.post('/payment-policies', { name: 'Deposit' });
     const bundle = await api.post('/bundles', { name: 'Drinks' });
+    const [sa1, sa2, tbl1, pl] = [await area('Terrace'), await area('Bar'), await table('1'), await pricelist('Peak')];
     const body = {
       name: 'Dinner',
-      seating_area_ids: ['sa_1', 'sa_2', 'sa_1'],
-      table_ids: ['tbl_1'],
+      seating_area_ids: [sa1, sa2, sa1],
+      table_ids: [tbl1],
       payment_policy_id: policy.json().id,
       duration_enabled: true,
       duration_minutes: 90,
       bundle_ids: [bundle.json().id],
       reservation_tags: ['Birthday'],
       table_assignment_mode: 'guest_pick',
-      guest_pick_area_ids: ['sa_2'],
-      pricelist_id: 'pl_anything',
+      guest_pick_area_ids: [sa2],
+      pricelist_id: pl,
       party_size_enabled: true,
       party_size_min: 2,
       party_size_max: 2,
     };
     const id = await create('table-profiles', body);
-    expect(await readBack('table-profiles', id)).toMatchObject({ ...body, seating_area_ids: ['sa_1', 'sa_2'] });
+    expect(await readBack('table-profiles', id)).toMatchObject({ ...body, seating_area_ids: [sa1, sa2] });
   });
 
   it('stores event and ticket profiles', async () => {
@@ -201,6 +221,11 @@ describe('profile validation', () => {
     ['table-profiles', { name: 'x', table_ids: 'tbl_1' }, /table_ids/],
     ['table-profiles', { name: 'x', payment_policy_id: 'pp_missing' }, /payment_policy_id/],
     ['table-profiles', { name: 'x', bundle_ids: ['bnd_missing'] }, /bundle_ids/],
+    ['table-profiles', { name: 'x', pricelist_id: 'prl_missing' }, /pricelist_id does not name one of this venue's price lists/],
+    ['table-profiles', { name: 'x', seating_area_ids: ['area_missing'] }, /seating_area_ids contains ids that are not this venue's seating areas/],
+    ['table-profiles', { name: 'x', guest_pick_area_ids: ['area_missing'] }, /guest_pick_area_ids/],
+    ['table-profiles', { name: 'x', table_ids: ['tbl_missing'] }, /table_ids contains ids that are not this venue's tables/],
+    ['table-profiles', { name: 'x', pricelist_id: '' }, /pricelist_id/],
     ['event-profiles', { name: 'x', promo_code_ids: ['promo_missing'] }, /promo_code_ids/],
     ['event-profiles', { name: 'x', booking_window_enabled: true }, /booking_cutoff_value or booking_start_value/],
     ['event-profiles', { name: 'x', booking_cutoff_value: 2 }, /booking_cutoff_unit is required/],
@@ -221,6 +246,29 @@ describe('profile validation', () => {
     expect((await api.post('/list-profiles', { name: 'x', admission_rule_group_id: group })).statusCode).toBe(400);
     expect((await api.post('/table-profiles', { name: 'x', payment_policy_id: policy })).statusCode).toBe(400);
     expect((await api.post('/event-profiles', { name: 'x', bundle_ids: [bundle] })).statusCode).toBe(400);
+  });
+
+  it('refuses another operator’s price list, seating areas and tables, alone or mixed with the venue’s own', async () => {
+    const stranger = await createOperator(t, 'Stranger');
+    const theirVenue = await insertVenue(t, stranger.operatorId);
+    const [theirArea, theirTable, theirList] = [await area('Terrace', theirVenue), await table('1', theirVenue), await pricelist('Peak', theirVenue)];
+    const [myArea, myTable] = [await area('Terrace'), await table('1')];
+    const bodies = [
+      { pricelist_id: theirList },
+      { seating_area_ids: [myArea, theirArea] },
+      { guest_pick_area_ids: [theirArea] },
+      { table_ids: [myTable, theirTable] },
+    ];
+    for (const body of bodies) {
+      const res = await api.post('/table-profiles', { name: 'Leaky', ...body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await api.get('/table-profiles')).json().data.map((p: { name: string }) => p.name)).not.toContain('Leaky');
+
+    // On update too, and the stored profile is left as it was.
+    const id = await create('table-profiles', { name: 'Mine', seating_area_ids: [myArea], table_ids: [myTable] });
+    for (const body of bodies) expect((await api.put(`/table-profiles/${id}`, { name: 'Mine', ...body })).statusCode).toBe(400);
+    expect(await readBack('table-profiles', id)).toMatchObject({ seating_area_ids: [myArea], table_ids: [myTable], pricelist_id: null });
   });
 
   it('validates the merged state on update: turning a toggle on without its value is refused', async () => {
@@ -306,21 +354,25 @@ describe('profile delete side effects', () => {
 
 describe('floorplan changes reaching table profiles', () => {
   it('drops deleted tables and areas, re-points copied ones, and leaves other venues alone', async () => {
+    const [areaA, areaB, tbl1, tbl2, tbl9] = [await area('A'), await area('B'), await table('1'), await table('2'), await table('9')];
     const id = await create('table-profiles', {
       name: 'Floorplan',
-      seating_area_ids: ['area_a', 'area_b'],
-      guest_pick_area_ids: ['area_a'],
-      table_ids: ['tbl_1', 'tbl_2'],
+      seating_area_ids: [areaA, areaB],
+      guest_pick_area_ids: [areaA],
+      table_ids: [tbl1, tbl2],
     });
-    const otherApi = venueApi(t, op.headers, await insertVenue(t, op.operatorId));
-    const otherId = await create('table-profiles', { name: 'Elsewhere', seating_area_ids: ['area_a'], table_ids: ['tbl_1'] }, otherApi);
+    const otherVenue = await insertVenue(t, op.operatorId);
+    const otherApi = venueApi(t, op.headers, otherVenue);
+    // Ids are global, so the same ids cannot be the other venue's; its profile holds its own.
+    const [otherArea, otherTable] = [await area('A', otherVenue), await table('1', otherVenue)];
+    const otherId = await create('table-profiles', { name: 'Elsewhere', seating_area_ids: [otherArea], table_ids: [otherTable] }, otherApi);
 
     await rewriteProfileFloorplanIds(t.db.kysely, venueId, {
-      areas: new Map([['area_a', null]]),
-      tables: new Map<string, string | null>([['tbl_1', 'tbl_9']]),
+      areas: new Map([[areaA, null], [otherArea, null]]),
+      tables: new Map<string, string | null>([[tbl1, tbl9], [otherTable, null]]),
     });
 
-    expect(await readBack('table-profiles', id)).toMatchObject({ seating_area_ids: ['area_b'], guest_pick_area_ids: [], table_ids: ['tbl_9', 'tbl_2'] });
-    expect(await readBack('table-profiles', otherId, otherApi)).toMatchObject({ seating_area_ids: ['area_a'], table_ids: ['tbl_1'] });
+    expect(await readBack('table-profiles', id)).toMatchObject({ seating_area_ids: [areaB], guest_pick_area_ids: [], table_ids: [tbl9, tbl2] });
+    expect(await readBack('table-profiles', otherId, otherApi)).toMatchObject({ seating_area_ids: [otherArea], table_ids: [otherTable] });
   });
 });

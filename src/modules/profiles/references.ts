@@ -127,6 +127,17 @@ export async function repointBundles(db: Executor, venueId: string, mapping: Rea
 }
 
 /**
+ * Everything that points at a venue's admission groups: list profiles and, once the events module has
+ * created it, ticket_types.admission_rule_group_id (ticket types have no venue_id; group ids are global).
+ */
+export async function repointAdmissionGroups(db: Executor, engine: Engine, venueId: string, mapping: ReadonlyMap<string, string | null>) {
+  await repointColumn(db, 'profiles', 'admission_rule_group_id', venueId, mapping);
+  if (mapping.size > 0 && (await columnExists(db, engine, 'ticket_types', 'admission_rule_group_id'))) {
+    await repointColumn(db, 'ticket_types', 'admission_rule_group_id', null, mapping);
+  }
+}
+
+/**
  * Everything that points at a venue's profiles: access rules (list and table profiles) and, once the
  * events module has created it, ticket_types.ticket_profile_id (skipped while that table is absent).
  */

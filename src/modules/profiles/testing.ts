@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { insertVenueRow, type TestApp } from '../../../test/helpers/app.js';
+import { tableExists } from './references.js';
 
 const loose = (t: TestApp) => t.db.kysely as unknown as Kysely<any>;
 
@@ -24,4 +25,25 @@ export async function countRows(t: TestApp, table: string, where: Record<string,
   for (const [column, value] of Object.entries(where)) query = query.where(column, '=', value);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * The events module owns ticket_types (which name a ticket profile and an admission group); until its
+ * migration lands, tests stand in a minimal table with the two reference columns.
+ */
+export async function ensureTicketTypes(t: TestApp): Promise<void> {
+  if (await tableExists(t.db.kysely, t.db.engine, 'ticket_types')) return;
+  await loose(t)
+    .schema.createTable('ticket_types')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('ticket_profile_id', 'text')
+    .addColumn('admission_rule_group_id', 'text')
+    .execute();
+}
+
+export async function insertTicketType(t: TestApp, fields: { ticket_profile_id?: string | null; admission_rule_group_id?: string | null }): Promise<string> {
+  await ensureTicketTypes(t);
+  const id = `tt_${Math.random().toString(36).slice(2)}`;
+  await loose(t).insertInto('ticket_types').values({ id, ...fields }).execute();
+  return id;
 }
