@@ -2,7 +2,8 @@
  * Payments: the operators' connected accounts and money ledger, the payment records that tie provider
  * intents and checkout sessions to an operator and venue, received webhook events and fulfilments
  * (unique keys make redelivery harmless), the guests' keys billing ledger, and the simulated provider's
- * own state (intents, refunds, checkout sessions, accounts, transfers, idempotency keys).
+ * own state (intents, refunds, checkout sessions, accounts, onboarding links, transfers, idempotency keys,
+ * outgoing events).
  */
 import type { Kysely } from 'kysely';
 import { idColumn, timestamps } from './helpers.js';
@@ -76,7 +77,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('kind', 'text')
     .addColumn('target_key', 'text')
     .addColumn('outcome', 'text', (c) => c.notNull())
-    .addColumn('event_created', 'integer')
+    // Unix seconds: bigint, since PostgreSQL's integer ends in 2038 (SQLite's integer is 64-bit anyway).
+    .addColumn('event_created', 'bigint')
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('received_at', 'text', (c) => c.notNull())
     .execute();
@@ -168,16 +170,46 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
+  // Keys are global, like the real provider's: reusing one for another request is refused.
   await db.schema
     .createTable('sim_idempotency_keys')
     .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('operation', 'text', (c) => c.notNull())
+    .addColumn('request_hash', 'text', (c) => c.notNull())
     .addColumn('object_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+
+  // Hosted onboarding links: single-use, short-lived bearer capabilities (only the hash is kept).
+  await db.schema
+    .createTable('sim_account_links')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull())
+    .addColumn('return_url', 'text', (c) => c.notNull())
+    .addColumn('refresh_url', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  // Events the simulated provider sends to the platform's webhook, retried until delivered.
+  await db.schema
+    .createTable('sim_events')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sim_events_due_idx').on('sim_events').columns(['status', 'next_attempt_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
+    'sim_events',
+    'sim_account_links',
     'sim_idempotency_keys',
     'sim_transfers',
     'sim_accounts',

@@ -4,6 +4,8 @@
  * account takes charges; otherwise a charge on the platform account, owed to the operator), keeps a
  * payment record per intent or checkout session, and writes the operator ledger as money moves.
  * Provider failures become AppErrors: 503 unconfigured, 502 provider down, 409 wrong state, 404, 400, 402.
+ * Calls that act on an intent or session a caller named take a `scope` (operator, venue): a payment of
+ * another tenant is simply not found, exactly like one that does not exist.
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
@@ -38,7 +40,7 @@ export function toAppError(error: unknown): unknown {
     case 'not_found':
       return notFound('Payment');
     case 'invalid_request':
-      return new AppError(400, error.message);
+      return new AppError(400, error.publicMessage);
     default:
       return badGateway();
   }
@@ -50,6 +52,15 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw toAppError(error);
   }
+}
+
+/**
+ * Limits a call to one tenant's payments. Routes that act on an intent or session id they were given
+ * must pass it: another operator's (or venue's) payment then answers 404, as an unknown one does.
+ */
+export interface PaymentScope {
+  operatorId: string;
+  venueId?: string;
 }
 
 /** Who a payment is for. Without an operator it is the platform's own sale (no operator ledger). */
@@ -85,17 +96,20 @@ export interface CreateCheckoutRequest extends PaymentParty {
 export interface Charges {
   createIntent(request: CreateIntentRequest): Promise<PaymentIntent>;
   /** Re-reads an intent from the provider (finalize flows) and records any money it moved. */
-  retrieveIntent(intentId: string): Promise<PaymentIntent>;
-  /** Captures a card hold, all of it or `amountPence`. */
-  captureIntent(intentId: string, options?: { amountPence?: number; idempotencyKey?: string }): Promise<PaymentIntent>;
+  retrieveIntent(intentId: string, scope?: PaymentScope): Promise<PaymentIntent>;
+  /**
+   * Captures a card hold, all of it or `amountPence`. Idempotency keys are the provider's: global,
+   * so use a distinct key per operation (e.g. `capture-<booking id>`, not the key of the intent).
+   */
+  captureIntent(intentId: string, options?: { amountPence?: number; idempotencyKey?: string; scope?: PaymentScope }): Promise<PaymentIntent>;
   /** Releases a card hold or abandons an unpaid intent. */
-  cancelIntent(intentId: string, options?: { idempotencyKey?: string }): Promise<PaymentIntent>;
+  cancelIntent(intentId: string, options?: { idempotencyKey?: string; scope?: PaymentScope }): Promise<PaymentIntent>;
   /** Refunds a paid intent, fully or `amountPence`. */
-  refund(intentId: string, options?: { amountPence?: number; idempotencyKey?: string; reason?: string }): Promise<Refund>;
+  refund(intentId: string, options?: { amountPence?: number; idempotencyKey?: string; reason?: string; scope?: PaymentScope }): Promise<Refund>;
   createCheckoutSession(request: CreateCheckoutRequest): Promise<CheckoutSession>;
-  retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession>;
+  retrieveCheckoutSession(sessionId: string, scope?: PaymentScope): Promise<CheckoutSession>;
   /** Expires an open session; its `checkout.session.expired` event releases the target. */
-  expireCheckoutSession(sessionId: string): Promise<CheckoutSession>;
+  expireCheckoutSession(sessionId: string, scope?: PaymentScope): Promise<CheckoutSession>;
   /** Records what a re-read or updated intent says (used after the simulated card form). */
   observeIntent(intent: PaymentIntent): Promise<PaymentIntent>;
   /** Webhook hook: bookkeeping of a paid or expired checkout session, inside the event's transaction. */
@@ -140,6 +154,15 @@ export function createCharges(deps: {
       .where('provider', '=', provider().name)
       .where(column, '=', value)
       .executeTakeFirst();
+  }
+
+  /** 404 unless the intent or session is a payment of the scope's operator (and venue). */
+  async function checkScope(column: 'intent_id' | 'checkout_session_id', value: string, scope: PaymentScope | undefined) {
+    if (!scope) return;
+    const record = await recordBy(column, value);
+    if (!record || record.operator_id !== scope.operatorId || (scope.venueId !== undefined && record.venue_id !== scope.venueId)) {
+      throw notFound('Payment');
+    }
   }
 
   /** Inserts the record before calling the provider, so no provider object exists without one. */
@@ -230,8 +253,16 @@ export function createCharges(deps: {
     await deps.afterPlatformCharge(operatorId).catch((error) => log.error({ err: error, operatorId }, 'transfer of owed payments failed'));
   }
 
-  const retrieveIntent = (intentId: string) => guarded(async () => observeIntent(await provider().retrievePaymentIntent(intentId)));
-  const retrieveCheckoutSession = (sessionId: string) => guarded(() => provider().retrieveCheckoutSession(sessionId));
+  const retrieveIntent = (intentId: string, scope?: PaymentScope) =>
+    guarded(async () => {
+      await checkScope('intent_id', intentId, scope);
+      return observeIntent(await provider().retrievePaymentIntent(intentId));
+    });
+  const retrieveCheckoutSession = (sessionId: string, scope?: PaymentScope) =>
+    guarded(async () => {
+      await checkScope('checkout_session_id', sessionId, scope);
+      return provider().retrieveCheckoutSession(sessionId);
+    });
 
   return {
     observeIntent,
@@ -267,6 +298,7 @@ export function createCharges(deps: {
 
     captureIntent: (intentId, options = {}) =>
       guarded(async () => {
+        await checkScope('intent_id', intentId, options.scope);
         const record = await recordBy('intent_id', intentId);
         const applicationFeeAmount =
           record?.mode === 'destination' && options.amountPence !== undefined
@@ -281,10 +313,14 @@ export function createCharges(deps: {
       }),
 
     cancelIntent: (intentId, options = {}) =>
-      guarded(async () => observeIntent(await provider().cancelPaymentIntent(intentId, { idempotencyKey: options.idempotencyKey }))),
+      guarded(async () => {
+        await checkScope('intent_id', intentId, options.scope);
+        return observeIntent(await provider().cancelPaymentIntent(intentId, { idempotencyKey: options.idempotencyKey }));
+      }),
 
     refund: (intentId, options = {}) =>
       guarded(async () => {
+        await checkScope('intent_id', intentId, options.scope);
         const record = await recordBy('intent_id', intentId);
         // Make sure the charge itself is in the ledger before a refund of it is.
         if (record?.operator_id) await observeIntent(await provider().retrievePaymentIntent(intentId));
@@ -342,7 +378,11 @@ export function createCharges(deps: {
       }
     },
 
-    expireCheckoutSession: (sessionId) => guarded(() => provider().expireCheckoutSession(sessionId)),
+    expireCheckoutSession: (sessionId, scope) =>
+      guarded(async () => {
+        await checkScope('checkout_session_id', sessionId, scope);
+        return provider().expireCheckoutSession(sessionId);
+      }),
 
     async sessionSettled(trx, session, outcome) {
       const byId = session.metadata.maitred_payment_id;
@@ -351,7 +391,13 @@ export function createCharges(deps: {
         (await trx.selectFrom('payment_records').selectAll().where('checkout_session_id', '=', session.id).executeTakeFirst());
       if (!record) return undefined;
       if (outcome === 'expired') {
-        await trx.updateTable('payment_records').set({ status: 'expired', updated_at: at() }).where('id', '=', record.id).execute();
+        // A late or out-of-order expiry never undoes a payment already booked.
+        await trx
+          .updateTable('payment_records')
+          .set({ status: 'expired', updated_at: at() })
+          .where('id', '=', record.id)
+          .where('status', '!=', 'complete')
+          .execute();
         return undefined;
       }
       await trx

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
 import { owedPence } from './ledger.js';
 import { revenuePence } from './payments.reports.js';
-import { confirm, onboard } from './payments.test-helpers.js';
+import { PaymentProviderError } from './provider.js';
+import { confirm, deliver, FORM, onboard, sessionEvent } from './payments.test-helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -75,7 +76,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
     expect(pay.statusCode).toBe(303);
     expect(await owed(op.operatorId)).toBe(7_600 + 2_850);
 
-    const { accountId } = await onboard(t, op.headers, 'verified');
+    const { accountId } = await onboard(t, op, 'verified');
     expect(await transfersTo(accountId)).toEqual([{ amount: 10_450, destination: accountId }]);
     expect(await owed(op.operatorId)).toBe(0);
     const transfer = await t.db.kysely.selectFrom('payment_ledger').selectAll().where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').executeTakeFirstOrThrow();
@@ -91,7 +92,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
   it('after onboarding, payments are destination charges with the platform fee', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
-    const { accountId } = await onboard(t, op.headers, 'verified');
+    const { accountId } = await onboard(t, op, 'verified');
 
     const intent = await paidIntent(op, venueId, 8_000);
     const read = await payments().retrieveIntent(intent.id);
@@ -116,7 +117,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
   it('a partial capture of a destination hold takes the fee on what was captured', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
-    await onboard(t, op.headers, 'verified');
+    await onboard(t, op, 'verified');
     const hold = await paidIntent(op, venueId, 6_000, 'manual');
     expect(await ledger(op.operatorId)).toEqual([]);
     const captured = await payments().captureIntent(hold.id, { amountPence: 3_000 });
@@ -131,7 +132,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
     const early = await payments().createIntent({ operatorId: op.operatorId, venueId, amountPence: 2_000, metadata: { kind: 'booking_deposit', booking_id: 'bkg_early' } });
-    const { accountId } = await onboard(t, op.headers, 'verified');
+    const { accountId } = await onboard(t, op, 'verified');
     expect(await transfersTo(accountId)).toEqual([]);
     await confirm(t, early.id, 'pm_card_visa');
     expect(await transfersTo(accountId)).toEqual([{ amount: 1_900, destination: accountId }]);
@@ -141,7 +142,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
   it('while verification is pending, payments stay on the platform account', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
-    const { accountId } = await onboard(t, op.headers, 'pending');
+    const { accountId } = await onboard(t, op, 'pending');
     const intent = await paidIntent(op, venueId, 1_000);
     expect(intent.destination).toBeNull();
     expect(await owed(op.operatorId)).toBe(950);
@@ -151,7 +152,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
   it('concurrent settles transfer the owed money once', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
-    const { accountId } = await onboard(t, op.headers, 'pending');
+    const { accountId } = await onboard(t, op, 'pending');
     await paidIntent(op, venueId, 4_000);
     await paidIntent(op, venueId, 2_000);
     // The provider enables the account; several status reads race to settle.
@@ -165,7 +166,7 @@ describe('before and after onboarding (CONTRACT §4)', () => {
   it('a failed transfer is not counted and the next settle retries it', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
-    const { accountId } = await onboard(t, op.headers, 'pending');
+    const { accountId } = await onboard(t, op, 'pending');
     await paidIntent(op, venueId, 3_000);
     // Our cache says enabled but the provider still refuses transfers to the account.
     await t.db.kysely.updateTable('payment_accounts').set({ status: 'enabled' }).where('account_id', '=', accountId).execute();
@@ -178,6 +179,119 @@ describe('before and after onboarding (CONTRACT §4)', () => {
     const transfer = await payments().payouts.settle(op.operatorId);
     expect(transfer).toMatchObject({ amount: 2_850, destination: accountId });
     expect(await owed(op.operatorId)).toBe(0);
+  });
+});
+
+describe('transfers when the provider does not answer', () => {
+  it('a transfer whose outcome is unknown stays claimed and is retried under the same key, never made twice', async () => {
+    const op = await createOperator(t);
+    const venueId = await insertVenue(t, op.operatorId);
+    const { accountId } = await onboard(t, op, 'pending');
+    await paidIntent(op, venueId, 3_000);
+    const provider = payments().provider!;
+    const realTransfer = provider.createTransfer.bind(provider);
+    const keys: (string | undefined)[] = [];
+    let loseAnswer = true;
+    // The provider makes the transfer but its first answer is lost (a timeout): the outcome is unknown.
+    provider.createTransfer = async (input, options) => {
+      keys.push(options?.idempotencyKey);
+      const transfer = await realTransfer(input, options);
+      if (loseAnswer) {
+        loseAnswer = false;
+        throw new PaymentProviderError('unavailable', 'Stripe request failed: socket hang up');
+      }
+      return transfer;
+    };
+    try {
+      await t.db.kysely.updateTable('sim_accounts').set({ charges_enabled: 1, payouts_enabled: 1 }).where('id', '=', accountId).execute();
+      await t.app.inject({ url: '/api/my-operator/payout/status', headers: op.headers });
+      expect(await transfersTo(accountId)).toEqual([{ amount: 2_850, destination: accountId }]);
+      const claim = await t.db.kysely.selectFrom('payment_ledger').select(['status', 'amount_pence']).where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').execute();
+      expect(claim).toEqual([{ status: 'pending', amount_pence: -2_850 }]);
+      // Nothing is owed while the claim is open, so further settles transfer nothing more.
+      expect(await owed(op.operatorId)).toBe(0);
+      expect(await payments().payouts.settle(op.operatorId)).toBeNull();
+      expect(keys).toHaveLength(1);
+
+      // Later the stale claim is retried with its own key: the provider answers with the transfer it made.
+      t.clock.advance(6 * 60_000);
+      await payments().payouts.settle(op.operatorId);
+    } finally {
+      provider.createTransfer = realTransfer;
+    }
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await transfersTo(accountId)).toEqual([{ amount: 2_850, destination: accountId }]);
+    const settled = await t.db.kysely.selectFrom('payment_ledger').select(['status', 'provider_ref']).where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').execute();
+    expect(settled).toEqual([{ status: 'completed', provider_ref: expect.stringMatching(/^tr_/) }]);
+    expect(await owed(op.operatorId)).toBe(0);
+  });
+});
+
+describe('tenant scope', () => {
+  it("an operator's scope reaches its own payments only: another's intent or session is not found and untouched", async () => {
+    const a = await createOperator(t);
+    const b = await createOperator(t);
+    const venueA = await insertVenue(t, a.operatorId);
+    const otherVenueA = await insertVenue(t, a.operatorId);
+    const hold = await paidIntent(a, venueA, 5_000, 'manual');
+    const paid = await paidIntent(a, venueA, 2_000);
+    const session = await payments().createCheckoutSession({
+      operatorId: a.operatorId,
+      venueId: venueA,
+      amountPence: 1_500,
+      name: 'Deposit',
+      metadata: { kind: 'test_scope' },
+      successUrl: 'https://a.example/ok',
+      cancelUrl: 'https://a.example/no',
+    });
+    const platformOwn = await payments().createIntent({ amountPence: 900, metadata: { kind: 'keys_topup' } });
+
+    const scopeB = { operatorId: b.operatorId };
+    const wrongVenue = { operatorId: a.operatorId, venueId: otherVenueA };
+    for (const scope of [scopeB, wrongVenue]) {
+      await expect(payments().retrieveIntent(hold.id, scope)).rejects.toMatchObject({ status: 404 });
+      await expect(payments().captureIntent(hold.id, { scope })).rejects.toMatchObject({ status: 404 });
+      await expect(payments().cancelIntent(hold.id, { scope })).rejects.toMatchObject({ status: 404 });
+      await expect(payments().refund(paid.id, { scope })).rejects.toMatchObject({ status: 404 });
+      await expect(payments().retrieveCheckoutSession(session.id, scope)).rejects.toMatchObject({ status: 404 });
+      await expect(payments().expireCheckoutSession(session.id, scope)).rejects.toMatchObject({ status: 404 });
+    }
+    // A payment of no operator is no operator's either.
+    await expect(payments().retrieveIntent(platformOwn.id, scopeB)).rejects.toMatchObject({ status: 404 });
+    expect((await payments().retrieveIntent(hold.id)).status).toBe('requires_capture');
+    expect((await payments().retrieveCheckoutSession(session.id)).status).toBe('open');
+    expect(await t.db.kysely.selectFrom('sim_refunds').select('id').where('payment_intent_id', '=', paid.id).execute()).toEqual([]);
+
+    const scopeA = { operatorId: a.operatorId, venueId: venueA };
+    expect((await payments().retrieveIntent(hold.id, scopeA)).status).toBe('requires_capture');
+    expect((await payments().captureIntent(hold.id, { scope: scopeA })).status).toBe('succeeded');
+    expect((await payments().refund(paid.id, { amountPence: 500, scope: { operatorId: a.operatorId } })).amount).toBe(500);
+    expect((await payments().expireCheckoutSession(session.id, scopeA)).status).toBe('expired');
+  });
+});
+
+describe('checkout bookkeeping', () => {
+  it('an expiry arriving after the payment (out of order) does not undo it', async () => {
+    const op = await createOperator(t);
+    const venueId = await insertVenue(t, op.operatorId);
+    const session = await payments().createCheckoutSession({
+      operatorId: op.operatorId,
+      venueId,
+      amountPence: 2_000,
+      name: 'Deposit',
+      metadata: { kind: 'test_out_of_order' },
+      successUrl: 'https://a.example/ok',
+      cancelUrl: 'https://a.example/no',
+    });
+    const pay = await t.app.inject({ method: 'POST', url: new URL(session.url!).pathname, headers: FORM, payload: 'payment_method=pm_card_visa' });
+    expect(pay.statusCode).toBe(303);
+    const record = () => t.db.kysely.selectFrom('payment_records').select('status').where('checkout_session_id', '=', session.id).executeTakeFirstOrThrow();
+    expect((await record()).status).toBe('complete');
+    const late = sessionEvent('checkout.session.expired', { id: session.id, amount_total: 2_000, metadata: { ...session.metadata } });
+    expect((await deliver(t, late)).statusCode).toBe(200);
+    expect((await record()).status).toBe('complete');
+    expect(await revenuePence(t.db, { operatorId: op.operatorId })).toBe(2_000);
   });
 });
 

@@ -14,6 +14,9 @@ import { checkoutPage, messagePage, onboardingPage, PAGE_HEADERS } from './simul
 /** Provider events are small; the global limit is sized for image uploads. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
+/** How often the simulated provider looks for events due for another delivery attempt. */
+const SIMULATED_EVENT_RETRY_INTERVAL_MS = 30_000;
+
 const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).headers(PAGE_HEADERS).send(body);
 
 /**
@@ -37,7 +40,7 @@ const webhookRoute: ModulePlugin = async (app, { ctx }) => {
           'Signed with `Payment-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (several v1 allowed, 300 s tolerance; ' +
           'the same header named `Stripe-Signature` is accepted). ' +
           'Handles `checkout.session.completed` / `.expired` by `metadata.kind`; every verified event is acknowledged.',
-        response: { 200: WebhookAck, ...errorResponses(400) },
+        response: { 200: WebhookAck, ...errorResponses(400, 500, 503) },
       },
     },
     async (request) => {
@@ -60,17 +63,22 @@ const simulatedPages: ModulePlugin = async (app, { ctx }) => {
 
   const notFoundPage = (reply: FastifyReply, what: string) => html(reply, 404, messagePage('Not found', `No such ${what}.`));
 
-  app.get<{ Params: { accountId: string } }>('/simulated/onboarding/:accountId', { schema: hidden }, async (request, reply) => {
+  // Onboarding pages are reached only through an account link (a single-use, expiring token), as at
+  // the real provider: a spent link sends the browser to the link's refresh URL, a finished one to its
+  // return URL.
+  app.get<{ Params: { token: string } }>('/simulated/onboarding/:token', { schema: hidden }, async (request, reply) => {
     try {
-      return html(reply, 200, onboardingPage(await simulated.retrieveConnectedAccount(request.params.accountId)));
+      const link = await simulated.onboardingLink(request.params.token);
+      if (link.state === 'spent') return reply.header('cache-control', 'no-store').redirect(link.refreshUrl, 303);
+      return html(reply, 200, onboardingPage(link.account));
     } catch (error) {
-      if (error instanceof PaymentProviderError && error.kind === 'not_found') return notFoundPage(reply, 'connected account');
+      if (error instanceof PaymentProviderError && error.kind === 'not_found') return notFoundPage(reply, 'onboarding link');
       throw error;
     }
   });
 
-  app.post<{ Params: { accountId: string }; Body: Record<string, string> | undefined }>(
-    '/simulated/onboarding/:accountId',
+  app.post<{ Params: { token: string }; Body: Record<string, string> | undefined }>(
+    '/simulated/onboarding/:token',
     { schema: hidden },
     async (request, reply) => {
       const outcome = request.body?.outcome;
@@ -79,9 +87,10 @@ const simulatedPages: ModulePlugin = async (app, { ctx }) => {
       }
       try {
         // The provider's `account.updated` event updates the operator's status and settles what is owed.
-        return html(reply, 200, onboardingPage(await simulated.completeOnboarding(request.params.accountId, outcome === 'verified'), true));
+        const done = await simulated.completeOnboarding(request.params.token, outcome === 'verified');
+        return reply.header('cache-control', 'no-store').redirect(done.state === 'done' ? done.returnUrl : done.refreshUrl, 303);
       } catch (error) {
-        if (error instanceof PaymentProviderError && error.kind === 'not_found') return notFoundPage(reply, 'connected account');
+        if (error instanceof PaymentProviderError && error.kind === 'not_found') return notFoundPage(reply, 'onboarding link');
         throw error;
       }
     },
@@ -190,4 +199,12 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
   );
 
   await app.register(simulatedPages, { ctx });
+
+  // Events the platform did not accept are delivered again, as the real provider retries its webhooks.
+  const simulated = payments.simulated;
+  const retry = setInterval(() => {
+    simulated.deliverDueEvents().catch((error) => ctx.log.error({ err: error }, 'simulated provider event redelivery failed'));
+  }, SIMULATED_EVENT_RETRY_INTERVAL_MS);
+  retry.unref();
+  app.addHook('onClose', async () => clearInterval(retry));
 };

@@ -172,7 +172,33 @@ export interface SimTransfersTable {
 
 export interface SimIdempotencyKeysTable {
   key: string;
+  /** What the key was first used for, and a hash of its parameters: reuse for anything else is refused. */
+  operation: string;
+  request_hash: string;
   object_id: string;
+  created_at: string;
+}
+
+/** A hosted onboarding link: a single-use bearer capability, stored as the SHA-256 of its token. */
+export interface SimAccountLinksTable {
+  token_hash: string;
+  account_id: string;
+  return_url: string;
+  refresh_url: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** An event for the platform's webhook: `pending` until delivered, retried with backoff, `failed` after 3 days. */
+export interface SimEventsTable {
+  id: string;
+  type: string;
+  /** The event as JSON text. */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string;
   created_at: string;
 }
 
@@ -189,4 +215,6 @@ export interface PaymentsTables {
   sim_accounts: SimAccountsTable;
   sim_transfers: SimTransfersTable;
   sim_idempotency_keys: SimIdempotencyKeysTable;
+  sim_account_links: SimAccountLinksTable;
+  sim_events: SimEventsTable;
 }

@@ -65,17 +65,28 @@ export async function confirm(t: TestApp, intentId: string, paymentMethod: strin
   });
 }
 
-/** Starts onboarding for the operator and finishes it on the simulated page (`verified` or `pending`). */
-export async function onboard(t: TestApp, headers: Record<string, string>, outcome: 'verified' | 'pending' = 'verified') {
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+export const RETURN_URL = 'http://maitred.test/payouts/onboarding/return';
+export const REFRESH_URL = 'http://maitred.test/payouts/onboarding/refresh';
+
+/** The operator's connected account id, as the platform recorded it. */
+export async function accountIdOf(t: TestApp, operatorId: string): Promise<string> {
+  const row = await t.db.kysely.selectFrom('payment_accounts').select('account_id').where('operator_id', '=', operatorId).executeTakeFirstOrThrow();
+  return row.account_id;
+}
+
+/** POST /payout/connect/start; returns the path of the hosted onboarding link. */
+export async function startOnboarding(t: TestApp, headers: Record<string, string>): Promise<string> {
   const start = await t.app.inject({ method: 'POST', url: '/api/my-operator/payout/connect/start', headers });
   if (start.statusCode !== 200) throw new Error(`connect/start failed: ${start.statusCode} ${start.body}`);
-  const path = new URL(start.json().url as string).pathname;
-  const finish = await t.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `outcome=${outcome}`,
-  });
-  if (finish.statusCode !== 200) throw new Error(`onboarding failed: ${finish.statusCode} ${finish.body}`);
-  return { accountId: path.split('/').pop()!, page: finish.body };
+  return new URL(start.json().url as string).pathname;
+}
+
+/** Starts onboarding for the operator and finishes it on the simulated page (`verified` or `pending`). */
+export async function onboard(t: TestApp, op: { headers: Record<string, string>; operatorId: string }, outcome: 'verified' | 'pending' = 'verified') {
+  const path = await startOnboarding(t, op.headers);
+  const finish = await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: `outcome=${outcome}` });
+  // As at the real provider, finishing sends the browser to the link's return URL.
+  if (finish.statusCode !== 303 || finish.headers.location !== RETURN_URL) throw new Error(`onboarding failed: ${finish.statusCode} ${finish.body}`);
+  return { accountId: await accountIdOf(t, op.operatorId), path };
 }

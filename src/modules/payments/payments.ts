@@ -61,13 +61,15 @@ export function createPayments(deps: { config: Config; db: Db; clock: Clock; log
 
   // The simulated provider tells the platform about sessions and accounts the way the real one does:
   // a signed event through the same webhook processing (in-process; every instance shares the db).
+  // A failure is rethrown so the provider keeps the event and delivers it again later.
   async function deliver(event: SimulatedEvent): Promise<void> {
     const raw = Buffer.from(JSON.stringify(event));
     const header = signatureHeader(raw, await webhookSecret(), Math.floor(clock.now().getTime() / 1000));
     try {
       await webhooks.receive(raw, header);
     } catch (error) {
-      log.error({ err: error, eventId: event.id, type: event.type }, 'simulated provider event was not processed');
+      log.error({ err: error, eventId: event.id, type: event.type }, 'simulated provider event was not processed; it will be retried');
+      throw error;
     }
   }
 

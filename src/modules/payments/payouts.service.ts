@@ -11,7 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import { badGateway, notFound, serviceUnavailable } from '../../platform/errors.js';
 import { PAYMENTS_UNCONFIGURED } from './charges.js';
 import { claimTransfer, owedPence, settleTransfer } from './ledger.js';
-import type { ConnectedAccount, PaymentProvider, Transfer } from './provider.js';
+import { PaymentProviderError, type ConnectedAccount, type PaymentProvider, type Transfer } from './provider.js';
 
 export type PayoutStatusValue = 'not_started' | 'onboarding' | 'pending' | 'enabled' | 'unconfigured' | 'error';
 
@@ -97,9 +97,12 @@ export function createPayouts(deps: {
       await settleTransfer(db.kysely, ledgerId, { transferId: transfer.id });
       return transfer;
     } catch (error) {
-      // Failed transfers stop counting against what is owed, so the next settle tries again.
-      await settleTransfer(db.kysely, ledgerId, 'failed');
-      log.error({ err: error, operatorId, amount }, 'transfer of owed payments failed');
+      // A refusal means no transfer was made: it stops counting against what is owed, and the next
+      // settle claims the money afresh. Any other failure (timeout, provider down) may have made it,
+      // so the claim stays pending and is retried under the same idempotency key, never as a new one.
+      const refused = error instanceof PaymentProviderError && error.kind !== 'unavailable';
+      if (refused) await settleTransfer(db.kysely, ledgerId, 'failed');
+      log.error({ err: error, operatorId, amount, retried: !refused }, 'transfer of owed payments failed');
       return null;
     }
   }
@@ -207,9 +210,18 @@ export function createPayouts(deps: {
           account_id: account.id,
         };
       } catch (error) {
-        // The last known status stays cached: a provider outage is not a change of the account.
+        // The last known status stays cached: a provider outage is not a change of the account. The
+        // flags are the last ones read, so the answer keeps the spec's shape.
         log.error({ err: error, operatorId }, 'reading the connected account failed');
-        return { connected: true, provider: providerName, status: 'error', account_id: row.account_id };
+        return {
+          connected: true,
+          provider: providerName,
+          status: 'error',
+          charges_enabled: Boolean(row.charges_enabled),
+          payouts_enabled: Boolean(row.payouts_enabled),
+          details_submitted: Boolean(row.details_submitted),
+          account_id: row.account_id,
+        };
       }
     },
 

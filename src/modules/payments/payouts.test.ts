@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuest, createOperator, createStaff, createTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { payoutSummary } from './payments.reports.js';
-import { onboard } from './payments.test-helpers.js';
+import { accountIdOf, FORM, onboard, REFRESH_URL, startOnboarding } from './payments.test-helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,13 +28,16 @@ describe('payout status and onboarding (simulated provider)', () => {
     expect(await cached(op.operatorId)).toBe('not_started');
   });
 
-  it('connect/start creates the account and returns the local onboarding page; status is onboarding', async () => {
+  it('connect/start creates the account and returns a local onboarding link; status is onboarding', async () => {
     const op = await createOperator(t, 'Harbour Bars');
     const res = await start(op.headers);
     expect(res.statusCode).toBe(200);
     const { url } = res.json();
-    expect(url).toMatch(/^http:\/\/maitred\.test\/simulated\/onboarding\/acct_[a-z2-7]+$/);
-    const accountId = url.split('/').pop();
+    // A link token, not the account id: the id alone (shown to anyone with payouts:read) opens nothing.
+    expect(url).toMatch(/^http:\/\/maitred\.test\/simulated\/onboarding\/[A-Za-z0-9_-]{32}$/);
+    const accountId = await accountIdOf(t, op.operatorId);
+    expect(accountId).toMatch(/^acct_[a-z2-7]+$/);
+    expect(url).not.toContain(accountId);
     expect(await cached(op.operatorId)).toBe('onboarding');
 
     const read = await status(op.headers);
@@ -62,64 +65,130 @@ describe('payout status and onboarding (simulated provider)', () => {
 
   it('reuses the account on a second start, and concurrent starts make one account', async () => {
     const op = await createOperator(t);
-    const urls = (await Promise.all(Array.from({ length: 5 }, () => start(op.headers)))).map((r) => r.json().url);
-    expect(new Set(urls).size).toBe(1);
-    expect((await start(op.headers)).json().url).toBe(urls[0]);
+    const results = await Promise.all(Array.from({ length: 5 }, () => start(op.headers)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+    expect((await start(op.headers)).statusCode).toBe(200);
     const accounts = await t.db.kysely.selectFrom('sim_accounts').select('id').where('metadata', 'like', `%${op.operatorId}%`).execute();
     expect(accounts).toHaveLength(1);
+    expect(accounts[0].id).toBe(await accountIdOf(t, op.operatorId));
+    // Every start hands out a fresh link to that one account.
+    expect(new Set(results.map((r) => r.json().url)).size).toBe(5);
   });
 
   it('finishing with verification pending gives pending; finishing verified gives enabled; the cache follows', async () => {
     const op = await createOperator(t);
-    const { page: pendingPage } = await onboard(t, op.headers, 'pending');
-    expect(pendingPage).toContain('verification is pending');
+    await onboard(t, op, 'pending');
     expect(await cached(op.operatorId)).toBe('pending');
     expect((await status(op.headers)).json()).toMatchObject({ status: 'pending', details_submitted: true, charges_enabled: false, payouts_enabled: false });
 
-    const { page } = await onboard(t, op.headers, 'verified');
-    expect(page).toContain('Onboarding is complete');
+    await onboard(t, op, 'verified');
     // The provider's account.updated event already moved the cached status, before any status read.
     expect(await cached(op.operatorId)).toBe('enabled');
     expect((await payoutSummary(t.db, op.operatorId, 'simulated')).status).toBe('enabled');
     expect((await status(op.headers)).json()).toMatchObject({ connected: true, status: 'enabled', details_submitted: true, charges_enabled: true, payouts_enabled: true });
+
+    // Going through onboarding again never takes away what the account has.
+    await onboard(t, op, 'pending');
+    expect((await status(op.headers)).json()).toMatchObject({ status: 'enabled', charges_enabled: true, payouts_enabled: true });
+    expect(await cached(op.operatorId)).toBe('enabled');
   });
 
   it('status is read from the provider on each call', async () => {
     const op = await createOperator(t);
-    const { accountId } = await onboard(t, op.headers, 'verified');
+    const { accountId } = await onboard(t, op, 'verified');
     // The provider disables payouts (e.g. a verification lapse): the next read says pending.
     await t.db.kysely.updateTable('sim_accounts').set({ payouts_enabled: 0 }).where('id', '=', accountId).execute();
     expect((await status(op.headers)).json()).toMatchObject({ status: 'pending', charges_enabled: true, payouts_enabled: false });
     expect(await cached(op.operatorId)).toBe('pending');
   });
 
-  it('a provider read failure answers status error and keeps the cached status', async () => {
+  it('a provider read failure answers status error with the last known flags and keeps the cached status', async () => {
     const op = await createOperator(t);
-    const url = (await start(op.headers)).json().url as string;
-    const accountId = url.split('/').pop()!;
+    await onboard(t, op, 'pending');
+    const accountId = await accountIdOf(t, op.operatorId);
     await t.db.kysely.deleteFrom('sim_accounts').where('id', '=', accountId).execute();
     const res = await status(op.headers);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ connected: true, provider: 'simulated', status: 'error', account_id: accountId });
-    expect(await cached(op.operatorId)).toBe('onboarding');
+    expect(res.json()).toEqual({
+      connected: true,
+      provider: 'simulated',
+      status: 'error',
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: true,
+      account_id: accountId,
+    });
+    expect(await cached(op.operatorId)).toBe('pending');
     // Onboarding can no longer be started against the lost account: a provider failure, 502.
-    expect((await start(op.headers)).statusCode).toBe(502);
+    const failed = await start(op.headers);
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json().error).not.toContain(accountId);
+  });
+});
+
+describe('the simulated onboarding page', () => {
+  const account = (id: string) => t.db.kysely.selectFrom('sim_accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('refuses an unknown outcome and unknown links', async () => {
+    const op = await createOperator(t);
+    const path = await startOnboarding(t, op.headers);
+    expect((await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: 'outcome=maybe' })).statusCode).toBe(400);
+    expect(await cached(op.operatorId)).toBe('onboarding');
+    expect((await t.app.inject({ url: '/simulated/onboarding/not-a-link' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/simulated/onboarding/not-a-link', headers: FORM, payload: 'outcome=verified' })).statusCode).toBe(404);
   });
 
-  it('the onboarding page refuses an unknown outcome and unknown accounts', async () => {
+  it('cannot be reached with the account id alone', async () => {
     const op = await createOperator(t);
-    const path = new URL((await start(op.headers)).json().url).pathname;
-    const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    expect((await t.app.inject({ method: 'POST', url: path, headers: form, payload: 'outcome=maybe' })).statusCode).toBe(400);
-    expect(await cached(op.operatorId)).toBe('onboarding');
-    expect((await t.app.inject({ url: '/simulated/onboarding/acct_nobody' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: '/simulated/onboarding/acct_nobody', headers: form, payload: 'outcome=verified' })).statusCode).toBe(404);
+    await startOnboarding(t, op.headers);
+    const accountId = await accountIdOf(t, op.operatorId);
+    // Someone who can read payout status (and so the account id) but may not onboard.
+    const reader = await createStaff(t, op, { payouts: 'read' });
+    expect((await status(reader.headers)).json().account_id).toBe(accountId);
+    expect((await start(reader.headers)).statusCode).toBe(403);
+    expect((await t.app.inject({ url: `/simulated/onboarding/${accountId}` })).statusCode).toBe(404);
+    const post = await t.app.inject({ method: 'POST', url: `/simulated/onboarding/${accountId}`, headers: FORM, payload: 'outcome=verified' });
+    expect(post.statusCode).toBe(404);
+    expect(await account(accountId)).toMatchObject({ details_submitted: 0, charges_enabled: 0, payouts_enabled: 0 });
+    expect((await status(op.headers)).json().status).toBe('onboarding');
+  });
+
+  it('a link is single-use: once finished it sends the browser to the refresh URL and changes nothing', async () => {
+    const op = await createOperator(t);
+    const { path, accountId } = await onboard(t, op, 'pending');
+    const again = await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: 'outcome=verified' });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(REFRESH_URL);
+    const page = await t.app.inject({ url: path });
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toBe(REFRESH_URL);
+    expect(await account(accountId)).toMatchObject({ details_submitted: 1, charges_enabled: 0, payouts_enabled: 0 });
+  });
+
+  it('a link expires after five minutes, as the real account links do; a new start gives a working one', async () => {
+    const op = await createOperator(t);
+    const path = await startOnboarding(t, op.headers);
+    const accountId = await accountIdOf(t, op.operatorId);
+    t.clock.advance(299_000);
+    expect((await t.app.inject({ url: path })).statusCode).toBe(200);
+    t.clock.advance(2_000);
+    const page = await t.app.inject({ url: path });
+    expect(page.statusCode).toBe(303);
+    expect(page.headers.location).toBe(REFRESH_URL);
+    const post = await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: 'outcome=verified' });
+    expect(post.statusCode).toBe(303);
+    expect(post.headers.location).toBe(REFRESH_URL);
+    expect(await account(accountId)).toMatchObject({ details_submitted: 0, charges_enabled: 0 });
+    expect((await status(op.headers)).json().status).toBe('onboarding');
+
+    await onboard(t, op, 'verified');
+    expect((await status(op.headers)).json().status).toBe('enabled');
   });
 
   it("one operator's onboarding is not another's", async () => {
     const a = await createOperator(t);
     const b = await createOperator(t);
-    await onboard(t, a.headers, 'verified');
+    await onboard(t, a, 'verified');
     expect((await status(b.headers)).json()).toEqual({ connected: false, provider: 'simulated', status: 'not_started' });
     expect(await cached(b.operatorId)).toBe('not_started');
   });

@@ -170,13 +170,18 @@ export interface PaymentProvider {
 export type ProviderErrorKind = 'card' | 'state' | 'not_found' | 'invalid_request' | 'unavailable';
 
 export class PaymentProviderError extends Error {
+  /** What a client may be told (a 400's message); the full `message` is for logs. */
+  readonly publicMessage: string;
+
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
     readonly code: string | null = null,
+    publicMessage?: string,
   ) {
     super(message);
     this.name = 'PaymentProviderError';
+    this.publicMessage = publicMessage ?? message;
   }
 }
 

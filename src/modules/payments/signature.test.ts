@@ -21,6 +21,8 @@ describe('verifySignature', () => {
     ['wrong secret', sign(body, { secret: 'whsec_other', timestamp: now }), 'mismatch'],
     ['non-hex v1', `t=${now},v1=zz`, 'mismatch'],
     ['truncated v1', `t=${now},v1=${computeSignature(body, secret, now).slice(0, 40)}`, 'mismatch'],
+    ['v1 with an extra hex digit', `t=${now},v1=${computeSignature(body, secret, now)}0`, 'mismatch'],
+    ['v1 with a non-hex tail', `t=${now},v1=${computeSignature(body, secret, now)}zz`, 'mismatch'],
   ])('refuses %s', (_name, header, reason) => {
     expect(verifySignature(header, body, secret, now)).toEqual({ ok: false, reason });
   });

@@ -47,10 +47,12 @@ export function verifySignature(
   const expected = Buffer.from(computeSignature(rawBody, secret, timestamp), 'hex');
   let matched = false;
   for (const candidate of candidates) {
-    if (!/^[0-9a-f]+$/i.test(candidate)) continue;
+    // Exactly one SHA-256 in hex: Buffer.from(…, 'hex') would silently drop an odd trailing digit or
+    // stop at the first non-hex character, accepting a header that is not the signature.
+    if (!/^[0-9a-f]{64}$/i.test(candidate)) continue;
     const given = Buffer.from(candidate, 'hex');
     // Every candidate is compared (no early exit), each in constant time.
-    if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+    if (timingSafeEqual(given, expected)) matched = true;
   }
   return matched ? { ok: true, timestamp } : { ok: false, reason: 'mismatch' };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuest, createTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { AppError } from '../../platform/errors.js';
 import { keysBalance } from './keys.js';
-import { confirm } from './payments.test-helpers.js';
+import { confirm, FORM } from './payments.test-helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -83,6 +83,59 @@ describe('simulated payment intents', () => {
     expect(await statusOf(payments().captureIntent(intent.id))).toBe(409);
     expect((await confirm(t, intent.id, 'pm_card_visa')).statusCode).toBe(409);
     expect(await statusOf(payments().cancelIntent(intent.id))).toBe(409);
+  });
+
+  it('a declined hold can be retried with a good card, and a hold awaiting capture cannot be refunded', async () => {
+    const intent = await newIntent(5000, 'manual');
+    expect((await confirm(t, intent.id, 'pm_card_chargeDeclined')).json().status).toBe('requires_payment_method');
+    expect((await confirm(t, intent.id, 'pm_card_visa')).json()).toEqual({ id: intent.id, status: 'requires_capture' });
+    expect(await statusOf(payments().refund(intent.id))).toBe(409);
+    expect(await payments().retrieveIntent(intent.id)).toMatchObject({ status: 'requires_capture', amount_capturable: 5000, last_payment_error: null });
+  });
+
+  it('capture and release honour idempotency keys like the real provider: a retry returns the first result', async () => {
+    const hold = await newIntent(5000, 'manual');
+    await confirm(t, hold.id, 'pm_card_visa');
+    const first = await payments().captureIntent(hold.id, { amountPence: 2000, idempotencyKey: `capture-${hold.id}` });
+    const retry = await payments().captureIntent(hold.id, { amountPence: 2000, idempotencyKey: `capture-${hold.id}` });
+    expect(retry).toMatchObject({ id: first.id, status: 'succeeded', amount_received: 2000 });
+    // Without the key, a second capture is refused.
+    expect(await statusOf(payments().captureIntent(hold.id, { amountPence: 2000 }))).toBe(409);
+    // The key names one request: other parameters, or another operation, are refused as the provider does.
+    expect(await statusOf(payments().captureIntent(hold.id, { amountPence: 1000, idempotencyKey: `capture-${hold.id}` }))).toBe(400);
+    expect(await statusOf(payments().refund(hold.id, { idempotencyKey: `capture-${hold.id}` }))).toBe(400);
+
+    const other = await newIntent(5000, 'manual');
+    await confirm(t, other.id, 'pm_card_visa');
+    const released = await payments().cancelIntent(other.id, { idempotencyKey: `release-${other.id}` });
+    expect((await payments().cancelIntent(other.id, { idempotencyKey: `release-${other.id}` })).status).toBe(released.status);
+    expect(released.status).toBe('canceled');
+    expect(await statusOf(payments().cancelIntent(other.id))).toBe(409);
+  });
+
+  it('concurrent capture and release of one hold: exactly one wins', async () => {
+    for (let i = 0; i < 5; i++) {
+      const hold = await newIntent(5000, 'manual');
+      await confirm(t, hold.id, 'pm_card_visa');
+      const results = await Promise.allSettled([payments().captureIntent(hold.id), payments().cancelIntent(hold.id)]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(loser.reason).toMatchObject({ status: 409 });
+      const final = await payments().retrieveIntent(hold.id);
+      const winner = (results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ status: string }>).value;
+      expect(final.status).toBe(winner.status);
+    }
+  });
+
+  it('concurrent full refunds of one payment: only one is made', async () => {
+    for (let i = 0; i < 5; i++) {
+      const intent = await newIntent(4000);
+      await confirm(t, intent.id, 'pm_card_visa');
+      const results = await Promise.allSettled([payments().refund(intent.id), payments().refund(intent.id), payments().refund(intent.id)]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rows = await t.db.kysely.selectFrom('sim_refunds').select('amount').where('payment_intent_id', '=', intent.id).execute();
+      expect(rows).toEqual([{ amount: 4000 }]);
+    }
   });
 
   it('an unpaid intent can be canceled', async () => {
@@ -234,6 +287,110 @@ describe('simulated checkout sessions', () => {
     expect(page.body).toContain('expired');
     expect((await payments().retrieveCheckoutSession(timed.id)).status).toBe('expired');
     expect(released).toEqual(['ord_1', 'ord_2']);
+  });
+
+  it('paying and expiring one session at once: never both', async () => {
+    const released: string[] = [];
+    payments().fulfilments.register('test_race', {
+      completed: async () => {},
+      expired: async (_trx, session) => {
+        released.push(session.id);
+      },
+    });
+    for (let i = 0; i < 5; i++) {
+      const session = await payments().createCheckoutSession({
+        amountPence: 700,
+        name: 'Race',
+        metadata: { kind: 'test_race' },
+        successUrl: 'https://app.example/ok',
+        cancelUrl: 'https://app.example/no',
+      });
+      const [pay, expire] = await Promise.allSettled([
+        t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: FORM, payload: 'payment_method=pm_card_visa' }),
+        payments().expireCheckoutSession(session.id),
+      ]);
+      const paid = pay.status === 'fulfilled' && pay.value.statusCode === 303;
+      const expired = expire.status === 'fulfilled';
+      expect(paid !== expired).toBe(true);
+      const final = await payments().retrieveCheckoutSession(session.id);
+      expect(final.status).toBe(paid ? 'complete' : 'expired');
+      expect(released.includes(session.id)).toBe(expired);
+    }
+  });
+
+  it('an event the platform did not accept is delivered again later, and fulfils once', async () => {
+    let failures = 1;
+    let fulfilled = 0;
+    payments().fulfilments.register('test_redelivery', {
+      async completed() {
+        if (failures > 0) {
+          failures--;
+          throw new Error('the platform is briefly unable to fulfil');
+        }
+        fulfilled++;
+      },
+    });
+    const session = await payments().createCheckoutSession({
+      amountPence: 800,
+      name: 'Retry me',
+      metadata: { kind: 'test_redelivery' },
+      successUrl: 'https://app.example/ok',
+      cancelUrl: 'https://app.example/no',
+    });
+    // The payment itself succeeds; only the event's processing failed.
+    const paid = await t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: FORM, payload: 'payment_method=pm_card_visa' });
+    expect(paid.statusCode).toBe(303);
+    expect(fulfilled).toBe(0);
+    const event = await t.db.kysely.selectFrom('sim_events').selectAll().where('payload', 'like', `%${session.id}%`).executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ type: 'checkout.session.completed', status: 'pending', attempts: 1 });
+
+    // Not due yet: nothing is sent again.
+    expect(await payments().simulated!.deliverDueEvents()).toBe(0);
+    t.clock.advance(61_000);
+    expect(await payments().simulated!.deliverDueEvents()).toBe(1);
+    expect(fulfilled).toBe(1);
+    t.clock.advance(3600_000);
+    expect(await payments().simulated!.deliverDueEvents()).toBe(0);
+    expect(fulfilled).toBe(1);
+    const delivered = await t.db.kysely.selectFrom('sim_events').select(['status', 'attempts']).where('id', '=', event.id).executeTakeFirstOrThrow();
+    expect(delivered).toEqual({ status: 'delivered', attempts: 2 });
+  });
+
+  it('an event never accepted is retried with backoff and given up after three days', async () => {
+    payments().fulfilments.register('test_never', {
+      async completed() {
+        throw new Error('always failing');
+      },
+    });
+    const session = await payments().createCheckoutSession({
+      amountPence: 800,
+      name: 'Never',
+      metadata: { kind: 'test_never' },
+      successUrl: 'https://app.example/ok',
+      cancelUrl: 'https://app.example/no',
+    });
+    await t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: FORM, payload: 'payment_method=pm_card_visa' });
+    const row = () => t.db.kysely.selectFrom('sim_events').select(['status', 'attempts']).where('payload', 'like', `%${session.id}%`).executeTakeFirstOrThrow();
+    // Attempts at 0, 1, 3 and 7 minutes (1 minute, doubling): four within the first ten minutes.
+    for (let minute = 1; minute <= 10; minute++) {
+      t.clock.advance(60_000);
+      await payments().simulated!.deliverDueEvents();
+    }
+    expect(await row()).toEqual({ status: 'pending', attempts: 4 });
+    // Then at most hourly, until three days after the event.
+    for (let hour = 0; hour < 71; hour++) {
+      t.clock.advance(3600_000);
+      await payments().simulated!.deliverDueEvents();
+    }
+    expect((await row()).status).toBe('pending');
+    t.clock.advance(3600_000);
+    await payments().simulated!.deliverDueEvents();
+    const final = await row();
+    expect(final.status).toBe('failed');
+    expect(final.attempts).toBe(4 + 72);
+    t.clock.advance(3600_000);
+    expect(await payments().simulated!.deliverDueEvents()).toBe(0);
+    expect((await row()).attempts).toBe(final.attempts);
   });
 
   it('refuses expiry times outside 30 minutes to 24 hours, and unknown sessions', async () => {

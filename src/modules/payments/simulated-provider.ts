@@ -2,18 +2,25 @@
  * The simulated payment provider (CONTRACT §3): the real provider's test mode, kept in our database so
  * every payment flow runs end to end offline. It owns the `sim_*` tables. Like the real provider it
  * refuses what the real one refuses (unknown ids, wrong states, amounts below the minimum, destination
- * accounts that cannot take charges, refunds beyond what was received), honours idempotency keys,
- * lets authorisations lapse after seven days and checkout sessions at their expiry, and tells the
- * platform about checkout sessions and account changes through signed webhook events (`emit`).
+ * accounts that cannot take charges, refunds beyond what was received, an idempotency key reused for
+ * another request), honours idempotency keys, lets authorisations lapse after seven days and checkout
+ * sessions at their expiry, and tells the platform about checkout sessions and account changes through
+ * signed webhook events (`emit`). Events are recorded in the transaction that changes the state and
+ * retried with backoff until the platform accepts them, as the real provider retries its deliveries.
+ * Changes to one intent or session are serialised (`lockKey`), so on PostgreSQL a hold cannot be both
+ * captured and released, nor an intent refunded twice over.
+ * Hosted onboarding links are single-use and expire after five minutes, like the real account links:
+ * holding an account id is not enough to onboard it.
  * Test payment methods: `pm_card_visa` succeeds, `pm_card_chargeDeclined` is declined.
  */
+import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction, type Tx } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId, randomToken } from '../../platform/ids.js';
-import type { SimAccountsTable, SimCheckoutSessionsTable, SimPaymentIntentsTable } from './payments.table.js';
+import type { SimAccountLinksTable, SimAccountsTable, SimCheckoutSessionsTable, SimEventsTable, SimPaymentIntentsTable } from './payments.table.js';
 import {
   CURRENCY,
   PaymentProviderError,
@@ -42,6 +49,10 @@ const AUTHORISATION_LIFETIME_MS = 7 * 24 * 3600_000;
 const SESSION_MIN_MS = 30 * 60_000;
 const SESSION_MAX_MS = 24 * 3600_000;
 const ACCOUNT_LINK_LIFETIME_S = 300;
+/** Undelivered events are retried with exponential backoff (1 minute doubling, at most hourly) for 3 days. */
+const EVENT_RETRY_FIRST_MS = 60_000;
+const EVENT_RETRY_MAX_MS = 3600_000;
+const EVENT_RETRY_WINDOW_MS = 3 * 24 * 3600_000;
 
 const DECLINED: PaymentErrorDetail = {
   type: 'card_error',
@@ -71,7 +82,24 @@ export interface SimulatedEvent {
 type IntentRow = Selectable<SimPaymentIntentsTable>;
 type SessionRow = Selectable<SimCheckoutSessionsTable>;
 type AccountRow = Selectable<SimAccountsTable>;
+type LinkRow = Selectable<SimAccountLinksTable>;
+type EventRow = Selectable<SimEventsTable>;
 type Executor = Kysely<Database>;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** JSON with object keys sorted, so the same parameters always hash alike. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
 
 const unix = (date: Date | string) => Math.floor(new Date(date).getTime() / 1000);
 const parseMetadata = (text: string): Record<string, string> => JSON.parse(text) as Record<string, string>;
@@ -125,7 +153,7 @@ export interface SimulatedProviderOptions {
   clock: Clock;
   /** Base of the hosted pages (checkout, onboarding) the simulated provider hands out. */
   publicBaseUrl: string;
-  /** Delivers an event to the platform's webhook, signed like the real provider's. */
+  /** Delivers an event to the platform's webhook, signed like the real provider's; throws when it was not accepted. */
   emit(event: SimulatedEvent): Promise<void>;
 }
 
@@ -144,9 +172,19 @@ export interface SimulatedProvider extends PaymentProvider {
   checkoutPage(id: string): Promise<CheckoutPage>;
   /** Paying on the hosted checkout page. A declined card leaves the session open. */
   payCheckoutSession(id: string, paymentMethod: string): Promise<{ session: CheckoutSession; declined: PaymentErrorDetail | null }>;
-  /** Finishing the hosted onboarding page: `verified` enables charges and payouts, else they stay pending. */
-  completeOnboarding(accountId: string, verified: boolean): Promise<ConnectedAccount>;
+  /** The hosted onboarding page of an account link: open, or spent (used or expired: go to its refresh URL). */
+  onboardingLink(token: string): Promise<OnboardingLinkView>;
+  /**
+   * Finishing the hosted onboarding page through an unspent link: details are submitted; `verified`
+   * enables charges and payouts, else what was enabled stays as it was. Spends the link.
+   */
+  completeOnboarding(token: string, verified: boolean): Promise<OnboardingOutcome>;
+  /** Delivers the events that are due (new, or due for a retry); returns how many were accepted. */
+  deliverDueEvents(): Promise<number>;
 }
+
+export type OnboardingLinkView = { state: 'open'; account: ConnectedAccount } | { state: 'spent'; refreshUrl: string };
+export type OnboardingOutcome = { state: 'done'; account: ConnectedAccount; returnUrl: string } | { state: 'spent'; refreshUrl: string };
 
 export function createSimulatedProvider(options: SimulatedProviderOptions): SimulatedProvider {
   const { db, clock, publicBaseUrl, emit } = options;
@@ -180,27 +218,108 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
   });
 
   /**
-   * Runs a create under an idempotency key: a repeated key returns the object the first request made
-   * (the key is namespaced by operation, so a key reused for another kind of object cannot alias it).
+   * Runs a request under an idempotency key: a repeated key returns the object the first request made.
+   * Keys are global, as at the real provider: a key reused for another operation or with other
+   * parameters is refused, so a flow that would fail there fails here too.
    */
   async function idempotent<T>(
     operation: string,
+    params: unknown,
     options: RequestOptions | undefined,
     create: (trx: Tx) => Promise<string>,
     load: (trx: Executor, id: string) => Promise<T>,
   ): Promise<T> {
     return withTransaction(db, async (trx) => {
-      const key = options?.idempotencyKey ? `${operation}:${options.idempotencyKey}` : undefined;
+      const key = options?.idempotencyKey;
+      const requestHash = sha256(stableJson(params));
       if (key) {
         await lockKey(db, trx, `sim-idempotency:${key}`);
-        const seen = await trx.selectFrom('sim_idempotency_keys').select('object_id').where('key', '=', key).executeTakeFirst();
-        if (seen) return load(trx, seen.object_id);
+        const seen = await trx.selectFrom('sim_idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
+        if (seen) {
+          if (seen.operation !== operation || seen.request_hash !== requestHash) {
+            throw invalid(
+              `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+              'idempotency_key_in_use',
+            );
+          }
+          return load(trx, seen.object_id);
+        }
       }
       const id = await create(trx);
-      if (key) await trx.insertInto('sim_idempotency_keys').values({ key, object_id: id, created_at: at() }).execute();
+      if (key) {
+        await trx.insertInto('sim_idempotency_keys').values({ key, operation, request_hash: requestHash, object_id: id, created_at: at() }).execute();
+      }
       return load(trx, id);
     });
   }
+
+  /** Reads an intent for a change, after taking its lock: changes to one intent never interleave. */
+  async function lockedIntent(trx: Tx, id: string): Promise<IntentRow> {
+    await lockKey(db, trx, `sim-intent:${id}`);
+    return intentRow(trx, id);
+  }
+
+  async function lockedSession(trx: Tx, id: string): Promise<SessionRow> {
+    await lockKey(db, trx, `sim-session:${id}`);
+    return sessionRow(trx, id);
+  }
+
+  /** Records an event for the platform inside the transaction that made the change it reports. */
+  async function recordEvent(trx: Executor, type: string, object: unknown): Promise<void> {
+    const value = event(type, object);
+    await trx
+      .insertInto('sim_events')
+      .values({ id: value.id, type, payload: JSON.stringify(value), status: 'pending', next_attempt_at: at(), created_at: at() })
+      .execute();
+  }
+
+  const retryDelay = (attempts: number) => Math.min(EVENT_RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), EVENT_RETRY_MAX_MS);
+
+  /** Delivers one due event; the claim (moving its next attempt on) keeps two instances from both sending it. */
+  async function deliverEvent(row: EventRow): Promise<boolean> {
+    const attempts = row.attempts + 1;
+    const claimed = await db.kysely
+      .updateTable('sim_events')
+      .set({ attempts, next_attempt_at: new Date(now().getTime() + retryDelay(attempts)).toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '=', row.next_attempt_at)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return false;
+    try {
+      await emit(JSON.parse(row.payload) as SimulatedEvent);
+    } catch {
+      // Not accepted (the sender logs why): retried at the next attempt, given up after the window.
+      if (now().getTime() - new Date(row.created_at).getTime() >= EVENT_RETRY_WINDOW_MS) {
+        await db.kysely.updateTable('sim_events').set({ status: 'failed' }).where('id', '=', row.id).execute();
+      }
+      return false;
+    }
+    await db.kysely.updateTable('sim_events').set({ status: 'delivered' }).where('id', '=', row.id).execute();
+    return true;
+  }
+
+  async function deliverDueEvents(): Promise<number> {
+    const due = await db.kysely
+      .selectFrom('sim_events')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', at())
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    let delivered = 0;
+    for (const row of due) if (await deliverEvent(row)) delivered++;
+    return delivered;
+  }
+
+  async function linkRow(executor: Executor, token: string): Promise<LinkRow> {
+    const row = await executor.selectFrom('sim_account_links').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+    if (!row) throw missing('account_link', '…');
+    return row;
+  }
+
+  const spent = (link: LinkRow) => link.used_at !== null || new Date(link.expires_at).getTime() <= now().getTime();
 
   async function intentRow(executor: Executor, id: string): Promise<IntentRow> {
     const row = await executor.selectFrom('sim_payment_intents').selectAll().where('id', '=', id).executeTakeFirst();
@@ -271,14 +390,14 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
   }
 
   /** Confirms with a test payment method inside the caller's transaction. */
-  async function confirmIn(trx: Executor, id: string, paymentMethod: string): Promise<IntentRow> {
+  async function confirmIn(trx: Tx, id: string, paymentMethod: string): Promise<IntentRow> {
     if (!(paymentMethod in TEST_PAYMENT_METHODS)) {
       throw invalid(
         `No such PaymentMethod: '${paymentMethod}'. Test payment methods: ${Object.keys(TEST_PAYMENT_METHODS).join(', ')}`,
         'resource_missing',
       );
     }
-    const row = await intentRow(trx, id);
+    const row = await lockedIntent(trx, id);
     if (!CONFIRMABLE.includes(row.status as IntentStatus)) throw unexpectedState('PaymentIntent', row.status, 'confirmed');
     const declined = TEST_PAYMENT_METHODS[paymentMethod];
     const update = declined
@@ -299,7 +418,7 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
   /** Marks an open session expired (once, whoever gets there first) and tells the platform. */
   async function expireSession(id: string, requireOpen: boolean): Promise<CheckoutSession> {
     const result = await withTransaction(db, async (trx) => {
-      const row = await sessionRow(trx, id);
+      const row = await lockedSession(trx, id);
       if (row.status !== 'open') {
         if (requireOpen) {
           throw new PaymentProviderError('state', `Only open sessions can be expired; this one is ${row.status}.`, 'checkout_session_unexpected_state');
@@ -307,11 +426,12 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
         return { row, expired: false };
       }
       await trx.updateTable('sim_checkout_sessions').set({ status: 'expired', updated_at: at() }).where('id', '=', id).where('status', '=', 'open').execute();
-      return { row: await sessionRow(trx, id), expired: true };
+      const expired = await sessionRow(trx, id);
+      await recordEvent(trx, 'checkout.session.expired', toSession(expired));
+      return { row: expired, expired: true };
     });
-    const session = toSession(result.row);
-    if (result.expired) await emit(event('checkout.session.expired', session));
-    return session;
+    if (result.expired) await deliverDueEvents();
+    return toSession(result.row);
   }
 
   /** A session past its expiry is expired when next looked at (the real provider runs a sweeper). */
@@ -324,15 +444,18 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
     return row;
   }
 
+  const loadIntent = async (trx: Executor, id: string) => toIntent(await intentRow(trx, id));
+
   const provider: SimulatedProvider = {
     name: 'simulated',
 
     async createPaymentIntent(input, requestOptions) {
       return idempotent(
-        'payment_intent',
+        'payment_intent.create',
+        input,
         requestOptions,
         (trx) => insertIntent(trx, input),
-        async (trx, id) => toIntent(await intentRow(trx, id)),
+        loadIntent,
       );
     },
 
@@ -344,9 +467,9 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
       return toIntent(await withTransaction(db, (trx) => confirmIn(trx, id, paymentMethod)));
     },
 
-    async capturePaymentIntent(id, input: CaptureInput = {}) {
-      const row = await withTransaction(db, async (trx) => {
-        const row = await intentRow(trx, id);
+    async capturePaymentIntent(id, input: CaptureInput = {}, requestOptions) {
+      return idempotent('payment_intent.capture', { id, ...input }, requestOptions, async (trx) => {
+        const row = await lockedIntent(trx, id);
         if (row.status !== 'requires_capture') throw unexpectedState('PaymentIntent', row.status, 'captured');
         const amount = input.amountToCapture ?? row.amount_capturable;
         if (!Number.isInteger(amount) || amount < 1 || amount > row.amount_capturable) {
@@ -361,31 +484,30 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
           .set({ status: 'succeeded', amount_received: amount, amount_capturable: 0, application_fee_amount: fee ?? null, updated_at: at() })
           .where('id', '=', id)
           .execute();
-        return intentRow(trx, id);
-      });
-      return toIntent(row);
+        return id;
+      }, loadIntent);
     },
 
-    async cancelPaymentIntent(id) {
-      const row = await withTransaction(db, async (trx) => {
-        const row = await intentRow(trx, id);
+    async cancelPaymentIntent(id, requestOptions) {
+      return idempotent('payment_intent.cancel', { id }, requestOptions, async (trx) => {
+        const row = await lockedIntent(trx, id);
         if (!CANCELABLE.includes(row.status as IntentStatus)) throw unexpectedState('PaymentIntent', row.status, 'canceled');
         await trx
           .updateTable('sim_payment_intents')
           .set({ status: 'canceled', amount_capturable: 0, cancellation_reason: 'requested_by_customer', updated_at: at() })
           .where('id', '=', id)
           .execute();
-        return intentRow(trx, id);
-      });
-      return toIntent(row);
+        return id;
+      }, loadIntent);
     },
 
     async createRefund(input: CreateRefundInput, requestOptions) {
       return idempotent(
-        'refund',
+        'refund.create',
+        input,
         requestOptions,
         async (trx) => {
-          const intent = await intentRow(trx, input.paymentIntentId);
+          const intent = await lockedIntent(trx, input.paymentIntentId);
           if (intent.status !== 'succeeded') {
             throw new PaymentProviderError('state', `This PaymentIntent has a status of ${intent.status} and cannot be refunded.`, 'charge_not_refundable');
           }
@@ -426,7 +548,8 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
 
     async createCheckoutSession(input: CreateCheckoutSessionInput, requestOptions) {
       return idempotent(
-        'checkout_session',
+        'checkout.session.create',
+        input,
         requestOptions,
         async (trx) => {
           checkAmount(input.amount);
@@ -479,7 +602,8 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
 
     async payCheckoutSession(id, paymentMethod) {
       const result = await withTransaction(db, async (trx) => {
-        const row = await sessionRow(trx, id);
+        // Locked: paying and expiring one session never both happen.
+        const row = await lockedSession(trx, id);
         if (row.status !== 'open' || new Date(row.expires_at).getTime() <= now().getTime()) {
           throw new PaymentProviderError('state', `This checkout session is ${row.status === 'open' ? 'expired' : row.status}.`, 'checkout_session_unexpected_state');
         }
@@ -503,17 +627,21 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
             updated_at: at(),
           })
           .where('id', '=', id)
+          .where('status', '=', 'open')
           .execute();
-        return { row: await sessionRow(trx, id), intent };
+        const updated = await sessionRow(trx, id);
+        if (paid) await recordEvent(trx, 'checkout.session.completed', toSession(updated));
+        return { row: updated, intent };
       });
       const session = toSession(result.row);
-      if (session.status === 'complete') await emit(event('checkout.session.completed', session));
+      if (session.status === 'complete') await deliverDueEvents();
       return { session, declined: toIntent(result.intent).last_payment_error };
     },
 
     async createConnectedAccount(input: CreateAccountInput, requestOptions) {
       return idempotent(
-        'account',
+        'account.create',
+        input,
         requestOptions,
         async (trx) => {
           const id = newId('acct');
@@ -540,28 +668,62 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
 
     async createAccountLink(input): Promise<AccountLink> {
       await accountRow(db.kysely, input.account);
-      return { url: `${publicBaseUrl}/simulated/onboarding/${input.account}`, expires_at: unix(now()) + ACCOUNT_LINK_LIFETIME_S };
+      // The token is the capability (192 random bits); only its hash is stored.
+      const token = randomToken(24);
+      const expiresAt = unix(now()) + ACCOUNT_LINK_LIFETIME_S;
+      await db.kysely
+        .insertInto('sim_account_links')
+        .values({
+          token_hash: sha256(token),
+          account_id: input.account,
+          return_url: input.returnUrl,
+          refresh_url: input.refreshUrl,
+          expires_at: new Date(expiresAt * 1000).toISOString(),
+          used_at: null,
+          created_at: at(),
+        })
+        .execute();
+      return { url: `${publicBaseUrl}/simulated/onboarding/${token}`, expires_at: expiresAt };
     },
 
-    async completeOnboarding(accountId, verified) {
-      const enabled = verified ? 1 : 0;
-      const row = await withTransaction(db, async (trx) => {
-        await accountRow(trx, accountId);
+    async onboardingLink(token) {
+      const link = await linkRow(db.kysely, token);
+      if (spent(link)) return { state: 'spent', refreshUrl: link.refresh_url };
+      return { state: 'open', account: toAccount(await accountRow(db.kysely, link.account_id)) };
+    },
+
+    async completeOnboarding(token, verified) {
+      const outcome = await withTransaction(db, async (trx): Promise<OnboardingOutcome> => {
+        await lockKey(db, trx, `sim-account-link:${sha256(token)}`);
+        const link = await linkRow(trx, token);
+        if (spent(link)) return { state: 'spent', refreshUrl: link.refresh_url };
+        const account = await accountRow(trx, link.account_id);
+        // Finishing onboarding again never takes away what the account already has.
         await trx
           .updateTable('sim_accounts')
-          .set({ details_submitted: 1, charges_enabled: enabled, payouts_enabled: enabled, updated_at: at() })
-          .where('id', '=', accountId)
+          .set({
+            details_submitted: 1,
+            charges_enabled: verified ? 1 : account.charges_enabled,
+            payouts_enabled: verified ? 1 : account.payouts_enabled,
+            updated_at: at(),
+          })
+          .where('id', '=', account.id)
           .execute();
-        return accountRow(trx, accountId);
+        await trx.updateTable('sim_account_links').set({ used_at: at() }).where('token_hash', '=', link.token_hash).execute();
+        const updated = toAccount(await accountRow(trx, account.id));
+        await recordEvent(trx, 'account.updated', { object: 'account', ...updated });
+        return { state: 'done', account: updated, returnUrl: link.return_url };
       });
-      const account = toAccount(row);
-      await emit(event('account.updated', { object: 'account', ...account }));
-      return account;
+      if (outcome.state === 'done') await deliverDueEvents();
+      return outcome;
     },
+
+    deliverDueEvents,
 
     async createTransfer(input, requestOptions): Promise<Transfer> {
       return idempotent(
-        'transfer',
+        'transfer.create',
+        input,
         requestOptions,
         async (trx) => {
           if (!Number.isInteger(input.amount) || input.amount < 1) throw invalid('Transfer amount must be a positive integer.');

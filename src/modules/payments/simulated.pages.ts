@@ -44,21 +44,12 @@ ${body}
 
 const pounds = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
-export function onboardingPage(account: ConnectedAccount, done = false): string {
-  const status = accountStatus(account);
-  const head = `<h1>Payout onboarding</h1>
-<p class="note">Simulated payment provider: this page stands in for the provider's hosted onboarding. No identity or bank details are collected.</p>
-<p>Connected account <code>${escapeHtml(account.id)}</code>: <strong>${status}</strong>.</p>`;
-  if (done) {
-    const message =
-      status === 'enabled'
-        ? 'Onboarding is complete: the account takes charges and receives payouts. You can close this window.'
-        : 'Your details were submitted; verification is pending. You can close this window.';
-    return page('Payout onboarding (simulated)', `${head}\n<p>${message}</p>`);
-  }
+export function onboardingPage(account: ConnectedAccount): string {
   return page(
     'Payout onboarding (simulated)',
-    `${head}
+    `<h1>Payout onboarding</h1>
+<p class="note">Simulated payment provider: this page stands in for the provider's hosted onboarding. No identity or bank details are collected.</p>
+<p>Connected account <code>${escapeHtml(account.id)}</code>: <strong>${accountStatus(account)}</strong>.</p>
 <form method="post"><input type="hidden" name="outcome" value="verified"><button type="submit">Finish onboarding</button></form>
 <form method="post"><input type="hidden" name="outcome" value="pending"><button class="secondary" type="submit">Submit details, leave verification pending</button></form>`,
   );

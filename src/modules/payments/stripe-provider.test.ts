@@ -475,4 +475,25 @@ describe('the platform on the Stripe provider', () => {
     });
     await expect(t.ctx.payments.captureIntent('pi_whatever')).rejects.toMatchObject({ status: 409 });
   });
+
+  it("answers a refusal with 400 without passing on Stripe's account and parameter details", async () => {
+    fake.fail({
+      method: 'POST',
+      path: /^\/v1\/payment_intents$/,
+      status: 400,
+      error: { type: 'invalid_request_error', code: 'parameter_invalid_empty', message: "Destination acct_internal_42 cannot receive transfer_data: account restricted by platform_settings" },
+    });
+    const refused = await t.ctx.payments.createIntent({ amountPence: 1_000, metadata: { kind: 'test' } }).catch((error) => error);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(refused.message).toBe('The payment provider refused the request.');
+    // A refusal about the amount the caller asked for is theirs to read.
+    fake.fail({
+      method: 'POST',
+      path: /^\/v1\/payment_intents$/,
+      status: 400,
+      error: { type: 'invalid_request_error', code: 'amount_too_small', message: 'Amount must be at least £0.30 gbp' },
+    });
+    const small = await t.ctx.payments.createIntent({ amountPence: 10, metadata: { kind: 'test' } }).catch((error) => error);
+    expect(small).toMatchObject({ status: 400, message: 'Amount must be at least £0.30 gbp' });
+  });
 });

@@ -92,6 +92,10 @@ const STATE_CODES = new Set([
   'checkout_session_unexpected_state',
 ]);
 
+/** Refusals about the amount a caller asked for: their message may be shown to that caller. */
+const CALLER_CODES = new Set(['amount_too_small', 'amount_too_large']);
+const REFUSED_MESSAGE = 'The payment provider refused the request.';
+
 /** Maps the SDK's errors onto the provider-neutral kinds. */
 export function translateStripeError(error: unknown): PaymentProviderError {
   if (error instanceof PaymentProviderError) return error;
@@ -100,7 +104,8 @@ export function translateStripeError(error: unknown): PaymentProviderError {
     const code = error.code ?? null;
     if (code === 'resource_missing' || error.statusCode === 404) return new PaymentProviderError('not_found', error.message, code);
     if (code && STATE_CODES.has(code)) return new PaymentProviderError('state', error.message, code);
-    return new PaymentProviderError('invalid_request', error.message, code);
+    // Other refusals name our parameters, accounts and configuration: not for the guest who caused the call.
+    return new PaymentProviderError('invalid_request', error.message, code, code && CALLER_CODES.has(code) ? error.message : REFUSED_MESSAGE);
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof Stripe.errors.StripeError ? (error.code ?? null) : null;

@@ -105,6 +105,26 @@ describe('webhook signature', () => {
     expect(await keysBalance(t.db, guest.userId)).toBe(1);
   });
 
+  it('refuses a v1 that only starts with the right signature', async () => {
+    const guest = await createGuest(t);
+    const raw = JSON.stringify(topup(guest.userId, 4));
+    const signature = sign(raw, { timestamp: nowSeconds(t) });
+    expect((await deliver(t, raw, `${signature}0`)).statusCode).toBe(400);
+    expect((await deliver(t, raw, `${signature}ff`)).statusCode).toBe(400);
+    expect(await keysBalance(t.db, guest.userId)).toBe(0);
+  });
+
+  it('records events whatever their created time (beyond 2038 on both engines)', async () => {
+    const guest = await createGuest(t);
+    const event = sessionEvent('checkout.session.completed', { metadata: { kind: 'keys_topup', user_id: guest.userId, keys: '2' } }, eventId(), 4_102_444_800);
+    expect((await deliver(t, event)).statusCode).toBe(200);
+    expect(await eventRow(event.id)).toMatchObject({ event_created: 4_102_444_800, outcome: 'fulfilled' });
+    const absurd = { ...sessionEvent('checkout.session.completed', { metadata: { kind: 'time_machine' } }), created: 1e300 };
+    expect((await deliver(t, absurd)).statusCode).toBe(200);
+    expect(await eventRow(absurd.id)).toMatchObject({ event_created: null, outcome: 'unhandled_kind' });
+    expect(await keysBalance(t.db, guest.userId)).toBe(2);
+  });
+
   it('answers 400 to a signed body that is not JSON or not an event', async () => {
     expect((await deliver(t, '{"id":')).statusCode).toBe(400);
     expect((await deliver(t, '{"id":"evt_x","type":"checkout.session.completed"}')).statusCode).toBe(400);

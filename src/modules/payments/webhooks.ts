@@ -63,7 +63,8 @@ function parseEvent(raw: Buffer): PaymentEvent {
   return {
     id: value.id,
     type: value.type,
-    created: typeof value.created === 'number' ? Math.floor(value.created) : null,
+    // Informational only; kept when it fits a bigint column on both engines.
+    created: typeof value.created === 'number' && Number.isSafeInteger(Math.floor(value.created)) ? Math.floor(value.created) : null,
     data: { object: value.data.object },
   };
 }
