@@ -1,6 +1,7 @@
 /**
- * The guard every authenticated route declares:
- *   preHandler: ctx.guard({ permission: 'tables:write', venueParam: 'venueId' })
+ * The guard every authenticated route declares, as an onRequest hook so that it runs before the body
+ * is parsed or validated (an anonymous caller gets 401 whatever it sent, and learns nothing):
+ *   onRequest: ctx.guard({ permission: 'tables:write', venueParam: 'venueId' })
  * Order: session (401) → client role (403) → venue reachable by the account and role scope (404)
  * → permission (403). Authenticated responses are `private, no-store`.
  */
@@ -32,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-/** A preHandler hook; typed loosely so it fits routes of any schema. */
+/** A route hook (onRequest); typed loosely so it fits routes of any schema. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type GuardHook = (request: any, reply: any) => Promise<void>;
 

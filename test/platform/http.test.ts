@@ -1,7 +1,7 @@
 /** The HTTP platform: error shapes, parsing, request ids, OpenAPI, health, caching helpers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createOperator, createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,6 +56,24 @@ describe('errors', () => {
   it('an empty JSON body counts as no body', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('authentication comes before parsing and validation', () => {
+  it('answers 401 to an unauthenticated request with an invalid or malformed body, revealing nothing', async () => {
+    const invalid = await t.app.inject({ method: 'PUT', url: '/api/my-operator', payload: { name: 42 } });
+    expect(invalid.statusCode).toBe(401);
+    expect(invalid.json()).toEqual({ error: 'Session expired. Please log in again.' });
+    const malformed = await t.app.inject({ method: 'PUT', url: '/api/my-operator', headers: { 'content-type': 'application/json' }, payload: '{oops' });
+    expect(malformed.statusCode).toBe(401);
+    expect(malformed.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('signed-in callers still get the validation error, marked private', async () => {
+    const op = await createOperator(t);
+    const res = await t.app.inject({ method: 'PUT', url: '/api/my-operator', headers: op.headers, payload: { name: 42 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['cache-control']).toBe('private, no-store');
   });
 });
 

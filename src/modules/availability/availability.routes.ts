@@ -37,13 +37,13 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
   const writeErrors = errorResponses(400, 401, 403, 404);
 
   // ---- time periods ----
-  app.get(`${base}/time-periods`, { schema: { ...common, params: VenueParams, response: { 200: list(TimePeriod), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/time-periods`, { schema: { ...common, params: VenueParams, response: { 200: list(TimePeriod), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await availability.listTimePeriods(venueOf(request).id),
   }));
 
   app.post(
     `${base}/time-periods`,
-    { schema: { ...common, params: VenueParams, body: TimePeriodBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: TimePeriodBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await availability.createTimePeriod(venueOf(request).id, request.body) }),
   );
 
@@ -51,7 +51,7 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
     `${base}/time-periods/:id`,
     {
       schema: { ...common, description: 'Updates the fields sent.', params: AvailabilityParams, body: TimePeriodUpdateBody, response: { 200: SuccessBody, ...writeErrors } },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await availability.updateTimePeriod(venueOf(request).id, request.params.id, request.body);
@@ -59,19 +59,19 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
     },
   );
 
-  app.delete(`${base}/time-periods/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/time-periods/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await availability.deleteTimePeriod(venueOf(request).id, request.params.id);
     return { success: true };
   });
 
   // ---- shifts ----
-  app.get(`${base}/shifts`, { schema: { ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/shifts`, { schema: { ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await availability.listShifts(venueOf(request).id),
   }));
 
   app.post(
     `${base}/shifts`,
-    { schema: { ...common, params: VenueParams, body: ShiftBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: ShiftBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await availability.createShift(venueOf(request), request.body) }),
   );
 
@@ -85,7 +85,7 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
         body: ShiftUpdateBody,
         response: { 200: SuccessBody, ...writeErrors },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await availability.updateShift(venueOf(request), request.params.id, request.body);
@@ -93,13 +93,13 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
     },
   );
 
-  app.delete(`${base}/shifts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/shifts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await availability.deleteShift(venueOf(request).id, request.params.id);
     return { success: true };
   });
 
   // ---- access rules ----
-  app.get(`${base}/access-rules`, { schema: { ...common, params: VenueParams, response: { 200: list(AccessRule), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/access-rules`, { schema: { ...common, params: VenueParams, response: { 200: list(AccessRule), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await rules.list(venueOf(request).id),
   }));
 
@@ -113,7 +113,7 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
         body: AccessRuleBody,
         response: { 200: CreatedBody, ...writeErrors },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => ({ success: true, id: await rules.create(venueOf(request), request.body) }),
   );
@@ -128,7 +128,7 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
         body: AccessRuleBody,
         response: { 200: SuccessBody, ...writeErrors },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await rules.update(venueOf(request), request.params.id, request.body);
@@ -136,7 +136,7 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
     },
   );
 
-  app.delete(`${base}/access-rules/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/access-rules/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await rules.remove(venueOf(request), request.params.id);
     return { success: true };
   });
@@ -151,32 +151,32 @@ export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
         body: ImageBody,
         response: { 200: ImageResult, ...writeErrors },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => ({ success: true, url: await rules.uploadImage(venueOf(request), request.params.id, request.body.data) }),
   );
 
   // ---- blackouts ----
-  app.get(`${base}/blackouts`, { schema: { ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/blackouts`, { schema: { ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await availability.listBlackouts(venueOf(request).id),
   }));
 
   app.post(
     `${base}/blackouts`,
-    { schema: { ...common, params: VenueParams, body: BlackoutBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: BlackoutBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await availability.createBlackout(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/blackouts/:id`,
-    { schema: { ...common, params: AvailabilityParams, body: BlackoutBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: AvailabilityParams, body: BlackoutBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await availability.updateBlackout(venueOf(request).id, request.params.id, request.body);
       return { success: true };
     },
   );
 
-  app.delete(`${base}/blackouts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/blackouts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await availability.deleteBlackout(venueOf(request).id, request.params.id);
     return { success: true };
   });

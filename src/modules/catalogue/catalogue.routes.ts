@@ -52,17 +52,17 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
     const tags = ['bundles'];
     app.get(
       `${base}/bundles`,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, preHandler: read },
+      { schema: { tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await bundles.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/bundles`,
-      { schema: { tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await bundles.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -78,7 +78,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: 'Removes the bundle with its items, and takes it off the access rules and profiles that offered it.',
           response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
         },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => {
         await bundles.remove(venueOf(request).id, request.params.id);
@@ -87,12 +87,12 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
     );
     app.post(
       `${base}/bundles/:id/items`,
-      { schema: { tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await bundles.createItem(venueOf(request).id, request.params.id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.updateItem(venueOf(request).id, request.params.id, request.params.itemId, request.body);
         return ok;
@@ -100,7 +100,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
     );
     app.delete(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.removeItem(venueOf(request).id, request.params.id, request.params.itemId);
         return ok;
@@ -117,7 +117,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: 'Base64 data URL of a PNG, JPEG, WebP or GIF image, at most 2 MB; stored as the item’s image_url.',
           response: { 200: ImageResult, ...errorResponses(400, 401, 403, 404) },
         },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => ({ success: true, url: await bundles.setItemImage(venueOf(request).id, request.params.id, request.params.itemId, request.body.data) }),
     );
@@ -128,17 +128,17 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
     const tags = ['promo-codes'];
     app.get(
       `${base}/promo-codes`,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, preHandler: read },
+      { schema: { tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await promos.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/promo-codes`,
-      { schema: { tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, preHandler: write },
+      { schema: { tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => ({ success: true, id: await promos.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/promo-codes/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, preHandler: write },
+      { schema: { tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => {
         await promos.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -146,7 +146,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
     );
     app.delete(
       `${base}/promo-codes/:id`,
-      { schema: { tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
       async (request) => {
         await promos.remove(venueOf(request).id, request.params.id);
         return ok;
@@ -156,7 +156,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
       `${base}/promo-codes/:id/reset`,
       {
         schema: { tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => {
         await promos.reset(venueOf(request).id, request.params.id);
@@ -179,7 +179,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
             'The account-wide tag catalogue every venue of the account starts from: the platform defaults with the account’s own categories, tags and flag settings; `kind` narrows to guest or reservation.',
           response: { 200: TagCatalogue, ...errorResponses(400, 401, 403) },
         },
-        preHandler: ctx.guard({ permission: 'catalogue:read' }),
+        onRequest: ctx.guard({ permission: 'catalogue:read' }),
       },
       async (request) => ({ data: await tags.accountCatalogue(operatorIdOf(request), request.query.kind) }),
     );
@@ -197,7 +197,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: `Adds an account-wide tag to a platform-default or account category; 409 when the category already has it.${accountNote}`,
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 409) },
         },
-        preHandler: accountWrite,
+        onRequest: accountWrite,
       },
       async (request) => {
         await tags.addAccountTag(authOf(request), request.body);
@@ -214,7 +214,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: `Removes an account-wide tag; platform defaults cannot be removed (400), unknown tags are 404.${accountNote}`,
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
         },
-        preHandler: accountWrite,
+        onRequest: accountWrite,
       },
       async (request) => {
         await tags.removeAccountTag(authOf(request), request.query);
@@ -231,7 +231,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: `Adds an account-wide category (\`kind\`, \`name\`, optional flags); 409 when the name is taken by a default or account category.${accountNote}`,
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 409) },
         },
-        preHandler: accountWrite,
+        onRequest: accountWrite,
       },
       async (request) => {
         await tags.addAccountCategory(authOf(request), request.body);
@@ -248,7 +248,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: `Sets the account’s flags of the category named by \`kind\` and \`name\` (a default or account one); venues’ own settings still win.${accountNote}`,
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
         },
-        preHandler: accountWrite,
+        onRequest: accountWrite,
       },
       async (request) => {
         await tags.tuneAccountCategory(authOf(request), request.body);
@@ -267,13 +267,13 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
             'The merged catalogue: platform defaults, the account’s and the venue’s custom categories and tags (each with its `scope`), and category flags (venue over account over platform); `kind` narrows to guest or reservation.',
           response: { 200: TagCatalogue, ...errorResponses(400, 401, 403, 404) },
         },
-        preHandler: read,
+        onRequest: read,
       },
       async (request) => ({ data: await tags.venueCatalogue(venueOf(request).id, request.query.kind) }),
     );
     app.post(
       `${base}/tags`,
-      { schema: { tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, preHandler: write },
+      { schema: { tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => {
         await tags.addTag(venueOf(request).id, request.body);
         return ok;
@@ -290,7 +290,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: 'Removes a custom tag of the venue; platform defaults and account-wide tags cannot be removed here (400).',
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
         },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => {
         await tags.removeTag(venueOf(request).id, request.query);
@@ -301,7 +301,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
       `${base}/tag-categories`,
       {
         schema: { tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => {
         await tags.addCategory(venueOf(request).id, request.body);
@@ -319,7 +319,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           description: 'Sets the flags of the category named by `kind` and `name` (a custom or a default one).',
           response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
         },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => {
         await tags.tuneCategory(venueOf(request).id, request.body);
@@ -346,7 +346,7 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
           '404 when the source is not a venue the caller can reach; 409 when a scope refuses (tables while the target’s tables hold upcoming reservations).',
         response: { 200: CopyResult, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => ({ success: true, copied: await copies.copyFrom(authOf(request), venueOf(request).id, request.body) }),
   );

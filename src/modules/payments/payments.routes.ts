@@ -141,7 +141,7 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
         description: 'Creates or reuses the connected account; returns the hosted onboarding address. 503 when payments are not configured, 502 on provider failure.',
         response: { 200: ConnectStartResult, ...errorResponses(401, 403, 502, 503) },
       },
-      preHandler: ctx.guard({ permission: 'operators.settings:write' }),
+      onRequest: ctx.guard({ permission: 'operators.settings:write' }),
     },
     async (request) => payments.payouts.start(operatorIdOf(request)),
   );
@@ -155,7 +155,7 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
         summary: 'Payout status, read from the provider',
         response: { 200: PayoutStatusResult, ...errorResponses(401, 403) },
       },
-      preHandler: ctx.guard({ permission: 'payouts:read' }),
+      onRequest: ctx.guard({ permission: 'payouts:read' }),
     },
     async (request) => payments.payouts.status(operatorIdOf(request)),
   );

@@ -46,17 +46,17 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
 
     app.get(
       url,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(familyResponse(def)), ...errorResponses(401, 403, 404) } }, preHandler: read },
+      { schema: { tags, security, params: VenueIdParams, response: { 200: list(familyResponse(def)), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await profiles.list(venueOf(request).id, def.family) }),
     );
     app.post(
       url,
-      { schema: { tags, security, params: VenueIdParams, body: Body, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: VenueIdParams, body: Body, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await profiles.create(venueOf(request).id, def.family, request.body as Body) }),
     );
     app.put(
       `${url}/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: Body, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+      { schema: { tags, security, params: VenueItemParams, body: Body, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await profiles.update(venueOf(request).id, def.family, request.params.id, request.body as Body);
         return { success: true };
@@ -72,7 +72,7 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
           description: 'Removes the profile and detaches it from the access rules (and ticket types) that used it.',
           response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
         },
-        preHandler: write,
+        onRequest: write,
       },
       async (request) => {
         await profiles.remove(venueOf(request).id, def.family, request.params.id);
@@ -84,17 +84,17 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
   const tags = ['admission'];
   app.get(
     `${base}/admission-groups`,
-    { schema: { tags, security, params: VenueIdParams, response: { 200: list(Group), ...errorResponses(401, 403, 404) } }, preHandler: read },
+    { schema: { tags, security, params: VenueIdParams, response: { 200: list(Group), ...errorResponses(401, 403, 404) } }, onRequest: read },
     async (request) => ({ data: await admission.listGroups(venueOf(request).id) }),
   );
   app.post(
     `${base}/admission-groups`,
-    { schema: { tags, security, params: VenueIdParams, body: GroupBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+    { schema: { tags, security, params: VenueIdParams, body: GroupBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
     async (request) => ({ success: true, id: await admission.createGroup(venueOf(request).id, request.body) }),
   );
   app.put(
     `${base}/admission-groups/:gid`,
-    { schema: { tags, security, params: GroupParams, body: GroupUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+    { schema: { tags, security, params: GroupParams, body: GroupUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
     async (request) => {
       await admission.updateGroup(venueOf(request).id, request.params.gid, request.body);
       return { success: true };
@@ -110,7 +110,7 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
         description: 'Removes the group and its rules, and detaches it from list profiles.',
         response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await admission.deleteGroup(venueOf(request).id, request.params.gid);
@@ -119,12 +119,12 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
   );
   app.post(
     `${base}/admission-groups/:gid/rules`,
-    { schema: { tags, security, params: GroupParams, body: RuleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+    { schema: { tags, security, params: GroupParams, body: RuleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
     async (request) => ({ success: true, id: await admission.createRule(venueOf(request).id, request.params.gid, request.body) }),
   );
   app.put(
     `${base}/admission-groups/:gid/rules/:id`,
-    { schema: { tags, security, params: RuleParams, body: RuleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, preHandler: write },
+    { schema: { tags, security, params: RuleParams, body: RuleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
     async (request) => {
       await admission.updateRule(venueOf(request).id, request.params.gid, request.params.id, request.body);
       return { success: true };
@@ -132,7 +132,7 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
   );
   app.delete(
     `${base}/admission-groups/:gid/rules/:id`,
-    { schema: { tags, security, params: RuleParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, preHandler: write },
+    { schema: { tags, security, params: RuleParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
     async (request) => {
       await admission.deleteRule(venueOf(request).id, request.params.gid, request.params.id);
       return { success: true };
@@ -142,14 +142,14 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
   const policyTags = ['policies'];
   app.get(
     `${base}/booking-policies`,
-    { schema: { tags: policyTags, security, params: VenueIdParams, response: { 200: BookingPolicies, ...errorResponses(401, 403, 404) } }, preHandler: read },
+    { schema: { tags: policyTags, security, params: VenueIdParams, response: { 200: BookingPolicies, ...errorResponses(401, 403, 404) } }, onRequest: read },
     async (request) => policies.getBookingPolicies(venueOf(request).id),
   );
   app.put(
     `${base}/booking-policies`,
     {
       schema: { tags: policyTags, security, params: VenueIdParams, body: BookingPoliciesBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await policies.putBookingPolicies(venueOf(request).id, request.body);
@@ -158,14 +158,14 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
   );
   app.get(
     `${base}/payment-policies`,
-    { schema: { tags: policyTags, security, params: VenueIdParams, response: { 200: list(PaymentPolicy), ...errorResponses(401, 403, 404) } }, preHandler: read },
+    { schema: { tags: policyTags, security, params: VenueIdParams, response: { 200: list(PaymentPolicy), ...errorResponses(401, 403, 404) } }, onRequest: read },
     async (request) => ({ data: await policies.listPaymentPolicies(venueOf(request).id) }),
   );
   app.post(
     `${base}/payment-policies`,
     {
       schema: { tags: policyTags, security, params: VenueIdParams, body: PaymentPolicyBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => ({ success: true, id: await policies.createPaymentPolicy(venueOf(request).id, request.body) }),
   );
@@ -179,7 +179,7 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: PaymentPolicyUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await policies.updatePaymentPolicy(venueOf(request).id, request.params.id, request.body);
@@ -196,7 +196,7 @@ export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
         description: 'Removes the policy and detaches it from access rules, shifts and profiles.',
         response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await policies.deletePaymentPolicy(venueOf(request).id, request.params.id);

@@ -69,13 +69,13 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
         querystring: TableListQuery,
         response: { 200: list(Table), ...readErrors },
       },
-      preHandler: read,
+      onRequest: read,
     },
     async (request) => ({ data: await tables.list(venueOf(request), request.query) }),
   );
 
   // Static /tables/* paths are registered before /tables/:id; Fastify prefers static segments anyway.
-  app.get(`${base}/tables/blocks`, { schema: { ...common, params: VenueParams, response: { 200: list(Block), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/tables/blocks`, { schema: { ...common, params: VenueParams, response: { 200: list(Block), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await tables.listBlocks(venueOf(request).id),
   }));
 
@@ -91,52 +91,52 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: BlockBody,
         response: { 200: BlockCreated, ...writeErrors },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => ({ success: true, ids: await tables.block(venueOf(request), request.body) }),
   );
 
   app.patch(
     `${base}/tables/blocks/:id`,
-    { schema: { ...common, params: ItemParams, body: BlockUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: ItemParams, body: BlockUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.updateBlock(venueOf(request), request.params.id, request.body);
       return ok;
     },
   );
 
-  app.delete(`${base}/tables/blocks/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/tables/blocks/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await tables.deleteBlock(venueOf(request).id, request.params.id);
     return ok;
   });
 
   app.post(
     `${base}/tables/unblock`,
-    { schema: { ...common, description: 'Clears every block on these tables.', params: VenueParams, body: UnblockBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, description: 'Clears every block on these tables.', params: VenueParams, body: UnblockBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.unblock(venueOf(request).id, request.body.table_ids);
       return ok;
     },
   );
 
-  app.get(`${base}/tables/combos`, { schema: { ...common, params: VenueParams, response: { 200: list(Combo), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/tables/combos`, { schema: { ...common, params: VenueParams, response: { 200: list(Combo), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await tables.listCombos(venueOf(request).id),
   }));
 
   app.post(
     `${base}/tables/combos`,
-    { schema: { ...common, params: VenueParams, body: ComboBody, response: { 200: ComboCreated, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: ComboBody, response: { 200: ComboCreated, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, ...(await tables.createCombo(venueOf(request).id, request.body)) }),
   );
 
-  app.delete(`${base}/tables/combos/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/tables/combos/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await tables.deleteCombo(venueOf(request).id, request.params.id);
     return ok;
   });
 
   app.post(
     `${base}/tables/set-type`,
-    { schema: { ...common, params: VenueParams, body: SetTypeBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: SetTypeBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.setType(venueOf(request).id, request.body.table_ids, request.body.table_type);
       return ok;
@@ -145,26 +145,26 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   app.post(
     `${base}/tables/set-area`,
-    { schema: { ...common, description: 'A null seating_area_id detaches the tables.', params: VenueParams, body: SetAreaBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, description: 'A null seating_area_id detaches the tables.', params: VenueParams, body: SetAreaBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.setArea(venueOf(request).id, request.body.table_ids, request.body.seating_area_id);
       return ok;
     },
   );
 
-  app.get(`${base}/tables/:id`, { schema: { ...common, params: ItemParams, response: { 200: Table, ...readErrors } }, preHandler: read }, async (request) =>
+  app.get(`${base}/tables/:id`, { schema: { ...common, params: ItemParams, response: { 200: Table, ...readErrors } }, onRequest: read }, async (request) =>
     tables.get(venueOf(request).id, request.params.id),
   );
 
   app.post(
     `${base}/tables`,
-    { schema: { ...common, description: 'Capacity defaults to 4, status to `active`, type to `standard`.', params: VenueParams, body: TableBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, description: 'Capacity defaults to 4, status to `active`, type to `standard`.', params: VenueParams, body: TableBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await tables.create(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/tables/:id`,
-    { schema: { ...common, description: 'Updates the fields sent.', params: ItemParams, body: TableUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, description: 'Updates the fields sent.', params: ItemParams, body: TableUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.update(venueOf(request).id, request.params.id, request.body);
       return ok;
@@ -173,7 +173,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   app.delete(
     `${base}/tables/:id`,
-    { schema: { ...common, description: '409 while the table holds an upcoming reservation.', params: ItemParams, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, description: '409 while the table holds an upcoming reservation.', params: ItemParams, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.remove(venueOf(request).id, request.params.id);
       return ok;
@@ -181,17 +181,17 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
   );
 
   // ---- floors ----
-  app.get(`${base}/floors`, { schema: { ...common, params: VenueParams, response: { 200: list(Floor), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/floors`, { schema: { ...common, params: VenueParams, response: { 200: list(Floor), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await floors.list(venueOf(request).id),
   }));
 
-  app.get(`${base}/floors/:id`, { schema: { ...common, params: ItemParams, response: { 200: FloorDetail, ...readErrors } }, preHandler: read }, async (request) =>
+  app.get(`${base}/floors/:id`, { schema: { ...common, params: ItemParams, response: { 200: FloorDetail, ...readErrors } }, onRequest: read }, async (request) =>
     floors.get(venueOf(request).id, request.params.id),
   );
 
   app.post(
     `${base}/floors`,
-    { schema: { ...common, params: VenueParams, body: FloorBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: FloorBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await floors.create(venueOf(request).id, request.body) }),
   );
 
@@ -205,7 +205,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: FloorUpdateBody,
         response: { 200: SuccessBody, ...writeErrors },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await floors.update(venueOf(request).id, request.params.id, request.body);
@@ -213,25 +213,25 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
     },
   );
 
-  app.delete(`${base}/floors/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write }, async (request) => {
+  app.delete(`${base}/floors/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await floors.remove(venueOf(request).id, request.params.id);
     return ok;
   });
 
   // ---- seating areas ----
-  app.get(`${base}/seating-areas`, { schema: { ...common, params: VenueParams, response: { 200: list(Area), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/seating-areas`, { schema: { ...common, params: VenueParams, response: { 200: list(Area), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await tables.listAreas(venueOf(request).id),
   }));
 
   app.post(
     `${base}/seating-areas`,
-    { schema: { ...common, params: VenueParams, body: AreaBody, response: { 200: AreaCreated, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: VenueParams, body: AreaBody, response: { 200: AreaCreated, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, ...(await tables.createArea(venueOf(request).id, request.body.name)) }),
   );
 
   app.put(
     `${base}/seating-areas/:id`,
-    { schema: { ...common, params: ItemParams, body: AreaBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: ItemParams, body: AreaBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await tables.renameArea(venueOf(request).id, request.params.id, request.body.name);
       return ok;
@@ -240,7 +240,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   app.delete(
     `${base}/seating-areas/:id`,
-    { schema: { ...common, description: 'Detaches its tables first.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write },
+    { schema: { ...common, description: 'Detaches its tables first.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write },
     async (request) => {
       await tables.deleteArea(venueOf(request).id, request.params.id);
       return ok;
@@ -248,7 +248,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
   );
 
   // ---- smart tables ----
-  app.get(`${base}/smart-tables`, { schema: { ...common, params: VenueParams, response: { 200: SmartTables, ...readErrors } }, preHandler: read }, async (request) =>
+  app.get(`${base}/smart-tables`, { schema: { ...common, params: VenueParams, response: { 200: SmartTables, ...readErrors } }, onRequest: read }, async (request) =>
     pricing.getSmartTables(venueOf(request).id),
   );
 
@@ -256,25 +256,25 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
     `${base}/smart-tables`,
     {
       schema: { ...common, description: 'reassign_last_run is read-only.', params: VenueParams, body: SmartTablesBody, response: { 200: SmartTablesSaved, ...writeErrors } },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => ({ success: true, data: await pricing.saveSmartTables(venueOf(request).id, request.body) }),
   );
 
   // ---- price lists ----
-  app.get(`${base}/pricelists`, { schema: { ...common, params: VenueParams, response: { 200: list(Pricelist), ...readErrors } }, preHandler: read }, async (request) => ({
+  app.get(`${base}/pricelists`, { schema: { ...common, params: VenueParams, response: { 200: list(Pricelist), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await pricing.listPricelists(venueOf(request).id),
   }));
 
   app.post(
     `${base}/pricelists`,
-    { schema: { ...common, description: 'default_price_pence defaults to 0.', params: VenueParams, body: PricelistBody, response: { 200: CreatedBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, description: 'default_price_pence defaults to 0.', params: VenueParams, body: PricelistBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await pricing.createPricelist(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/pricelists/:id`,
-    { schema: { ...common, params: ItemParams, body: PricelistUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: ItemParams, body: PricelistUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await pricing.updatePricelist(venueOf(request).id, request.params.id, request.body);
       return ok;
@@ -283,7 +283,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   app.delete(
     `${base}/pricelists/:id`,
-    { schema: { ...common, description: 'Clears its overrides and detaches it from access rules.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, preHandler: write },
+    { schema: { ...common, description: 'Clears its overrides and detaches it from access rules.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write },
     async (request) => {
       await pricing.deletePricelist(venueOf(request).id, request.params.id);
       return ok;
@@ -292,7 +292,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   app.put(
     `${base}/pricelists/:id/tables/:tableId`,
-    { schema: { ...common, params: PriceParams, body: PriceBody, response: { 200: SuccessBody, ...writeErrors } }, preHandler: write },
+    { schema: { ...common, params: PriceParams, body: PriceBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await pricing.setTablePrice(venueOf(request).id, request.params.id, request.params.tableId, request.body.price_pence);
       return ok;

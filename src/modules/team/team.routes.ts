@@ -47,7 +47,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-operator',
     {
       schema: { tags: ['operator'], security, response: { 200: Operator, ...errorResponses(401, 403) } },
-      preHandler: ctx.guard({ permission: 'operators.settings:read' }),
+      onRequest: ctx.guard({ permission: 'operators.settings:read' }),
     },
     async (request) => operators.get(operatorIdOf(request)),
   );
@@ -62,7 +62,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: OperatorBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403) },
       },
-      preHandler: ctx.guard({ permission: 'operators.settings:write' }),
+      onRequest: ctx.guard({ permission: 'operators.settings:write' }),
     },
     async (request) => {
       await operators.update(operatorIdOf(request), request.body);
@@ -79,7 +79,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         description: 'Figures cover the venues the caller’s role can reach; "month" is the current calendar month in Europe/London.',
         response: { 200: Dashboard, ...errorResponses(401, 403) },
       },
-      preHandler: ctx.guard({ permission: 'stats:read' }),
+      onRequest: ctx.guard({ permission: 'stats:read' }),
     },
     async (request) => operators.dashboard(callerOf(request)),
   );
@@ -94,7 +94,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         response: { 200: MyPermissions, ...errorResponses(401, 403) },
       },
       config: { etag: true },
-      preHandler: ctx.guard(),
+      onRequest: ctx.guard(),
     },
     async (request) => operators.myPermissions(authOf(request)),
   );
@@ -104,7 +104,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-operator/members',
     {
       schema: { tags: ['members'], security, response: { 200: MemberList, ...errorResponses(401, 403) } },
-      preHandler: ctx.guard({ permission: 'operators.members:read' }),
+      onRequest: ctx.guard({ permission: 'operators.members:read' }),
     },
     async (request) => members.list(operatorIdOf(request)),
   );
@@ -119,7 +119,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         querystring: UsersSearchQuery,
         response: { 200: UserCandidates, ...errorResponses(400, 401, 403) },
       },
-      preHandler: ctx.guard({ permission: 'operators.members:read' }),
+      onRequest: ctx.guard({ permission: 'operators.members:read' }),
     },
     async (request) => members.searchCandidates(operatorIdOf(request), request.query.q),
   );
@@ -133,7 +133,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: MemberCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      preHandler: ctx.guard({ permission: 'operators.members:write' }),
+      onRequest: ctx.guard({ permission: 'operators.members:write' }),
     },
     async (request) => ({ success: true, id: await members.add(operatorIdOf(request), request.body) }),
   );
@@ -148,7 +148,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: MemberUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: ctx.guard({ permission: 'operators.members:write' }),
+      onRequest: ctx.guard({ permission: 'operators.members:write' }),
     },
     async (request) => {
       await members.updateRole(operatorIdOf(request), request.params.id, request.body.role);
@@ -166,7 +166,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: ctx.guard({ permission: 'operators.members:write' }),
+      onRequest: ctx.guard({ permission: 'operators.members:write' }),
     },
     async (request) => {
       await members.remove(operatorIdOf(request), request.params.id);
@@ -179,7 +179,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-roles',
     {
       schema: { tags: ['roles'], security, response: { 200: RoleList, ...errorResponses(401, 403) } },
-      preHandler: ctx.guard({ permission: 'users.role:read' }),
+      onRequest: ctx.guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.list(operatorIdOf(request)),
   );
@@ -188,7 +188,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-roles/:id',
     {
       schema: { tags: ['roles'], security, params: IdParams, response: { 200: Role, ...errorResponses(401, 403, 404) } },
-      preHandler: ctx.guard({ permission: 'users.role:read' }),
+      onRequest: ctx.guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.get(operatorIdOf(request), request.params.id),
   );
@@ -203,7 +203,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: RoleCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
-      preHandler: ctx.guard({ permission: 'users.role:write' }),
+      onRequest: ctx.guard({ permission: 'users.role:write' }),
     },
     async (request) => ({ success: true, id: await roles.create(operatorIdOf(request), request.body) }),
   );
@@ -221,7 +221,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: RoleUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      preHandler: ctx.guard({ permission: 'users.role:write' }),
+      onRequest: ctx.guard({ permission: 'users.role:write' }),
     },
     async (request) => {
       await roles.update(authOf(request), operatorIdOf(request), request.params.id, request.body);
@@ -239,7 +239,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      preHandler: ctx.guard({ permission: 'users.role:write' }),
+      onRequest: ctx.guard({ permission: 'users.role:write' }),
     },
     async (request) => {
       await roles.remove(operatorIdOf(request), request.params.id);
@@ -252,7 +252,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-users',
     {
       schema: { tags: ['portal-users'], security, response: { 200: PortalUserList, ...errorResponses(401, 403) } },
-      preHandler: ctx.guard({ permission: 'users.user:read' }),
+      onRequest: ctx.guard({ permission: 'users.user:read' }),
     },
     async (request) => users.list(operatorIdOf(request)),
   );
@@ -267,7 +267,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: PortalUserCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
-      preHandler: ctx.guard({ permission: 'users.user:write' }),
+      onRequest: ctx.guard({ permission: 'users.user:write' }),
     },
     async (request) => ({ success: true, id: await users.create(callerOf(request), request.body) }),
   );
@@ -285,7 +285,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: PortalUserUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      preHandler: ctx.guard({ permission: 'users.user:write' }),
+      onRequest: ctx.guard({ permission: 'users.user:write' }),
     },
     async (request) => {
       await users.update(callerOf(request), request.params.id, request.body);
@@ -303,7 +303,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: ctx.guard({ permission: 'users.user:write' }),
+      onRequest: ctx.guard({ permission: 'users.user:write' }),
     },
     async (request) => {
       await users.remove(callerOf(request), request.params.id);

@@ -30,7 +30,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues/:venueId/branding',
     {
       schema: { tags, security, summary: 'Brand record, or the defaults', params: VenueParams, response: { 200: Branding, ...errorResponses(401, 403, 404) } },
-      preHandler: read,
+      onRequest: read,
     },
     async (request) => branding.branding(venueOf(request)),
   );
@@ -39,7 +39,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues/:venueId/branding',
     {
       schema: { tags, security, params: VenueParams, body: BrandingBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await branding.updateBranding(venueOf(request), request.body);
@@ -58,7 +58,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
         body: ImageBody,
         response: { 200: UrlResult, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => branding.uploadBrandingLogo(venueOf(request), request.body.data),
   );
@@ -74,7 +74,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
         body: CoverImageBody,
         response: { 200: CoverImageResult, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => branding.coverImage(venueOf(request), request.body),
   );
@@ -90,7 +90,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
         params: VenueParams,
         response: { 200: WidgetSettingsResult, ...errorResponses(401, 403, 404) },
       },
-      preHandler: read,
+      onRequest: read,
     },
     async (request) => branding.widgetSettings(venueOf(request)),
   );
@@ -107,7 +107,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
         body: WidgetSettingBody,
         response: { 200: WidgetSettingResult, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => branding.updateWidget(venueOf(request), request.params.type as WidgetType, request.body),
   );
@@ -123,7 +123,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
         body: WidgetThemeBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => {
       await branding.updateTheme(venueOf(request), request.body);
@@ -142,7 +142,7 @@ export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
         body: WidgetLogoBody,
         response: { 200: UrlResult, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: write,
+      onRequest: write,
     },
     async (request) => branding.uploadWidgetLogo(venueOf(request), request.body.data, request.body.type as WidgetType | undefined),
   );

@@ -42,7 +42,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues',
     {
       schema: { tags, security, summary: 'Venues the caller can reach', response: { 200: VenueList, ...errorResponses(401, 403) } },
-      preHandler: settingsRead,
+      onRequest: settingsRead,
     },
     async (request) => ({ data: await venues.list(authOf(request)) }),
   );
@@ -58,7 +58,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: CreateVenueBody,
         response: { 200: CreatedVenue, ...errorResponses(400, 401, 403) },
       },
-      preHandler: settingsWrite,
+      onRequest: settingsWrite,
     },
     // 200 like every other create of the operator API (`{ success, id }` plus the initial states).
     async (request) => venues.create(authOf(request), request.body),
@@ -68,7 +68,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues/:id',
     {
       schema: { tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
-      preHandler: venueSettingsWrite,
+      onRequest: venueSettingsWrite,
     },
     async (request) => {
       await venues.update(venueOf(request), request.body);
@@ -91,7 +91,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: StatusBody,
         response: { 200: StatusResult, 400: GoLiveRefusal, ...errorResponses(401, 403, 404, 409) },
       },
-      preHandler: venueSettingsWrite,
+      onRequest: venueSettingsWrite,
     },
     async (request) => venues.setStatus(venueOf(request), request.body.status as 'draft' | 'live'),
   );
@@ -106,7 +106,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         params: VenueIdParams,
         response: { 200: ListingResult, ...errorResponses(401, 403, 404, 409) },
       },
-      preHandler: venueSettingsWrite,
+      onRequest: venueSettingsWrite,
     },
     async (request) => venues.requestListing(venueOf(request)),
   );
@@ -121,7 +121,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         params: VenueIdParams,
         response: { 200: ListingResult, ...errorResponses(401, 403, 404, 409) },
       },
-      preHandler: venueSettingsWrite,
+      onRequest: venueSettingsWrite,
     },
     async (request) => venues.withdrawListing(venueOf(request)),
   );
@@ -130,7 +130,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues/:id/stats',
     {
       schema: { tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
-      preHandler: ctx.guard({ permission: 'stats:read', venueParam: 'id' }),
+      onRequest: ctx.guard({ permission: 'stats:read', venueParam: 'id' }),
     },
     async (request) => venueStats(ctx.db, venueOf(request), ctx.clock.now()),
   );
@@ -145,7 +145,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         description: '`partner` is always null: the product has no partner programme.',
         response: { 200: OperatorStats, ...errorResponses(401, 403) },
       },
-      preHandler: ctx.guard({ permission: 'stats:read' }),
+      onRequest: ctx.guard({ permission: 'stats:read' }),
     },
     async (request) => {
       const auth = authOf(request);
@@ -158,7 +158,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues/:id/sisters',
     {
       schema: { tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
-      preHandler: sistersRead,
+      onRequest: sistersRead,
     },
     async (request) => ({ data: await venues.sisters(authOf(request), venueOf(request)) }),
   );
@@ -175,7 +175,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: SisterBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: sistersWrite,
+      onRequest: sistersWrite,
     },
     async (request) => {
       await venues.addSister(authOf(request), venueOf(request), request.body.sister_venue_id);
@@ -193,7 +193,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         params: SisterParams,
         response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
       },
-      preHandler: sistersWrite,
+      onRequest: sistersWrite,
     },
     async (request) => {
       await venues.removeSister(authOf(request), venueOf(request), request.params.sisterId);
@@ -212,7 +212,7 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: ImageBody,
         response: { 200: LogoResult, ...errorResponses(400, 401, 403, 404) },
       },
-      preHandler: ctx.guard({ permission: 'venues.branding:write', venueParam: 'id' }),
+      onRequest: ctx.guard({ permission: 'venues.branding:write', venueParam: 'id' }),
     },
     async (request) => venues.uploadLogo(venueOf(request), request.body.data),
   );
