@@ -167,7 +167,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ends_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('booking_tables_pk', ['booking_id', 'table_id'])
     .execute();
-  await db.schema.createIndex('booking_tables_table_time_idx').on('booking_tables').columns(['table_id', 'starts_at']).execute();
+  // Overlap look-ups ask `ends_at > from AND starts_at < to`: leading with ends_at bounds the scan to
+  // stays that have not ended, instead of a table's whole booking history.
+  await db.schema.createIndex('booking_tables_table_window_idx').on('booking_tables').columns(['table_id', 'ends_at', 'starts_at']).execute();
+  await db.schema.createIndex('booking_tables_venue_window_idx').on('booking_tables').columns(['venue_id', 'ends_at', 'starts_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

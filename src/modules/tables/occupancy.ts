@@ -32,7 +32,7 @@ export async function takenTableIds(
     .where('b.status', 'in', [...ACTIVE_BOOKING_STATUSES])
     .where('bt.starts_at', '<', toUtc.toISOString())
     .where('bt.ends_at', '>', fromUtc.toISOString());
-  // Filtering by table keeps the look-up on the (table_id, starts_at) index.
+  // Filtering by table keeps the look-up on the (table_id, ends_at, starts_at) index.
   query = options.tableIds
     ? query.where('bt.table_id', 'in', [...options.tableIds])
     : query.where('bt.table_id', 'in', (eb) => eb.selectFrom('venue_tables').select('id').where('venue_id', '=', venueId));
