@@ -40,7 +40,8 @@ export type GuardHook = (request: any, reply: any) => Promise<void>;
 export interface GuardOptions {
   /** `client` (default) for operator routes; `guest` or `any` for routes any signed-in user may call. */
   role?: 'client' | 'guest' | 'any';
-  permission?: PermissionRequirement;
+  /** The permission the route needs; with a list, any one of them will do. */
+  permission?: PermissionRequirement | PermissionRequirement[];
   /** Name of the path parameter holding a venue id; the venue is loaded into `request.venue`. */
   venueParam?: string;
 }
@@ -100,7 +101,7 @@ export function createGuard(deps: { db: Db; sessions: Sessions }) {
   }
 
   function guard(options: GuardOptions = {}): GuardHook {
-    const requirement = options.permission ? parseRequirement(options.permission) : undefined;
+    const requirements = [options.permission ?? []].flat().map(parseRequirement);
     const role = options.role ?? 'client';
     return async function guardHandler(request: FastifyRequest, reply: FastifyReply) {
       reply.header('Cache-Control', 'private, no-store');
@@ -112,8 +113,8 @@ export function createGuard(deps: { db: Db; sessions: Sessions }) {
         const venueId = (request.params as Record<string, string>)[options.venueParam];
         request.venue = await reachableVenue(auth, venueId ?? '');
       }
-      if (requirement && !allows(auth.grants, requirement.key, requirement.action, auth.isOwner)) {
-        throw forbidden(`Your role lacks the ${requirement.key}:${requirement.action} permission.`);
+      if (requirements.length > 0 && !requirements.some((r) => allows(auth.grants, r.key, r.action, auth.isOwner))) {
+        throw forbidden(`Your role lacks the ${requirements.map((r) => `${r.key}:${r.action}`).join(' or ')} permission.`);
       }
     };
   }

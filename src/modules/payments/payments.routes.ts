@@ -155,7 +155,8 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
         summary: 'Payout status, read from the provider',
         response: { 200: PayoutStatusResult, ...errorResponses(401, 403) },
       },
-      onRequest: ctx.guard({ permission: 'payouts:read' }),
+      // Whoever may start onboarding (operators.settings) may also follow it.
+      onRequest: ctx.guard({ permission: ['payouts:read', 'operators.settings:read'] }),
     },
     async (request) => payments.payouts.status(operatorIdOf(request)),
   );
