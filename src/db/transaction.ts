@@ -6,7 +6,7 @@
  * (a table slot, a ticket type, a voucher) with `lockKey`, then re-check and write; the lock is
  * released at commit or rollback. Prefer constraints and conditional updates where they suffice.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 
@@ -21,3 +21,9 @@ export async function lockKey(db: Db, trx: Tx, key: string): Promise<void> {
   if (db.engine !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }
+
+/** Either the database or an open transaction: functions that may run inside a caller's transaction take this. */
+export type Conn = Db | Kysely<Database>;
+
+/** The Kysely handle of a Conn. */
+export const kyselyOf = (conn: Conn): Kysely<Database> => ('kysely' in conn ? conn.kysely : conn);

@@ -1,6 +1,5 @@
 /** User rows: creation (shared by the CLI, registration and portal users) and look-ups. */
-import type { Db } from '../../db/connect.js';
-import type { Tx } from '../../db/transaction.js';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { hashPassword } from './passwords.js';
@@ -18,16 +17,16 @@ export interface NewUser {
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export async function emailTaken(db: Db | Tx, email: string, exceptUserId?: string): Promise<boolean> {
-  const kysely = 'kysely' in db ? db.kysely : db;
+export async function emailTaken(db: Conn, email: string, exceptUserId?: string): Promise<boolean> {
+  const kysely = kyselyOf(db);
   let query = kysely.selectFrom('users').select('id').where('email', '=', normaliseEmail(email));
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
   return Boolean(await query.executeTakeFirst());
 }
 
 /** Inserts a user; 409 when the email is already registered. */
-export async function insertUser(db: Db | Tx, user: NewUser, now: Date): Promise<string> {
-  const kysely = 'kysely' in db ? db.kysely : db;
+export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<string> {
+  const kysely = kyselyOf(db);
   if (await emailTaken(db, user.email)) throw conflict('An account with this email already exists');
   const id = newId('usr');
   const at = now.toISOString();

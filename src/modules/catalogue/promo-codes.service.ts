@@ -4,11 +4,9 @@
  * code: a single conditional UPDATE, so concurrent redemptions never exceed max_uses.
  */
 import { DateTime } from 'luxon';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/connect.js';
-import type { Database } from '../../db/schema.js';
-import { withTransaction } from '../../db/transaction.js';
+import { kyselyOf, withTransaction, type Conn } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { rewriteProfileSettingIds } from '../profiles/references.js';
@@ -67,8 +65,8 @@ export type Redemption = { ok: true; promo: PromoCodeView } | { ok: false; reaso
  * transaction. The counter only moves when the code exists, has not expired (expiry is exclusive) and
  * has uses left; the reason is reported otherwise.
  */
-export async function redeemPromoCode(db: Db | Kysely<Database>, venueId: string, code: string, now: Date): Promise<Redemption> {
-  const k = 'kysely' in db ? db.kysely : db;
+export async function redeemPromoCode(db: Conn, venueId: string, code: string, now: Date): Promise<Redemption> {
+  const k = kyselyOf(db);
   const normal = normaliseCode(code);
   const at = now.toISOString();
   const redeemed = await k

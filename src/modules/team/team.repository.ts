@@ -1,9 +1,7 @@
 /** Tenant-scoped look-ups shared by the team services; every query names the operator account. */
-import type { Db } from '../../db/connect.js';
-import type { Tx } from '../../db/transaction.js';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
 
-type Conn = Db | Tx;
-const q = (db: Conn) => ('kysely' in db ? db.kysely : db);
+const q = kyselyOf;
 
 /** A role's stored grid and venue scope. */
 export async function roleGrant(db: Conn, roleId: string) {
