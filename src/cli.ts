@@ -113,7 +113,7 @@ export function buildProgram(): Command {
         const now = new Date();
         const id = await insertUser(db, { role: 'guest', name, email, password }, now);
         if (keys > 0) {
-          const { grantKeys } = await import('./modules/payments/keys.js');
+          const { grantKeys } = await import('./modules/payments/index.js');
           await grantKeys(db, id, keys, now, 'Opening balance (CLI)');
         }
         return id;

@@ -1,21 +1,21 @@
 /**
- * Builds everything the application needs exactly once: database, clock, logger, rate limits,
- * maintenance flag, uploads, bot check, sessions, the auth guard and payments. Tests build it with their own
- * database and clock; the server and the CLI build it from the configuration.
+ * Builds everything the application needs exactly once: the infrastructure (database, clock, logger,
+ * rate limits, maintenance flag, uploads, bot check), then every module through the composition root
+ * (src/modules/index.ts). Tests build it with their own database and clock; the server and the CLI
+ * build it from the configuration.
  */
 import pino, { type Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
-import { createPayments, type Payments } from './modules/payments/payments.js';
-import { createGuard, type Guard } from './platform/auth-guard.js';
+import { composeModules, type Modules } from './modules/index.js';
 import { createBotCheck, type BotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createMaintenance, type Maintenance } from './platform/maintenance.js';
 import { createRateLimits, type RateLimits } from './platform/rate-limit.js';
-import { createSessions, type Sessions } from './platform/sessions.js';
 import { createUploads, type Uploads } from './platform/uploads.js';
 
-export interface AppContext {
+/** The shared infrastructure every module may be given a part of. */
+export interface Infra {
   config: Config;
   db: Db;
   clock: Clock;
@@ -24,12 +24,9 @@ export interface AppContext {
   maintenance: Maintenance;
   uploads: Uploads;
   botCheck: BotCheck;
-  sessions: Sessions;
-  guard: Guard['guard'];
-  access: Guard;
-  payments: Payments;
-  close(): Promise<void>;
 }
+
+export type AppContext = Infra & Modules & { close(): Promise<void> };
 
 export interface ContextOptions {
   clock?: Clock;
@@ -39,24 +36,20 @@ export interface ContextOptions {
 }
 
 export function createContext(config: Config, db: Db, options: ContextOptions = {}): AppContext {
-  const clock = options.clock ?? systemClock;
-  const log = options.log ?? pino({ level: config.logLevel });
   const rateLimits = createRateLimits(config.rateLimits, config.redisUrl, options.rateLimitNamespace);
-  const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours });
-  const access = createGuard({ db, sessions });
-  return {
+  const infra: Infra = {
     config,
     db,
-    clock,
-    log,
+    clock: options.clock ?? systemClock,
+    log: options.log ?? pino({ level: config.logLevel }),
     rateLimits,
     maintenance: createMaintenance(db),
     uploads: createUploads({ dir: config.uploadsDir, publicBaseUrl: config.publicBaseUrl }),
     botCheck: createBotCheck(config.turnstile),
-    sessions,
-    guard: access.guard,
-    access,
-    payments: createPayments({ config, db, clock, log }),
+  };
+  return {
+    ...infra,
+    ...composeModules(infra),
     async close() {
       await rateLimits.close();
       await db.close();

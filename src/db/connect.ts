@@ -10,11 +10,8 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
-  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
   type DatabaseConnection,
   type Dialect,
 } from 'kysely';
@@ -51,15 +48,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
   override createDriver() {
     return new ImmediateSqliteDriver(this.sqliteConfig);
-  }
-  override createAdapter() {
-    return new SqliteAdapter();
-  }
-  override createQueryCompiler() {
-    return new SqliteQueryCompiler();
-  }
-  override createIntrospector(db: Kysely<any>) {
-    return new SqliteIntrospector(db);
   }
 }
 

@@ -1,22 +1,94 @@
-/** Every module of the product, registered explicitly in one place. */
+/**
+ * The composition root: every module service is created here, once, with explicit dependencies, and
+ * every route plugin is registered with the services it uses. A module reaches another only through
+ * that module's index (its services, and the few read functions others need) — never its tables.
+ * Cross-module references and copy-from scopes are registered into the two shared registries.
+ */
 import type { App } from '../app.js';
-import type { AppContext } from '../context.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { teamRoutes } from './team/team.routes.js';
-import { venuesRoutes } from './venues/venues.routes.js';
-import { paymentsRoutes } from './payments/payments.routes.js';
-import { availabilityRoutes } from './availability/availability.routes.js';
-import { tablesRoutes } from './tables/tables.routes.js';
-import { profilesRoutes } from './profiles/profiles.routes.js';
-import { catalogueRoutes } from './catalogue/catalogue.routes.js';
+import type { Infra } from '../context.js';
+import { createGuard } from '../platform/auth-guard.js';
+import { CopyScopes } from '../platform/copy-scopes.js';
+import { References } from '../platform/references.js';
+import { authRoutes, createAuthService, createSessions } from './auth/index.js';
+import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
+import { catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
+import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
+import { createPayments, paymentsRoutes } from './payments/index.js';
+import { createProfilesModule, profilesRoutes } from './profiles/index.js';
+import { createTablesModule, tablesRoutes } from './tables/index.js';
+import { createTeamServices, operatorContact, paymentConnectStatus, roleGrant, setPaymentConnectStatus, teamRoutes } from './team/index.js';
+import {
+  brandingRoutes,
+  createBrandingService,
+  createVenuesService,
+  findVenue,
+  queueCopyScope,
+  venueIdsOf,
+  venuesPublicRoutes,
+  venuesRoutes,
+} from './venues/index.js';
 
-export async function registerModules(app: App, ctx: AppContext): Promise<void> {
-  await app.register(authRoutes, { ctx });
-  await app.register(teamRoutes, { ctx });
-  await app.register(venuesRoutes, { ctx });
-  await app.register(paymentsRoutes, { ctx });
-  await app.register(availabilityRoutes, { ctx });
-  await app.register(tablesRoutes, { ctx });
-  await app.register(profilesRoutes, { ctx });
-  await app.register(catalogueRoutes, { ctx });
+export function composeModules(infra: Infra) {
+  const { config, db, clock, log, rateLimits, uploads, botCheck } = infra;
+  const references = new References();
+  const copyScopes = new CopyScopes();
+
+  const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours });
+  const access = createGuard({
+    verifySession: (token) => sessions.verify(token),
+    roleGrant: (operatorId, roleId) => roleGrant(db, operatorId, roleId),
+    findVenue: (operatorId, venueId) => findVenue(db, operatorId, venueId),
+    venueIds: (operatorId) => venueIdsOf(db, operatorId),
+  });
+
+  const payments = createPayments({
+    config,
+    db,
+    clock,
+    log,
+    accounts: {
+      contact: (operatorId) => operatorContact(db, operatorId),
+      connectStatus: (operatorId) => paymentConnectStatus(db, operatorId),
+      setConnectStatus: (operatorId, status, now) => setPaymentConnectStatus(db, operatorId, status, now),
+    },
+  });
+
+  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck });
+  const team = createTeamServices({ db, clock, sessions, payouts: payments, reachableVenueIds: access.reachableVenueIds });
+  const venues = createVenuesService({ db, clock, uploads, access });
+  const branding = createBrandingService({
+    db,
+    clock,
+    uploads,
+    publicBaseUrl: config.publicBaseUrl,
+    publishableKey: payments.publishableKey,
+    turnstileSiteKey: botCheck.siteKey,
+  });
+  copyScopes.register(queueCopyScope);
+
+  const shared = { db, clock, references, copyScopes };
+  const tables = createTablesModule(shared);
+  const availability = createAvailabilityModule({ ...shared, uploads, publicBaseUrl: config.publicBaseUrl });
+  const profiles = createProfilesModule(shared);
+  const catalogue = createCatalogueModule({ ...shared, uploads });
+  const copies = createCopyFromService({ db, clock, access, scopes: copyScopes });
+
+  return { references, copyScopes, sessions, access, guard: access.guard, payments, auth, team, venues, branding, tables, availability, profiles, catalogue, copies };
+}
+
+export type Modules = ReturnType<typeof composeModules>;
+
+export async function registerModules(app: App, ctx: Infra & Modules): Promise<void> {
+  const { guard } = ctx;
+  await app.register(authRoutes, { guard, auth: ctx.auth, sessions: ctx.sessions });
+  await app.register(teamRoutes, { guard, ...ctx.team });
+  await app.register(venuesRoutes, { guard, venues: ctx.venues });
+  await app.register(brandingRoutes, { guard, branding: ctx.branding });
+  await app.register(venuesPublicRoutes, { branding: ctx.branding });
+  await app.register(paymentsRoutes, { guard, payments: ctx.payments, log: ctx.log });
+  await app.register(availabilityRoutes, { guard, ...ctx.availability });
+  await app.register(tablesRoutes, { guard, ...ctx.tables });
+  await app.register(profilesRoutes, { guard, ...ctx.profiles });
+  await app.register(catalogueRoutes, { guard, ...ctx.catalogue });
+  await app.register(copyFromRoutes, { guard, copies: ctx.copies });
 }

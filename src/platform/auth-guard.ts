@@ -6,14 +6,44 @@
  * → permission (403). Authenticated responses are `private, no-store`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/connect.js';
-import type { VenuesTable } from '../modules/venues/venues.table.js';
 import type { Selectable } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { forbidden, notFound, unauthorized } from './errors.js';
-import { allows, grantsFromRows, parseRequirement, type Grants, type PermissionRequirement } from './permissions.js';
-import type { SessionUser, Sessions } from './sessions.js';
+import { allows, parseRequirement, type Grants, type PermissionRequirement } from './permissions.js';
 
-export type VenueRow = Selectable<VenuesTable>;
+/** A venue as the guard loads it for venue routes (`venueOf(request)`). */
+export type VenueRow = Selectable<Database['venues']>;
+
+/** The signed-in user behind a session. */
+export interface SessionUser {
+  id: string;
+  role: string;
+  name: string;
+  email: string;
+  operator_id: string | null;
+  role_id: string | null;
+}
+
+/** What a role grants: the Owner role everything; a custom role its grid, limited to its venues (null: all). */
+export interface RoleGrant {
+  isOwner: boolean;
+  grants: Grants;
+  venueScope: string[] | null;
+}
+
+/**
+ * Where the guard reads sessions, roles and venues: the auth, team and venues modules own those tables
+ * and hand these look-ups to the guard in the composition root (src/modules/index.ts).
+ */
+export interface GuardSources {
+  verifySession(token: string): Promise<{ sessionId: string; user: SessionUser } | undefined>;
+  /** The grant of a role of the account; undefined when the role is not the account's. */
+  roleGrant(operatorId: string, roleId: string): Promise<RoleGrant | undefined>;
+  /** The venue when it belongs to the account. */
+  findVenue(operatorId: string, venueId: string): Promise<VenueRow | undefined>;
+  /** Every venue id of the account. */
+  venueIds(operatorId: string): Promise<string[]>;
+}
 
 export interface AuthInfo {
   sessionId: string;
@@ -53,49 +83,24 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export function createGuard(deps: { db: Db; sessions: Sessions }) {
-  const { db, sessions } = deps;
+const NO_GRANT: RoleGrant = { isOwner: false, grants: new Map(), venueScope: null };
 
+export function createGuard(sources: GuardSources) {
   async function loadAuth(request: FastifyRequest): Promise<AuthInfo | undefined> {
     const token = bearerToken(request);
     if (!token) return undefined;
-    const session = await sessions.verify(token);
+    const session = await sources.verifySession(token);
     if (!session) return undefined;
     const { user } = session;
-    let isOwner = false;
-    let grants: Grants = new Map();
-    let venueScope: string[] | null = null;
-    if (user.role === 'client' && user.role_id) {
-      const role = await db.kysely
-        .selectFrom('roles')
-        .select(['id', 'is_system'])
-        .where('id', '=', user.role_id)
-        .where('operator_id', '=', user.operator_id ?? '')
-        .executeTakeFirst();
-      if (role) {
-        isOwner = Boolean(role.is_system);
-        if (!isOwner) {
-          const [rows, venues] = await Promise.all([
-            db.kysely.selectFrom('role_permissions').selectAll().where('role_id', '=', role.id).execute(),
-            db.kysely.selectFrom('role_venues').select('venue_id').where('role_id', '=', role.id).execute(),
-          ]);
-          grants = grantsFromRows(rows);
-          venueScope = venues.length > 0 ? venues.map((v) => v.venue_id) : null;
-        }
-      }
-    }
-    return { sessionId: session.sessionId, user, operatorId: user.operator_id, isOwner, grants, venueScope };
+    const role =
+      user.role === 'client' && user.role_id && user.operator_id ? await sources.roleGrant(user.operator_id, user.role_id) : undefined;
+    return { sessionId: session.sessionId, user, operatorId: user.operator_id, ...(role ?? NO_GRANT) };
   }
 
   /** Loads the venue if it belongs to the caller's account and lies within the role's scope. */
   async function reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow> {
     if (!auth.operatorId || (auth.venueScope && !auth.venueScope.includes(venueId))) throw notFound('Venue');
-    const venue = await db.kysely
-      .selectFrom('venues')
-      .selectAll()
-      .where('id', '=', venueId)
-      .where('operator_id', '=', auth.operatorId)
-      .executeTakeFirst();
+    const venue = await sources.findVenue(auth.operatorId, venueId);
     if (!venue) throw notFound('Venue');
     return venue;
   }
@@ -122,8 +127,7 @@ export function createGuard(deps: { db: Db; sessions: Sessions }) {
   /** The caller's own venue ids (all of the account's, narrowed by the role's scope). */
   async function reachableVenueIds(auth: AuthInfo): Promise<string[]> {
     if (!auth.operatorId) return [];
-    const rows = await db.kysely.selectFrom('venues').select('id').where('operator_id', '=', auth.operatorId).execute();
-    const ids = rows.map((r) => r.id);
+    const ids = await sources.venueIds(auth.operatorId);
     return auth.venueScope ? ids.filter((id) => auth.venueScope!.includes(id)) : ids;
   }
 
@@ -131,6 +135,8 @@ export function createGuard(deps: { db: Db; sessions: Sessions }) {
 }
 
 export type Guard = ReturnType<typeof createGuard>;
+/** `guard({ permission, venueParam })`: the onRequest hook factory route plugins receive. */
+export type GuardFactory = Guard['guard'];
 
 /** The authenticated caller of a guarded route. */
 export function authOf(request: FastifyRequest): AuthInfo {

@@ -21,3 +21,6 @@ export const errorResponses = (...statuses: number[]) =>
 
 export const IdParams = Type.Object({ id: Type.String() });
 export const VenueParams = Type.Object({ venueId: Type.String() });
+
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
+export const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 });

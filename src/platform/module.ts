@@ -1,6 +1,8 @@
-/** The shape of a module's route plugin: a Fastify plugin with the TypeBox provider and the context. */
+/**
+ * The shape of a module's route plugin: a Fastify plugin with the TypeBox provider whose options are the
+ * services it uses (and the guard), handed over by the composition root (src/modules/index.ts).
+ */
 import type { FastifyBaseLogger, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.js';
 
-export type ModulePlugin = FastifyPluginAsync<{ ctx: AppContext }, RawServerDefault, TypeBoxTypeProvider, FastifyBaseLogger>;
+export type RoutePlugin<Deps extends object> = FastifyPluginAsync<Deps, RawServerDefault, TypeBoxTypeProvider, FastifyBaseLogger>;

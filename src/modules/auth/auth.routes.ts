@@ -1,14 +1,14 @@
 /** Sessions (login, me, logout), guest registration and two-factor routes. */
 import { Type } from 'typebox';
-import { authOf } from '../../platform/auth-guard.js';
+import { authOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses, SuccessBody } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
+import type { RoutePlugin } from '../../platform/module.js';
 import { CodeBody, LoginBody, LoginResult, RegisterBody, SessionResult, SetupResult, User, ValidateBody } from './auth.schemas.js';
-import { createAuthService, toUser } from './auth.service.js';
+import { toUser, type AuthService } from './auth.service.js';
+import type { Sessions } from './sessions.js';
 
-export const authRoutes: ModulePlugin = async (app, { ctx }) => {
-  const auth = createAuthService(ctx);
-  const signedIn = ctx.guard({ role: 'any' });
+export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; sessions: Sessions }> = async (app, { guard, auth, sessions }) => {
+  const signedIn = guard({ role: 'any' });
   const tags = ['auth'];
 
   app.post(
@@ -38,7 +38,7 @@ export const authRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/auth/logout',
     { schema: { tags, security: [{ bearer: [] }], response: { 200: SuccessBody, ...errorResponses(401) } }, onRequest: signedIn },
     async (request) => {
-      await ctx.sessions.revoke(authOf(request).sessionId);
+      await sessions.revoke(authOf(request).sessionId);
       return { success: true };
     },
   );

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { Email } from '../../platform/http.js';
 
-export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
-export const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 });
 /** Passwords set by a person: at least 8 characters. */
 export const NewPassword = Type.String({ minLength: 8, maxLength: 200 });
 

@@ -4,12 +4,16 @@
  */
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import QRCode from 'qrcode';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import type { SessionUser } from '../../platform/auth-guard.js';
+import type { BotCheck } from '../../platform/bot-check.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { randomToken } from '../../platform/ids.js';
-import type { SessionUser } from '../../platform/sessions.js';
+import type { RateLimits } from '../../platform/rate-limit.js';
 import { verifyPassword } from './passwords.js';
-import { insertUser, normaliseEmail } from './users.repository.js';
+import type { Sessions } from './sessions.js';
+import { findUser, findUserByEmail, insertUser } from './users.repository.js';
 import type { User } from './auth.schemas.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -24,8 +28,8 @@ export const toUser = (user: SessionUser | (SessionUser & Record<string, unknown
   operator_id: user.operator_id ?? null,
 });
 
-export function createAuthService(ctx: AppContext) {
-  const { db, clock, rateLimits, sessions } = ctx;
+export function createAuthService(deps: { db: Db; clock: Clock; rateLimits: RateLimits; sessions: Sessions; botCheck: BotCheck }) {
+  const { db, clock, rateLimits, sessions, botCheck } = deps;
 
   async function checkCode(secret: string, code: string): Promise<boolean> {
     const result = await verifyTotp({ secret, token: code, epoch: Math.floor(clock.now().getTime() / 1000), epochTolerance: 30 });
@@ -33,17 +37,17 @@ export function createAuthService(ctx: AppContext) {
   }
 
   async function loadUser(userId: string) {
-    const user = await db.kysely.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    const user = await findUser(db, userId);
     if (!user) throw notFound('User');
     return user;
   }
 
   return {
     async login(email: string, password: string, ip: string) {
-      const key = normaliseEmail(email);
+      const key = email.trim().toLowerCase();
       await rateLimits.check('login_failures_ip', ip);
       await rateLimits.check('login_failures_email', key);
-      const user = await db.kysely.selectFrom('users').selectAll().where('email', '=', key).executeTakeFirst();
+      const user = await findUserByEmail(db, key);
       const ok = await verifyPassword(user?.password_hash, password);
       if (!user || !ok) {
         await rateLimits.penalise('login_failures_ip', ip);
@@ -104,7 +108,7 @@ export function createAuthService(ctx: AppContext) {
 
     async register(input: { name: string; email: string; password: string; turnstile_token?: string }, ip: string) {
       await rateLimits.hit('registration', ip);
-      await ctx.botCheck.verify(input.turnstile_token, ip);
+      await botCheck.verify(input.turnstile_token, ip);
       const id = await insertUser(db, { role: 'guest', name: input.name, email: input.email, password: input.password }, clock.now());
       const user = await loadUser(id);
       return { user: toUser(user), token: await sessions.create(id) };
@@ -147,3 +151,5 @@ export function createAuthService(ctx: AppContext) {
     },
   };
 }
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,9 +1,16 @@
-/** User rows: creation (shared by the CLI, registration and portal users) and look-ups. */
+/**
+ * User rows, the auth module's table: creation (shared by the CLI, registration and portal users) and
+ * the look-ups and changes other modules make through this module's index (team: portal users and
+ * members; payments: guest keys and memberships). Every function takes a `Conn`, so callers can run it
+ * inside their own transaction.
+ */
+import { sql, type Updateable } from 'kysely';
+import { isUniqueViolation } from '../../db/errors.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { hashPassword } from './passwords.js';
-import type { UserRole } from './auth.table.js';
+import type { UserRole, UsersTable } from './auth.table.js';
 
 export interface NewUser {
   role: UserRole;
@@ -15,23 +22,26 @@ export interface NewUser {
   role_id?: string | null;
 }
 
+const EMAIL_TAKEN = 'An account with this email already exists';
+
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/** `%text%` for LIKE (escape character `\`), with the wildcards of the text itself escaped. */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 export async function emailTaken(db: Conn, email: string, exceptUserId?: string): Promise<boolean> {
-  const kysely = kyselyOf(db);
-  let query = kysely.selectFrom('users').select('id').where('email', '=', normaliseEmail(email));
+  let query = kyselyOf(db).selectFrom('users').select('id').where('email', '=', normaliseEmail(email));
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
   return Boolean(await query.executeTakeFirst());
 }
 
 /** Inserts a user; 409 when the email is already registered. */
 export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<string> {
-  const kysely = kyselyOf(db);
-  if (await emailTaken(db, user.email)) throw conflict('An account with this email already exists');
+  if (await emailTaken(db, user.email)) throw conflict(EMAIL_TAKEN);
   const id = newId('usr');
   const at = now.toISOString();
   try {
-    await kysely
+    await kyselyOf(db)
       .insertInto('users')
       .values({
         id,
@@ -52,8 +62,119 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
       .execute();
   } catch (error) {
     // A concurrent registration of the same email loses on the unique index.
-    if (/unique|duplicate/i.test(String((error as Error).message))) throw conflict('An account with this email already exists');
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
     throw error;
   }
   return id;
+}
+
+export function findUser(db: Conn, userId: string) {
+  return kyselyOf(db).selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export function findUserByEmail(db: Conn, email: string) {
+  return kyselyOf(db).selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+}
+
+/** A portal (client) user of the account; guests and other accounts' users are not found. */
+export function findClientUser(db: Conn, operatorId: string, userId: string) {
+  return kyselyOf(db)
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .where('operator_id', '=', operatorId)
+    .where('role', '=', 'client')
+    .executeTakeFirst();
+}
+
+/** The account's portal users, oldest first. */
+export function listClientUsers(db: Conn, operatorId: string) {
+  return kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'phone', 'role_id', 'created_at'])
+    .where('operator_id', '=', operatorId)
+    .where('role', '=', 'client')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Id, name and email of these users (any account; callers scope what they ask for). */
+export async function userSummaries(db: Conn, userIds: readonly string[]) {
+  if (userIds.length === 0) return [];
+  return kyselyOf(db).selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+}
+
+/** Portal users of the account whose name or email contains `text` (any case), except `excludeIds`. */
+export function searchClientUsers(db: Conn, operatorId: string, text: string, options: { excludeIds: readonly string[]; limit: number }) {
+  const pattern = containsPattern(text);
+  let query = kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('operator_id', '=', operatorId)
+    .where('role', '=', 'client')
+    .where((eb) =>
+      eb.or([eb(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`), eb(sql`lower(email)`, 'like', sql`${pattern} escape '\\'`)]),
+    );
+  if (options.excludeIds.length > 0) query = query.where('id', 'not in', [...options.excludeIds]);
+  return query.orderBy('name').orderBy('id').limit(options.limit).execute();
+}
+
+/** Portal users of the account, in all or holding `roleId`. */
+export async function countClientUsers(db: Conn, operatorId: string, roleId?: string): Promise<number> {
+  let query = kyselyOf(db)
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('operator_id', '=', operatorId)
+    .where('role', '=', 'client');
+  if (roleId) query = query.where('role_id', '=', roleId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** How many of the account's users hold each of these roles. */
+export async function countUsersByRole(db: Conn, operatorId: string, roleIds: readonly string[]): Promise<Map<string, number>> {
+  if (roleIds.length === 0) return new Map();
+  const rows = await kyselyOf(db)
+    .selectFrom('users')
+    .select(['role_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('operator_id', '=', operatorId)
+    .where('role_id', 'in', [...roleIds])
+    .groupBy('role_id')
+    .execute();
+  return new Map(rows.map((row) => [row.role_id ?? '', Number(row.n)]));
+}
+
+export type ClientUserChanges = Pick<Updateable<UsersTable>, 'name' | 'email' | 'phone' | 'role_id' | 'password_hash'>;
+
+/** Changes a portal user of the account; 409 when a concurrent change took the email first. */
+export async function updateClientUser(db: Conn, operatorId: string, userId: string, changes: ClientUserChanges, now: Date) {
+  try {
+    await kyselyOf(db)
+      .updateTable('users')
+      .set({ ...changes, updated_at: now.toISOString() })
+      .where('id', '=', userId)
+      .where('operator_id', '=', operatorId)
+      .execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    throw error;
+  }
+}
+
+/** Deletes a portal user of the account with every session of theirs. */
+export async function deleteClientUser(db: Conn, operatorId: string, userId: string): Promise<void> {
+  const user = await findClientUser(db, operatorId, userId);
+  if (!user) return;
+  await kyselyOf(db).deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await kyselyOf(db).deleteFrom('users').where('id', '=', userId).where('operator_id', '=', operatorId).execute();
+}
+
+export async function userExists(db: Conn, userId: string): Promise<boolean> {
+  return Boolean(await kyselyOf(db).selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+}
+
+/** Sets a guest's membership tier (paid memberships). */
+export async function setMembershipTier(db: Conn, userId: string, tier: string, now: Date): Promise<void> {
+  await kyselyOf(db).updateTable('users').set({ membership_tier: tier, updated_at: now.toISOString() }).where('id', '=', userId).execute();
 }

@@ -5,16 +5,20 @@
  * The venue is bookable on discovery surfaces while it has at least one rule.
  */
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { parseIdArray } from '../../db/json.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { UPLOAD_LIMITS } from '../../platform/uploads.js';
-import { assertReferences, parseIds, syncBookable } from './availability.repository.js';
+import type { References } from '../../platform/references.js';
+import { byName, requiredText } from '../../platform/text.js';
+import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
+import { assertReferences, syncBookable } from './availability.repository.js';
 import { ACCESS_RULE_LISTS, ACCESS_RULE_TOGGLES, DOOR_PRICING, type AccessRuleBody } from './availability.schemas.js';
-import { byName, checkWindow, distinct, normaliseDays, requireName } from './availability.service.js';
+import { checkWindow, distinct, normaliseDays } from './availability.service.js';
 import { DAYS_OF_WEEK, type AccessRulesTable } from './availability.table.js';
 
 type RuleRow = Selectable<AccessRulesTable>;
@@ -25,7 +29,7 @@ export function toAccessRule(row: RuleRow) {
   const { venue_id: _v, created_at: _c, updated_at: _u, ...fields } = row;
   const out: Record<string, unknown> = { ...fields };
   for (const key of ACCESS_RULE_TOGGLES) out[key] = Boolean(row[key]);
-  for (const key of ACCESS_RULE_LISTS) out[key] = parseIds(row[key]);
+  for (const key of ACCESS_RULE_LISTS) out[key] = parseIdArray(row[key]);
   return out as Omit<RuleValues, (typeof ACCESS_RULE_TOGGLES)[number] | (typeof ACCESS_RULE_LISTS)[number]> & { id: string } & Record<
       (typeof ACCESS_RULE_TOGGLES)[number],
       boolean
@@ -39,10 +43,10 @@ function requireWhenOn(on: number, field: string, ...values: unknown[]) {
   }
 }
 
-export function createAccessRulesService(ctx: AppContext) {
-  const db = ctx.db.kysely;
-  const now = () => ctx.clock.now().toISOString();
-  const uploadsPrefix = `${ctx.config.publicBaseUrl}/uploads/`;
+export function createAccessRulesService(deps: { db: Db; clock: Clock; references: References; uploads: Pick<Uploads, 'saveImage'>; publicBaseUrl: string }) {
+  const db = deps.db.kysely;
+  const now = () => deps.clock.now().toISOString();
+  const uploadsPrefix = `${deps.publicBaseUrl}/uploads/`;
 
   async function ruleOf(venueId: string, id: string) {
     const row = await db.selectFrom('access_rules').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
@@ -113,7 +117,7 @@ export function createAccessRulesService(ctx: AppContext) {
     const payment_policy_id = body.payment_policy_id ?? null;
     const list_profile_id = body.list_profile_id ?? null;
     const table_profile_id = body.table_profile_id ?? null;
-    await assertReferences(db, venueId, [
+    await assertReferences(deps.references, db, venueId, [
       { field: 'guest_pick_area_ids', kind: 'seating_area', ids: guest_pick_area_ids },
       { field: 'seating_area_ids', kind: 'seating_area', ids: seating_area_ids },
       { field: 'table_ids', kind: 'table', ids: table_ids },
@@ -125,7 +129,7 @@ export function createAccessRulesService(ctx: AppContext) {
     ]);
 
     return {
-      name: requireName(body.name),
+      name: requiredText(body.name, 'name'),
       rule_type: body.rule_type ?? 'table',
       days_of_week: JSON.stringify(normaliseDays(body.days_of_week ?? DAYS_OF_WEEK)),
       time_from,
@@ -166,7 +170,7 @@ export function createAccessRulesService(ctx: AppContext) {
       const values = await ruleValues(venue.id, body);
       const id = newId('rule');
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      await withTransaction(deps.db, async (trx) => {
         await trx.insertInto('access_rules').values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at }).execute();
         await syncBookable(trx, venue.id, at);
       });
@@ -183,7 +187,7 @@ export function createAccessRulesService(ctx: AppContext) {
     async remove(venue: VenueRow, id: string) {
       await ruleOf(venue.id, id);
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      await withTransaction(deps.db, async (trx) => {
         await trx.deleteFrom('access_rules').where('venue_id', '=', venue.id).where('id', '=', id).execute();
         await syncBookable(trx, venue.id, at);
       });
@@ -191,7 +195,7 @@ export function createAccessRulesService(ctx: AppContext) {
 
     async uploadImage(venue: VenueRow, id: string, data: string) {
       await ruleOf(venue.id, id);
-      const { url } = await ctx.uploads.saveImage(data, UPLOAD_LIMITS.accessRuleImage);
+      const { url } = await deps.uploads.saveImage(data, UPLOAD_LIMITS.accessRuleImage);
       await db
         .updateTable('access_rules')
         .set({ display_image_url: url, updated_at: now() })
@@ -202,3 +206,5 @@ export function createAccessRulesService(ctx: AppContext) {
     },
   };
 }
+
+export type AccessRulesService = ReturnType<typeof createAccessRulesService>;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, TINY_IMAGES, venueApi, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
-import { availabilityCopyScopes } from './availability.copy.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,7 +21,7 @@ function api(venueId: string, headers: Record<string, string>) {
   };
 }
 
-const scope = (name: string) => availabilityCopyScopes.find((s) => s.name === name)!;
+const scope = (name: string) => t.ctx.copyScopes.get(name)!;
 
 async function copy(name: string, op: TestOperator, sourceVenueId: string, targetVenueId: string) {
   return withTransaction(t.db, (trx) => scope(name).copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));

@@ -3,9 +3,9 @@
  * blackouts, under /api/my-venues/:venueId, gated by the `availability` permission.
  */
 import { Type } from 'typebox';
-import { venueOf } from '../../platform/auth-guard.js';
+import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
+import type { RoutePlugin } from '../../platform/module.js';
 import {
   AccessRule,
   AccessRuleBody,
@@ -21,17 +21,20 @@ import {
   TimePeriodBody,
   TimePeriodUpdateBody,
 } from './availability.schemas.js';
-import { createAccessRulesService } from './access-rules.service.js';
-import { createAvailabilityService } from './availability.service.js';
+import type { AccessRulesService } from './access-rules.service.js';
+import type { AvailabilityService } from './availability.service.js';
 
 const base = '/api/my-venues/:venueId';
 const list = <T extends Parameters<typeof Type.Array>[0]>(row: T) => Type.Object({ data: Type.Array(row) });
 
-export const availabilityRoutes: ModulePlugin = async (app, { ctx }) => {
-  const availability = createAvailabilityService(ctx);
-  const rules = createAccessRulesService(ctx);
-  const read = ctx.guard({ permission: 'availability:read', venueParam: 'venueId' });
-  const write = ctx.guard({ permission: 'availability:write', venueParam: 'venueId' });
+export interface AvailabilityServices {
+  availability: AvailabilityService;
+  rules: AccessRulesService;
+}
+
+export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: GuardFactory }> = async (app, { guard, availability, rules }) => {
+  const read = guard({ permission: 'availability:read', venueParam: 'venueId' });
+  const write = guard({ permission: 'availability:write', venueParam: 'venueId' });
   const common = { tags: ['availability'], security: [{ bearer: [] }] };
   const readErrors = errorResponses(401, 403, 404);
   const writeErrors = errorResponses(400, 401, 403, 404);

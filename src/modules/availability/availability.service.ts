@@ -3,47 +3,24 @@
  * Access rules, the larger resource, live in access-rules.service.ts.
  */
 import type { Selectable } from 'kysely';
-import { DateTime } from 'luxon';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { parseIdArray } from '../../db/json.js';
+import { isCalendarDate } from '../../domain/venue-time.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { assertReferences, parseIds } from './availability.repository.js';
+import type { References } from '../../platform/references.js';
+import { byName, compareCodePoints, requiredText } from '../../platform/text.js';
+import { assertReferences } from './availability.repository.js';
 import type { BlackoutBody, ShiftUpdateBody, TimePeriodBody } from './availability.schemas.js';
 import { DAYS_OF_WEEK, type BlackoutsTable, type ShiftsTable, type TimePeriodsTable } from './availability.table.js';
-
-/** True for a real calendar date (the schema only checks the `YYYY-MM-DD` shape). */
-export const isCalendarDate = (value: string) => DateTime.fromISO(value, { zone: 'UTC' }).isValid;
 
 /** Distinct days in week order. */
 export const normaliseDays = (days: readonly string[]) => DAYS_OF_WEEK.filter((day) => days.includes(day));
 
 export const distinct = (ids: readonly string[] | undefined) => [...new Set(ids ?? [])];
-
-const collator = new Intl.Collator('en', { numeric: true });
-
-/** Code-point order: right for fixed-format text (ids, `YYYY-MM-DD`, `HH:MM`, ISO instants). */
-export const compareCodePoints = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * Natural, case-aware text order ("Table 2" before "Table 10"), with a code-point tie-break so that no two
- * different strings compare equal ("01" and "1", "bar" and "Bar"). Lists sort in code rather than in SQL
- * because SQLite compares bytes while PostgreSQL uses the database collation: the same rows would come
- * back in a different order on each engine.
- */
-export function compareText(a: string, b: string): number {
-  return collator.compare(a, b) || compareCodePoints(a, b);
-}
-
-/** By name, then id: a stable order for named rows. */
-export const byName = (a: { name: string; id: string }, b: { name: string; id: string }) => compareText(a.name, b.name) || compareCodePoints(a.id, b.id);
-
-export function requireName(name: string | undefined, field = 'name'): string {
-  const trimmed = (name ?? '').trim();
-  if (!trimmed) throw badRequest(`${field} is required`);
-  return trimmed;
-}
 
 /** A clock-time window: both ends or neither; equal ends would be an empty window (overnight is fine). */
 export function checkWindow(from: string | null, to: string | null, what = 'time_from and time_to') {
@@ -61,7 +38,7 @@ export const toTimePeriod = (row: Selectable<TimePeriodsTable>) => ({
 export const toShift = (row: Selectable<ShiftsTable>) => ({
   id: row.id,
   name: row.name,
-  days_of_week: parseIds(row.days_of_week),
+  days_of_week: parseIdArray(row.days_of_week),
   time_type: row.time_type,
   time_period_id: row.time_period_id,
   time_from: row.time_from,
@@ -70,8 +47,8 @@ export const toShift = (row: Selectable<ShiftsTable>) => ({
   schedule_end: row.schedule_end,
   party_size_min: row.party_size_min,
   party_size_max: row.party_size_max,
-  seating_area_ids: parseIds(row.seating_area_ids),
-  table_ids: parseIds(row.table_ids),
+  seating_area_ids: parseIdArray(row.seating_area_ids),
+  table_ids: parseIdArray(row.table_ids),
   duration_type: row.duration_type,
   duration_minutes: row.duration_minutes,
   payment_policy_id: row.payment_policy_id,
@@ -87,9 +64,9 @@ export const toBlackout = (row: Selectable<BlackoutsTable>) => ({
   affects_reservations: Boolean(row.affects_reservations),
 });
 
-export function createAvailabilityService(ctx: AppContext) {
-  const db = ctx.db.kysely;
-  const now = () => ctx.clock.now().toISOString();
+export function createAvailabilityService(deps: { db: Db; clock: Clock; references: References }) {
+  const db = deps.db.kysely;
+  const now = () => deps.clock.now().toISOString();
 
   async function periodOf(venueId: string, id: string) {
     const row = await db.selectFrom('time_periods').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
@@ -114,7 +91,7 @@ export function createAvailabilityService(ctx: AppContext) {
    * the venue, party size starts from the venue's default range, lists are empty, references null).
    */
   async function shiftValues(venue: VenueRow, body: ShiftUpdateBody, days: readonly string[]) {
-    const name = requireName(body.name);
+    const name = requiredText(body.name, 'name');
     const time_type = body.time_type ?? 'default';
     const time_period_id = body.time_period_id ?? null;
     const time_from = body.time_from ?? null;
@@ -140,7 +117,7 @@ export function createAvailabilityService(ctx: AppContext) {
     const seating_area_ids = distinct(body.seating_area_ids);
     const table_ids = distinct(body.table_ids);
     const payment_policy_id = body.payment_policy_id ?? null;
-    await assertReferences(db, venue.id, [
+    await assertReferences(deps.references, db, venue.id, [
       { field: 'time_period_id', kind: 'time_period', ids: [time_period_id] },
       { field: 'seating_area_ids', kind: 'seating_area', ids: seating_area_ids },
       { field: 'table_ids', kind: 'table', ids: table_ids },
@@ -189,7 +166,7 @@ export function createAvailabilityService(ctx: AppContext) {
     },
 
     async createTimePeriod(venueId: string, body: Required<TimePeriodBody>) {
-      const name = requireName(body.name);
+      const name = requiredText(body.name, 'name');
       checkWindow(body.time_from, body.time_to);
       const id = newId('tp');
       const at = now();
@@ -203,7 +180,7 @@ export function createAvailabilityService(ctx: AppContext) {
     /** Updates the fields sent; the others keep their value. */
     async updateTimePeriod(venueId: string, id: string, body: TimePeriodBody) {
       const current = await periodOf(venueId, id);
-      const name = body.name === undefined ? current.name : requireName(body.name);
+      const name = body.name === undefined ? current.name : requiredText(body.name, 'name');
       const time_from = body.time_from ?? current.time_from;
       const time_to = body.time_to ?? current.time_to;
       checkWindow(time_from, time_to);
@@ -236,7 +213,7 @@ export function createAvailabilityService(ctx: AppContext) {
 
     async updateShift(venue: VenueRow, id: string, body: ShiftUpdateBody) {
       const current = await shiftOf(venue.id, id);
-      const values = await shiftValues(venue, body, body.days_of_week ?? parseIds(current.days_of_week));
+      const values = await shiftValues(venue, body, body.days_of_week ?? parseIdArray(current.days_of_week));
       await db.updateTable('shifts').set({ ...values, updated_at: now() }).where('venue_id', '=', venue.id).where('id', '=', id).execute();
     },
 
@@ -271,3 +248,5 @@ export function createAvailabilityService(ctx: AppContext) {
     },
   };
 }
+
+export type AvailabilityService = ReturnType<typeof createAvailabilityService>;

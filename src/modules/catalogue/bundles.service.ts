@@ -3,12 +3,15 @@
  * a bundle removes its items and takes its id out of the access rules and profiles that offered it.
  */
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { parseIdArray } from '../../db/json.js';
 import { withTransaction } from '../../db/transaction.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import type { Clock } from '../../platform/clock.js';
+import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { UPLOAD_LIMITS } from '../../platform/uploads.js';
-import { parseIdArray, repointBundles } from '../profiles/references.js';
+import type { References } from '../../platform/references.js';
+import { requiredText } from '../../platform/text.js';
+import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
 import { APPLICABLE_PROFILES, type BundleBody, type BundleUpdateBody, type ItemBody, type ItemUpdateBody } from './catalogue.schemas.js';
 import type { BundleItemsTable, BundlesTable } from './catalogue.table.js';
 
@@ -39,14 +42,8 @@ export const toBundle = (row: BundleRow, items: ItemRow[]) => ({
 const applicableProfiles = (value: readonly string[] | null | undefined) =>
   JSON.stringify(APPLICABLE_PROFILES.filter((profile) => !value || value.includes(profile)));
 
-const trimmedName = (name: string) => {
-  const trimmed = name.trim();
-  if (!trimmed) throw badRequest('name must not be empty');
-  return trimmed;
-};
-
-export function createBundlesService(ctx: AppContext) {
-  const { db, clock, uploads } = ctx;
+export function createBundlesService(deps: { db: Db; clock: Clock; uploads: Pick<Uploads, 'saveImage'>; references: References }) {
+  const { db, clock, uploads, references } = deps;
 
   async function loadBundle(venueId: string, id: string) {
     const row = await db.kysely.selectFrom('bundles').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
@@ -82,7 +79,7 @@ export function createBundlesService(ctx: AppContext) {
       const at = clock.now().toISOString();
       await db.kysely
         .insertInto('bundles')
-        .values({ id, venue_id: venueId, name: trimmedName(body.name), applicable_profiles: applicableProfiles(body.applicable_profiles), created_at: at, updated_at: at })
+        .values({ id, venue_id: venueId, name: requiredText(body.name, 'name'), applicable_profiles: applicableProfiles(body.applicable_profiles), created_at: at, updated_at: at })
         .execute();
       return id;
     },
@@ -92,7 +89,7 @@ export function createBundlesService(ctx: AppContext) {
       await db.kysely
         .updateTable('bundles')
         .set({
-          ...(body.name !== undefined ? { name: trimmedName(body.name) } : {}),
+          ...(body.name !== undefined ? { name: requiredText(body.name, 'name') } : {}),
           ...(body.applicable_profiles !== undefined ? { applicable_profiles: applicableProfiles(body.applicable_profiles) } : {}),
           updated_at: clock.now().toISOString(),
         })
@@ -103,7 +100,8 @@ export function createBundlesService(ctx: AppContext) {
     async remove(venueId: string, id: string): Promise<void> {
       await loadBundle(venueId, id);
       await withTransaction(db, async (trx) => {
-        await repointBundles(trx, venueId, new Map([[id, null]]));
+        // Access rules and profiles that offered it stop naming it.
+        await references.repoint(trx, 'bundle', venueId, new Map([[id, null]]), clock.now().toISOString());
         await trx.deleteFrom('bundle_items').where('bundle_id', '=', id).execute();
         await trx.deleteFrom('bundles').where('id', '=', id).execute();
       });
@@ -119,7 +117,7 @@ export function createBundlesService(ctx: AppContext) {
           id,
           venue_id: venueId,
           bundle_id: bundleId,
-          name: trimmedName(body.name),
+          name: requiredText(body.name, 'name'),
           price: body.price,
           max_qty: body.max_qty ?? null,
           image_url: body.image_url || null,
@@ -137,7 +135,7 @@ export function createBundlesService(ctx: AppContext) {
       await db.kysely
         .updateTable('bundle_items')
         .set({
-          ...(body.name !== undefined ? { name: trimmedName(body.name) } : {}),
+          ...(body.name !== undefined ? { name: requiredText(body.name, 'name') } : {}),
           ...(body.price !== undefined ? { price: body.price } : {}),
           ...(body.max_qty !== undefined ? { max_qty: body.max_qty } : {}),
           ...(body.image_url !== undefined ? { image_url: body.image_url || null } : {}),
@@ -161,3 +159,5 @@ export function createBundlesService(ctx: AppContext) {
     },
   };
 }
+
+export type BundlesService = ReturnType<typeof createBundlesService>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, pngOfSize, setupVenue, TINY_IMAGES, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
-import { countRows, insertAccessRule, readRow } from '../profiles/testing.js';
+import { countRows, insertAccessRule, readRow } from '../../../test/helpers/rows.js';
 
 let t: TestApp;
 let op: TestOperator;

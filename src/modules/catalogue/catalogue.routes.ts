@@ -1,12 +1,12 @@
 /**
  * Catalogue module routes (permission `catalogue`): bundles and their items, promo codes, guest and
- * reservation tags (venue catalogue and the account-wide defaults), and copy-from between venues.
+ * reservation tags (venue catalogue and the account-wide defaults).
  */
 import { Type, type TSchema } from 'typebox';
-import { authOf, operatorIdOf, venueOf } from '../../platform/auth-guard.js';
+import { authOf, operatorIdOf, venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, SuccessBody } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
-import { createBundlesService } from './bundles.service.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import type { BundlesService } from './bundles.service.js';
 import {
   Bundle,
   BundleBody,
@@ -14,8 +14,6 @@ import {
   BundleUpdateBody,
   CategoryBody,
   CategoryFlagsBody,
-  CopyBody,
-  CopyResult,
   ImageBody,
   ImageResult,
   ItemBody,
@@ -30,20 +28,21 @@ import {
   VenueIdParams,
   VenueItemParams,
 } from './catalogue.schemas.js';
-import { COPY_SCOPE_PERMISSIONS, createCopyFromService } from './copy-from.service.js';
-import { createPromoCodesService } from './promo-codes.service.js';
-import { createTagsService } from './tags.service.js';
+import type { PromoCodesService } from './promo-codes.service.js';
+import type { TagsService } from './tags.service.js';
 
 const list = <T extends TSchema>(row: T) => Type.Object({ data: Type.Array(row) });
 const ok = { success: true } as const;
 
-export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
-  const bundles = createBundlesService(ctx);
-  const promos = createPromoCodesService(ctx);
-  const tags = createTagsService(ctx);
-  const copies = createCopyFromService(ctx);
-  const read = ctx.guard({ permission: 'catalogue:read', venueParam: 'venueId' });
-  const write = ctx.guard({ permission: 'catalogue:write', venueParam: 'venueId' });
+export interface CatalogueServices {
+  bundles: BundlesService;
+  promos: PromoCodesService;
+  tags: TagsService;
+}
+
+export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFactory }> = async (app, { guard, bundles, promos, tags }) => {
+  const read = guard({ permission: 'catalogue:read', venueParam: 'venueId' });
+  const write = guard({ permission: 'catalogue:write', venueParam: 'venueId' });
   const security = [{ bearer: [] }];
   const base = '/api/my-venues/:venueId';
 
@@ -179,13 +178,13 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
             'The account-wide tag catalogue every venue of the account starts from: the platform defaults with the account’s own categories, tags and flag settings; `kind` narrows to guest or reservation.',
           response: { 200: TagCatalogue, ...errorResponses(400, 401, 403) },
         },
-        onRequest: ctx.guard({ permission: 'catalogue:read' }),
+        onRequest: guard({ permission: 'catalogue:read' }),
       },
       async (request) => ({ data: await tags.accountCatalogue(operatorIdOf(request), request.query.kind) }),
     );
     // Account-wide custom tags (an extension): like the venue routes below, for every venue of the account.
     // They change every venue, so a role limited to some venues gets 403.
-    const accountWrite = ctx.guard({ permission: 'catalogue:write' });
+    const accountWrite = guard({ permission: 'catalogue:write' });
     const accountNote = ' Reaches every venue of the account; needs catalogue:write on a role not limited to some venues (403 otherwise).';
     app.post(
       '/api/my/tags',
@@ -327,27 +326,4 @@ export const catalogueRoutes: ModulePlugin = async (app, { ctx }) => {
       },
     );
   }
-
-  app.post(
-    `${base}/copy-from`,
-    {
-      schema: {
-        tags: ['copy-from'],
-        security,
-        params: VenueIdParams,
-        body: CopyBody,
-        description:
-          `Overwrites this venue's settings of one scope with a copy of another venue's of the same account, in one transaction; ` +
-          `answers the number of rows copied. Scopes (and the write permission each also needs besides catalogue): ` +
-          `${copies
-            .scopes()
-            .map((scope) => `${scope} (${COPY_SCOPE_PERMISSIONS[scope] ?? 'Owner'})`)
-            .join(', ')}. ` +
-          '404 when the source is not a venue the caller can reach; 409 when a scope refuses (tables while the target’s tables hold upcoming reservations).',
-        response: { 200: CopyResult, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-      onRequest: write,
-    },
-    async (request) => ({ success: true, copied: await copies.copyFrom(authOf(request), venueOf(request).id, request.body) }),
-  );
 };

@@ -126,6 +126,3 @@ export const CatalogueCategory = Type.Object({
 export const TagCatalogue = Type.Object({ data: Type.Array(CatalogueCategory) });
 
 // copy-from
-export const CopyBody = Type.Object({ source_venue_id: Type.String({ minLength: 1 }), scope: Type.String({ minLength: 1 }) });
-export type CopyBody = Static<typeof CopyBody>;
-export const CopyResult = Type.Object({ success: Type.Boolean(), copied: Type.Integer() });

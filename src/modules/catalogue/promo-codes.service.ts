@@ -5,11 +5,14 @@
  */
 import { DateTime } from 'luxon';
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { kyselyOf, withTransaction, type Conn } from '../../db/transaction.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { rewriteProfileSettingIds } from '../profiles/references.js';
+import type { References } from '../../platform/references.js';
+import { requiredText } from '../../platform/text.js';
 import type { PromoBody, PromoUpdateBody } from './catalogue.schemas.js';
 import type { PromoCodesTable } from './catalogue.table.js';
 
@@ -50,12 +53,6 @@ function validExpiry(value: string | null): string | null {
   return parsed.toJSDate().toISOString();
 }
 
-/** better-sqlite3 and pg name a unique-constraint violation differently. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 const duplicate = (code: string) => conflict(`The promo code ${code} already exists for this venue`);
 
 export type Redemption = { ok: true; promo: PromoCodeView } | { ok: false; reason: 'not_found' | 'expired' | 'exhausted' };
@@ -85,8 +82,8 @@ export async function redeemPromoCode(db: Conn, venueId: string, code: string, n
   return { ok: false, reason: 'exhausted' };
 }
 
-export function createPromoCodesService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createPromoCodesService(deps: { db: Db; clock: Clock; references: References }) {
+  const { db, clock, references } = deps;
 
   async function load(venueId: string, id: string) {
     const row = await db.kysely.selectFrom('promo_codes').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
@@ -110,12 +107,6 @@ export function createPromoCodesService(ctx: AppContext) {
     }
   }
 
-  const trimmedName = (name: string) => {
-    const trimmed = name.trim();
-    if (!trimmed) throw badRequest('name must not be empty');
-    return trimmed;
-  };
-
   return {
     async list(venueId: string) {
       const rows = await db.kysely.selectFrom('promo_codes').selectAll().where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute();
@@ -123,7 +114,7 @@ export function createPromoCodesService(ctx: AppContext) {
     },
 
     async create(venueId: string, body: PromoBody): Promise<string> {
-      const name = trimmedName(body.name);
+      const name = requiredText(body.name, 'name');
       const code = validCode(body.code);
       const expires_at = validExpiry(body.expires_at ?? null);
       await ensureFree(venueId, code);
@@ -143,7 +134,7 @@ export function createPromoCodesService(ctx: AppContext) {
       const current = await load(venueId, id);
       const code = body.code !== undefined ? validCode(body.code) : current.code;
       const changes = {
-        ...(body.name !== undefined ? { name: trimmedName(body.name) } : {}),
+        ...(body.name !== undefined ? { name: requiredText(body.name, 'name') } : {}),
         ...(body.code !== undefined ? { code } : {}),
         ...(body.discount_pct !== undefined ? { discount_pct: body.discount_pct } : {}),
         ...(body.max_uses !== undefined ? { max_uses: body.max_uses } : {}),
@@ -159,7 +150,7 @@ export function createPromoCodesService(ctx: AppContext) {
     async remove(venueId: string, id: string): Promise<void> {
       await load(venueId, id);
       await withTransaction(db, async (trx) => {
-        await rewriteProfileSettingIds(trx, venueId, 'promo_code_ids', new Map([[id, null]]));
+        await references.repoint(trx, 'promo_code', venueId, new Map([[id, null]]), clock.now().toISOString());
         await trx.deleteFrom('promo_codes').where('id', '=', id).execute();
       });
     },
@@ -170,3 +161,5 @@ export function createPromoCodesService(ctx: AppContext) {
     },
   };
 }
+
+export type PromoCodesService = ReturnType<typeof createPromoCodesService>;

@@ -8,16 +8,18 @@
  * "dietary" finds the default "Dietary" and a second "VIP" is a duplicate; tags live under the
  * category's stored name. A venue cannot remove the platform's or the account's tags (400).
  */
-import type { Kysely } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { loose, type Executor } from '../profiles/references.js';
+import { requiredText } from '../../platform/text.js';
+import { operatorOfVenue } from '../venues/index.js';
 import type { CategoryBody, TagBody, TagKind } from './catalogue.schemas.js';
-import { isUniqueViolation } from './promo-codes.service.js';
 import { DEFAULT_TAG_CATALOGUE, type DefaultCategory } from './tags.defaults.js';
+import { accountTagStore, venueTagStore, type CategoryRow, type TagRow, type TagStore } from './tags.store.js';
 
 /** Where a category or tag comes from, and so where it can be changed. */
 export type TagScope = 'platform' | 'account' | 'venue';
@@ -56,22 +58,8 @@ const fromDefault = (category: DefaultCategory): CatalogueCategory => ({
 });
 
 /** The platform defaults of one kind or both. */
-export function defaultCatalogue(kind?: TagKind): CatalogueCategory[] {
+function defaultCatalogue(kind?: TagKind): CatalogueCategory[] {
   return DEFAULT_TAG_CATALOGUE.filter((c) => !kind || c.kind === kind).map(fromDefault);
-}
-
-interface CategoryRow {
-  kind: string;
-  name: string;
-  custom: number;
-  allow_guest_select: number | null;
-  show_on_slip: number | null;
-  show_in_summary: number | null;
-}
-interface TagRow {
-  kind: string;
-  category: string;
-  label: string;
 }
 
 /**
@@ -98,53 +86,9 @@ function overlay(catalogue: CatalogueCategory[], categories: CategoryRow[], tags
   return catalogue;
 }
 
-/** One level's storage: the account's tables or the venue's. */
-interface Level {
-  scope: 'account' | 'venue';
-  categories: 'account_tag_categories' | 'tag_categories';
-  tags: 'account_tags' | 'custom_tags';
-  owner: 'operator_id' | 'venue_id';
-  ownerId: string;
-}
-
-const accountLevel = (operatorId: string): Level => ({
-  scope: 'account',
-  categories: 'account_tag_categories',
-  tags: 'account_tags',
-  owner: 'operator_id',
-  ownerId: operatorId,
-});
-const venueLevel = (venueId: string): Level => ({ scope: 'venue', categories: 'tag_categories', tags: 'custom_tags', owner: 'venue_id', ownerId: venueId });
-
-async function levelRows(db: Executor, level: Level, kind?: TagKind): Promise<{ categories: CategoryRow[]; tags: TagRow[] }> {
-  const k: Kysely<any> = loose(db);
-  let categories = k.selectFrom(level.categories).selectAll().where(level.owner, '=', level.ownerId);
-  let tags = k.selectFrom(level.tags).selectAll().where(level.owner, '=', level.ownerId);
-  if (kind) {
-    categories = categories.where('kind', '=', kind);
-    tags = tags.where('kind', '=', kind);
-  }
-  const [categoryRows, tagRows] = await Promise.all([
-    categories.orderBy('created_at').orderBy('id').execute(),
-    tags.orderBy('created_at').orderBy('id').execute(),
-  ]);
-  return { categories: categoryRows as CategoryRow[], tags: tagRows as TagRow[] };
-}
-
-/** An account's catalogue: the platform defaults with the account's categories, tags and flags. */
-export async function accountTagCatalogue(db: Executor, operatorId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
-  const rows = await levelRows(db, accountLevel(operatorId), kind);
-  return overlay(defaultCatalogue(kind), rows.categories, rows.tags, 'account');
-}
-
-/** A venue's merged catalogue: its account's catalogue with the venue's own categories, tags and flags. */
-export async function venueTagCatalogue(db: Executor, venueId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
-  const venue = await db.selectFrom('venues').select('operator_id').where('id', '=', venueId).executeTakeFirst();
-  const [base, rows] = await Promise.all([
-    venue ? accountTagCatalogue(db, venue.operator_id, kind) : Promise.resolve(defaultCatalogue(kind)),
-    levelRows(db, venueLevel(venueId), kind),
-  ]);
-  return overlay(base, rows.categories, rows.tags, 'venue');
+async function levelRows(store: TagStore, kind?: TagKind) {
+  const [categories, tags] = await Promise.all([store.categories(kind), store.tags(kind)]);
+  return { categories, tags };
 }
 
 /** Account-wide writes reach every venue, so a role limited to some venues may not make them. */
@@ -154,32 +98,46 @@ function accountOf(auth: AuthInfo): string {
   return auth.operatorId;
 }
 
-export function createTagsService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createTagsService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  const accountLevel = (operatorId: string) => accountTagStore(db, operatorId);
+  const venueLevel = (venueId: string) => venueTagStore(db, venueId);
+
+  /** An account's catalogue: the platform defaults with the account's categories, tags and flags. */
+  async function accountCatalogue(operatorId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
+    const rows = await levelRows(accountLevel(operatorId), kind);
+    return overlay(defaultCatalogue(kind), rows.categories, rows.tags, 'account');
+  }
+
+  /** A venue's merged catalogue: its account's catalogue with the venue's own categories, tags and flags. */
+  async function venueCatalogue(venueId: string, kind?: TagKind): Promise<CatalogueCategory[]> {
+    const operatorId = await operatorOfVenue(db, venueId);
+    const [base, rows] = await Promise.all([
+      operatorId ? accountCatalogue(operatorId, kind) : Promise.resolve(defaultCatalogue(kind)),
+      levelRows(venueLevel(venueId), kind),
+    ]);
+    return overlay(base, rows.categories, rows.tags, 'venue');
+  }
 
   /** The catalogue a level's writes are checked against: what that level (and the ones above it) sees. */
-  const catalogueOf = (level: Level, kind: TagKind) =>
-    level.scope === 'venue' ? venueTagCatalogue(db.kysely, level.ownerId, kind) : accountTagCatalogue(db.kysely, level.ownerId, kind);
+  const catalogueOf = (level: TagStore, kind: TagKind) =>
+    level.scope === 'venue' ? venueCatalogue(level.ownerId, kind) : accountCatalogue(level.ownerId, kind);
 
-  async function findCategory(level: Level, kind: TagKind, name: string) {
+  async function findCategory(level: TagStore, kind: TagKind, name: string) {
     return (await catalogueOf(level, kind)).find((c) => same(c.name, name));
   }
 
   const flagValues = (body: Partial<Record<(typeof FLAGS)[number], boolean | 0 | 1>>) =>
     Object.fromEntries(FLAGS.filter((flag) => body[flag] !== undefined).map((flag) => [flag, toFlag(body[flag]) as number]));
 
-  async function addTag(level: Level, body: TagBody): Promise<void> {
-    const label = body.label.trim();
-    if (!label) throw badRequest('label must not be empty');
+  async function addTag(level: TagStore, body: TagBody): Promise<void> {
+    const label = requiredText(body.label, 'label');
     const category = await findCategory(level, body.kind, body.category);
     if (!category) throw badRequest(`There is no ${body.kind} tag category named ${body.category.trim()}`);
     const taken = () => conflict(`The tag ${label} already exists in ${category.name}`);
     if (category.tags.some((tag) => same(tag.label, label))) throw taken();
     try {
-      await loose(db.kysely)
-        .insertInto(level.tags)
-        .values({ id: newId('tag'), [level.owner]: level.ownerId, kind: body.kind, category: category.name, label, created_at: clock.now().toISOString() })
-        .execute();
+      await level.insertTag({ id: newId('tag'), kind: body.kind, category: category.name, label, created_at: clock.now().toISOString() });
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
       throw error;
@@ -187,34 +145,24 @@ export function createTagsService(ctx: AppContext) {
   }
 
   /** A level removes only its own tags: platform defaults and (for a venue) the account's are 400; unknown tags 404. */
-  async function removeTag(level: Level, query: TagBody): Promise<void> {
+  async function removeTag(level: TagStore, query: TagBody): Promise<void> {
     const category = await findCategory(level, query.kind, query.category);
     const tag = category?.tags.find((t) => same(t.label, query.label));
     if (!category || !tag) throw notFound('Tag');
     if (tag.scope === 'platform') throw badRequest('Platform default tags cannot be removed');
     if (tag.scope !== level.scope) throw badRequest('This tag belongs to the whole account: remove it through DELETE /api/my/tags');
     // Case-insensitive in JS rather than SQL lower(), which folds only ASCII on SQLite.
-    const rows: { id: string; category: string; label: string }[] = await loose(db.kysely)
-      .selectFrom(level.tags)
-      .select(['id', 'category', 'label'])
-      .where(level.owner, '=', level.ownerId)
-      .where('kind', '=', query.kind)
-      .execute();
-    const ids = rows.filter((row) => same(row.category, category.name) && same(row.label, query.label)).map((row) => row.id);
-    if (ids.length) await loose(db.kysely).deleteFrom(level.tags).where('id', 'in', ids).execute();
+    const rows = await level.tags(query.kind);
+    await level.deleteTags(rows.filter((row) => same(row.category, category.name) && same(row.label, query.label)).map((row) => row.id));
   }
 
-  async function addCategory(level: Level, body: CategoryBody): Promise<void> {
-    const name = body.name.trim();
-    if (!name) throw badRequest('name must not be empty');
+  async function addCategory(level: TagStore, body: CategoryBody): Promise<void> {
+    const name = requiredText(body.name, 'name');
     const taken = () => conflict(`The ${body.kind} tag category ${name} already exists`);
     if (await findCategory(level, body.kind, name)) throw taken();
     const at = clock.now().toISOString();
     try {
-      await loose(db.kysely)
-        .insertInto(level.categories)
-        .values({ id: newId('tcat'), [level.owner]: level.ownerId, kind: body.kind, name, custom: 1, ...NO_FLAGS, ...flagValues(body), created_at: at, updated_at: at })
-        .execute();
+      await level.insertCategory({ id: newId('tcat'), kind: body.kind, name, custom: 1, ...NO_FLAGS, ...flagValues(body), created_at: at });
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
       throw error;
@@ -222,36 +170,27 @@ export function createTagsService(ctx: AppContext) {
   }
 
   /** The level's own row for a category (its custom category, or its flags for one above), any case. */
-  async function ownCategoryRow(level: Level, kind: TagKind, name: string) {
-    const rows: { id: string; name: string }[] = await loose(db.kysely)
-      .selectFrom(level.categories)
-      .select(['id', 'name'])
-      .where(level.owner, '=', level.ownerId)
-      .where('kind', '=', kind)
-      .execute();
-    return rows.find((row) => same(row.name, name));
+  async function ownCategoryRow(level: TagStore, kind: TagKind, name: string) {
+    return (await level.categories(kind)).find((row) => same(row.name, name));
   }
 
   /** Tunes the flags of any category the level sees; the setting is kept as the level's own row. */
-  async function tuneCategory(level: Level, body: CategoryBody): Promise<void> {
+  async function tuneCategory(level: TagStore, body: CategoryBody): Promise<void> {
     const category = await findCategory(level, body.kind, body.name);
     if (!category) throw notFound('Tag category');
     const changes = flagValues(body);
     if (Object.keys(changes).length === 0) throw badRequest('Send at least one of allow_guest_select, show_on_slip, show_in_summary');
     const at = clock.now().toISOString();
-    const update = (id: string) => loose(db.kysely).updateTable(level.categories).set({ ...changes, updated_at: at }).where('id', '=', id).execute();
+    const update = (id: string) => level.updateCategory(id, { ...changes, updated_at: at });
     const own = await ownCategoryRow(level, body.kind, category.name);
     if (own) {
       await update(own.id);
       return;
     }
     try {
-      await loose(db.kysely)
-        .insertInto(level.categories)
-        // custom 0: only the flags this level changed for a category of a level above; the others stay null and
-        // keep following that level. (The level's own categories have a row already.)
-        .values({ id: newId('tcat'), [level.owner]: level.ownerId, kind: body.kind, name: category.name, custom: 0, ...changes, created_at: at, updated_at: at })
-        .execute();
+      // custom 0: only the flags this level changed for a category of a level above; the others stay null and
+      // keep following that level. (The level's own categories have a row already.)
+      await level.insertCategory({ id: newId('tcat'), kind: body.kind, name: category.name, custom: 0, ...changes, created_at: at });
     } catch (error) {
       // Another writer created the row meanwhile: tune that one.
       const raced = isUniqueViolation(error) ? await ownCategoryRow(level, body.kind, category.name) : undefined;
@@ -261,16 +200,18 @@ export function createTagsService(ctx: AppContext) {
   }
 
   return {
-    venueCatalogue: (venueId: string, kind?: TagKind) => venueTagCatalogue(db.kysely, venueId, kind),
+    venueCatalogue,
     addTag: (venueId: string, body: TagBody) => addTag(venueLevel(venueId), body),
     removeTag: (venueId: string, query: TagBody) => removeTag(venueLevel(venueId), query),
     addCategory: (venueId: string, body: CategoryBody) => addCategory(venueLevel(venueId), body),
     tuneCategory: (venueId: string, body: CategoryBody) => tuneCategory(venueLevel(venueId), body),
 
-    accountCatalogue: (operatorId: string, kind?: TagKind) => accountTagCatalogue(db.kysely, operatorId, kind),
+    accountCatalogue,
     addAccountTag: (auth: AuthInfo, body: TagBody) => addTag(accountLevel(accountOf(auth)), body),
     removeAccountTag: (auth: AuthInfo, query: TagBody) => removeTag(accountLevel(accountOf(auth)), query),
     addAccountCategory: (auth: AuthInfo, body: CategoryBody) => addCategory(accountLevel(accountOf(auth)), body),
     tuneAccountCategory: (auth: AuthInfo, body: CategoryBody) => tuneCategory(accountLevel(accountOf(auth)), body),
   };
 }
+
+export type TagsService = ReturnType<typeof createTagsService>;

@@ -7,9 +7,11 @@
  * Calls that act on an intent or session a caller named take a `scope` (operator, venue): a payment of
  * another tenant is simply not found, exactly like one that does not exist.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
-import { withTransaction, type Tx } from '../../db/transaction.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badGateway, conflict, notFound, paymentRequired, serviceUnavailable } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -113,7 +115,7 @@ export interface Charges {
   /** Records what a re-read or updated intent says (used after the simulated card form). */
   observeIntent(intent: PaymentIntent): Promise<PaymentIntent>;
   /** Webhook hook: bookkeeping of a paid or expired checkout session, inside the event's transaction. */
-  sessionSettled(trx: Tx, session: CheckoutSessionObject, outcome: SessionOutcome): Promise<AfterCommit | undefined>;
+  sessionSettled(trx: Kysely<Database>, session: CheckoutSessionObject, outcome: SessionOutcome): Promise<AfterCommit | undefined>;
 }
 
 export function createCharges(deps: {

@@ -12,7 +12,8 @@
  * `ctx.db` nor the payment provider: on SQLite that would wait on the very transaction it runs in).
  * Throwing rolls everything back and answers 500, so the provider delivers the event again later.
  */
-import type { Tx } from '../../db/transaction.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 
 export interface CheckoutSessionObject {
   id: string;
@@ -33,7 +34,7 @@ export interface PaymentEvent {
 /** `ignored`: the session's metadata could not be acted on; the event is still acknowledged. */
 export type FulfilmentResult = void | 'ignored';
 
-export type FulfilmentFn = (trx: Tx, session: CheckoutSessionObject, event: PaymentEvent) => Promise<FulfilmentResult>;
+export type FulfilmentFn = (trx: Kysely<Database>, session: CheckoutSessionObject, event: PaymentEvent) => Promise<FulfilmentResult>;
 
 export interface FulfilmentHandler {
   /**

@@ -1,27 +1,22 @@
 /**
- * The fulfilments this module owns (CONTRACT §3): `keys_topup` (metadata `user_id`, `keys`) adds a
+ * The fulfilments this module owns (decisions: payment webhook kinds): `keys_topup` (metadata `user_id`, `keys`) adds a
  * billing-ledger entry; `membership` (metadata `user_id`, `tier`) sets the guest's membership tier.
  * Both are the platform's own sales, so each paid session is its own target. Metadata that cannot be
  * acted on is logged and acknowledged: a redelivery of the same event would not make it valid.
  */
 import type { Logger } from 'pino';
-import type { Tx } from '../../db/transaction.js';
+import { setMembershipTier, userExists } from '../auth/index.js';
 import type { FulfilmentRegistry } from './fulfilments.js';
 import { addBillingEntry } from './keys.js';
 
 const MAX_KEYS_PER_TOPUP = 1_000_000;
-
-async function userExists(trx: Tx, userId: string | undefined): Promise<boolean> {
-  if (!userId) return false;
-  return Boolean(await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
-}
 
 export function registerGuestFulfilments(registry: FulfilmentRegistry, log: Logger, now: () => Date): void {
   registry.register('keys_topup', {
     async completed(trx, session, event) {
       const { user_id: userId, keys: raw } = session.metadata;
       const keys = raw && /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (!(keys >= 1 && keys <= MAX_KEYS_PER_TOPUP) || !(await userExists(trx, userId))) {
+      if (!(keys >= 1 && keys <= MAX_KEYS_PER_TOPUP) || !userId || !(await userExists(trx, userId))) {
         log.warn({ eventId: event.id, sessionId: session.id, metadata: session.metadata }, 'keys_topup session with unusable metadata');
         return 'ignored';
       }
@@ -33,11 +28,11 @@ export function registerGuestFulfilments(registry: FulfilmentRegistry, log: Logg
     async completed(trx, session, event) {
       const { user_id: userId } = session.metadata;
       const tier = session.metadata.tier?.trim();
-      if (!tier || tier.length > 50 || !(await userExists(trx, userId))) {
+      if (!tier || tier.length > 50 || !userId || !(await userExists(trx, userId))) {
         log.warn({ eventId: event.id, sessionId: session.id, metadata: session.metadata }, 'membership session with unusable metadata');
         return 'ignored';
       }
-      await trx.updateTable('users').set({ membership_tier: tier, updated_at: now().toISOString() }).where('id', '=', userId).execute();
+      await setMembershipTier(trx, userId, tier, now());
     },
   });
 }

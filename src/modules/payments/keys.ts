@@ -1,5 +1,5 @@
 /**
- * Guests' keys (in-app credit, CONTRACT §4), kept as the billing ledger: every grant, top-up, spend
+ * Guests' keys (in-app credit), kept as the billing ledger: every grant, top-up, spend
  * or refund is an entry and the balance is their sum. The CLI's `guest create --keys N` grants them;
  * a paid `keys_topup` checkout session tops them up.
  */
@@ -8,6 +8,7 @@ import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { userExists } from '../auth/index.js';
 
 export type BillingEntryType = 'grant' | 'topup' | 'spend' | 'refund';
 
@@ -51,8 +52,7 @@ export async function balanceWith(executor: Kysely<Database>, userId: string): P
 /** Grants `keys` to a user (CLI, support). 400 for a non-positive or fractional number; 404 for no such user. */
 export async function grantKeys(db: Db, userId: string, keys: number, now: Date, note?: string): Promise<void> {
   if (!Number.isInteger(keys) || keys < 1) throw badRequest('keys must be a positive whole number');
-  const user = await db.kysely.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (!user) throw notFound('User');
+  if (!(await userExists(db, userId))) throw notFound('User');
   await addBillingEntry(db.kysely, { userId, type: 'grant', delta: keys, note: note ?? 'Keys granted', at: now });
 }
 

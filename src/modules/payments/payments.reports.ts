@@ -1,8 +1,5 @@
-/**
- * Revenue and payout summaries read by the dashboard and venue stats, from the operator money ledger
- * and the operator's cached payout status (kept in step by every payout status read).
- */
-import type { Db } from '../../db/connect.js';
+/** Revenue read by the dashboard and venue stats, from the operator money ledger. */
+import { kyselyOf, type Conn } from '../../db/transaction.js';
 
 export interface RevenueQuery {
   operatorId: string;
@@ -13,8 +10,8 @@ export interface RevenueQuery {
 }
 
 /** Net revenue in pence (guest payments less refunds) for an operator, optionally one venue and window. */
-export async function revenuePence(db: Db, query: RevenueQuery): Promise<number> {
-  let select = db.kysely
+export async function revenuePence(db: Conn, query: RevenueQuery): Promise<number> {
+  let select = kyselyOf(db)
     .selectFrom('payment_ledger')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_pence'), eb.lit(0)).as('total'))
     .where('operator_id', '=', query.operatorId)
@@ -31,14 +28,4 @@ export interface PayoutSummary {
   status: string;
   /** `cache`: the operator's cached payment_connect_status; `config`: payments are switched off. */
   source: string;
-}
-
-/**
- * `configured`: pass `ctx.payments.configured` so `stripe` without a secret key also reads
- * `unconfigured` (the provider name alone cannot tell).
- */
-export async function payoutSummary(db: Db, operatorId: string, provider: string, configured = provider !== 'none'): Promise<PayoutSummary> {
-  if (!configured) return { provider, status: 'unconfigured', source: 'config' };
-  const row = await db.kysely.selectFrom('operators').select('payment_connect_status').where('id', '=', operatorId).executeTakeFirst();
-  return { provider, status: row?.payment_connect_status ?? 'not_started', source: 'cache' };
 }

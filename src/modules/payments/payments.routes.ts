@@ -4,9 +4,11 @@
  * checkout and onboarding pages. Also the pages the real provider's onboarding returns to.
  */
 import type { FastifyReply } from 'fastify';
-import { operatorIdOf } from '../../platform/auth-guard.js';
+import type { Logger } from 'pino';
+import { operatorIdOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import type { Payments } from './payments.js';
 import { PaymentProviderError } from './provider.js';
 import { ConfirmBody, ConfirmResult, ConnectStartResult, IntentParams, PayoutStatusResult, WebhookAck } from './payments.schemas.js';
 import { checkoutPage, messagePage, onboardingPage, PAGE_HEADERS } from './simulated.pages.js';
@@ -23,7 +25,7 @@ const html = (reply: FastifyReply, status: number, body: string) => reply.code(s
  * The webhook in a context of its own: its JSON parser keeps the bytes exactly as received, since the
  * signature is over them (re-serialised JSON would differ). Every other route keeps the global parser.
  */
-const webhookRoute: ModulePlugin = async (app, { ctx }) => {
+const webhookRoute: RoutePlugin<{ payments: Payments }> = async (app, { payments }) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
     done(null, body);
@@ -47,15 +49,15 @@ const webhookRoute: ModulePlugin = async (app, { ctx }) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       // Stripe itself names the same t=…,v1=… header Stripe-Signature.
       const header = request.headers['payment-signature'] ?? request.headers['stripe-signature'];
-      await ctx.payments.webhooks.receive(raw, Array.isArray(header) ? header[0] : header);
+      await payments.webhooks.receive(raw, Array.isArray(header) ? header[0] : header);
       return { received: true as const };
     },
   );
 };
 
 /** The simulated provider's hosted pages, posted to as HTML forms. */
-const simulatedPages: ModulePlugin = async (app, { ctx }) => {
-  const simulated = ctx.payments.simulated!;
+const simulatedPages: RoutePlugin<{ payments: Payments }> = async (app, { payments }) => {
+  const simulated = payments.simulated!;
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
@@ -127,8 +129,7 @@ const simulatedPages: ModulePlugin = async (app, { ctx }) => {
   );
 };
 
-export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
-  const { payments } = ctx;
+export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Payments; log: Logger }> = async (app, { guard, payments, log }) => {
   const tags = ['payouts'];
 
   app.post(
@@ -141,7 +142,7 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
         description: 'Creates or reuses the connected account; returns the hosted onboarding address. 503 when payments are not configured, 502 on provider failure.',
         response: { 200: ConnectStartResult, ...errorResponses(401, 403, 502, 503) },
       },
-      onRequest: ctx.guard({ permission: 'operators.settings:write' }),
+      onRequest: guard({ permission: 'operators.settings:write' }),
     },
     async (request) => payments.payouts.start(operatorIdOf(request)),
   );
@@ -156,12 +157,12 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
         response: { 200: PayoutStatusResult, ...errorResponses(401, 403) },
       },
       // Whoever may start onboarding (operators.settings) may also follow it.
-      onRequest: ctx.guard({ permission: ['payouts:read', 'operators.settings:read'] }),
+      onRequest: guard({ permission: ['payouts:read', 'operators.settings:read'] }),
     },
     async (request) => payments.payouts.status(operatorIdOf(request)),
   );
 
-  await app.register(webhookRoute, { ctx });
+  await app.register(webhookRoute, { payments });
 
   // Where the real provider's hosted onboarding sends the operator back to.
   app.get<{ Params: { outcome: string } }>('/payouts/onboarding/:outcome', { schema: { hide: true } }, async (request, reply) => {
@@ -199,12 +200,12 @@ export const paymentsRoutes: ModulePlugin = async (app, { ctx }) => {
     },
   );
 
-  await app.register(simulatedPages, { ctx });
+  await app.register(simulatedPages, { payments });
 
   // Events the platform did not accept are delivered again, as the real provider retries its webhooks.
   const simulated = payments.simulated;
   const retry = setInterval(() => {
-    simulated.deliverDueEvents().catch((error) => ctx.log.error({ err: error }, 'simulated provider event redelivery failed'));
+    simulated.deliverDueEvents().catch((error) => log.error({ err: error }, 'simulated provider event redelivery failed'));
   }, SIMULATED_EVENT_RETRY_INTERVAL_MS);
   retry.unref();
   app.addHook('onClose', async () => clearInterval(retry));

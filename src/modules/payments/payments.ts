@@ -12,7 +12,8 @@ import { notFound } from '../../platform/errors.js';
 import { createCharges, toAppError, type Charges } from './charges.js';
 import { FulfilmentRegistry } from './fulfilments.js';
 import { registerGuestFulfilments } from './guest-fulfilments.js';
-import { createPayouts, type Payouts } from './payouts.service.js';
+import type { PayoutSummary } from './payments.reports.js';
+import { createPayouts, type OperatorAccounts, type Payouts } from './payouts.service.js';
 import { platformFee, type PaymentIntent, type PaymentProvider } from './provider.js';
 import { signatureHeader } from './signature.js';
 import { createSimulatedProvider, SIMULATED_PUBLISHABLE_KEY, type SimulatedEvent, type SimulatedProvider } from './simulated-provider.js';
@@ -40,10 +41,12 @@ export interface Payments extends Charges {
   /** The inbound webhook's signing secret (configured, or the database's own). */
   webhookSecret(): Promise<string>;
   payouts: Payouts;
+  /** The payout status the dashboard shows: `unconfigured` when payments are off, else the operator's cached status. */
+  payoutSummary(operatorId: string): Promise<PayoutSummary>;
 }
 
-export function createPayments(deps: { config: Config; db: Db; clock: Clock; log: Logger }): Payments {
-  const { config, db, clock, log } = deps;
+export function createPayments(deps: { config: Config; db: Db; clock: Clock; log: Logger; accounts: OperatorAccounts }): Payments {
+  const { config, db, clock, log, accounts } = deps;
   const providerName = config.paymentsProvider;
   const stripeKey = config.stripe.secretKey;
 
@@ -83,7 +86,7 @@ export function createPayments(deps: { config: Config; db: Db; clock: Clock; log
   }
   if (providerName === 'stripe' && !stripeKey) log.warn('PAYMENTS_PROVIDER=stripe without STRIPE_SECRET_KEY: payment features answer 503');
 
-  const payouts = createPayouts({ db, clock, log, provider, providerName, publicBaseUrl: config.publicBaseUrl });
+  const payouts = createPayouts({ db, clock, log, provider, providerName, publicBaseUrl: config.publicBaseUrl, accounts });
   const charges = createCharges({
     db,
     clock,
@@ -126,5 +129,9 @@ export function createPayments(deps: { config: Config; db: Db; clock: Clock; log
     webhooks,
     webhookSecret,
     payouts,
+    async payoutSummary(operatorId) {
+      if (!provider) return { provider: providerName, status: 'unconfigured', source: 'config' };
+      return { provider: providerName, status: (await accounts.connectStatus(operatorId)) ?? 'not_started', source: 'cache' };
+    },
   };
 }

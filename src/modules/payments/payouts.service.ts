@@ -44,6 +44,16 @@ export interface Payouts {
   settle(operatorId: string): Promise<Transfer | null>;
 }
 
+/**
+ * What payouts need to know about an operator account, and where the payout status is cached for the
+ * portal. The team module owns operator accounts; the composition root hands its functions over here.
+ */
+export interface OperatorAccounts {
+  contact(operatorId: string): Promise<{ name: string; email: string | null } | undefined>;
+  connectStatus(operatorId: string): Promise<string | undefined>;
+  setConnectStatus(operatorId: string, status: string, now: Date): Promise<void>;
+}
+
 export function createPayouts(deps: {
   db: Db;
   clock: Clock;
@@ -52,6 +62,7 @@ export function createPayouts(deps: {
   /** The configured provider name, reported in the status even when it is unusable. */
   providerName: string;
   publicBaseUrl: string;
+  accounts: OperatorAccounts;
 }): Payouts {
   const { db, clock, log, providerName } = deps;
   const at = () => clock.now().toISOString();
@@ -59,14 +70,7 @@ export function createPayouts(deps: {
   const accountRow = (operatorId: string, provider: string) =>
     db.kysely.selectFrom('payment_accounts').selectAll().where('operator_id', '=', operatorId).where('provider', '=', provider).executeTakeFirst();
 
-  async function setOperatorStatus(operatorId: string, status: string) {
-    await db.kysely
-      .updateTable('operators')
-      .set({ payment_connect_status: status, updated_at: at() })
-      .where('id', '=', operatorId)
-      .where('payment_connect_status', '!=', status)
-      .execute();
-  }
+  const setOperatorStatus = (operatorId: string, status: string) => deps.accounts.setConnectStatus(operatorId, status, clock.now());
 
   /** Stores what the provider said about the account and keeps the operator's cached status in step. */
   async function saveAccount(operatorId: string, provider: PaymentProvider, account: ConnectedAccount) {
@@ -153,12 +157,7 @@ export function createPayouts(deps: {
       if (!provider) throw serviceUnavailable(PAYMENTS_UNCONFIGURED);
       let account = await accountRow(operatorId, provider.name);
       if (!account) {
-        const operator = await db.kysely
-          .selectFrom('operators')
-          .leftJoin('users', 'users.id', 'operators.primary_user_id')
-          .select(['operators.name', 'users.email'])
-          .where('operators.id', '=', operatorId)
-          .executeTakeFirst();
+        const operator = await deps.accounts.contact(operatorId);
         if (!operator) throw notFound('Operator');
         let created: ConnectedAccount;
         try {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuest, createOperator, createStaff, createTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { payoutSummary } from './payments.reports.js';
 import { accountIdOf, FORM, onboard, REFRESH_URL, startOnboarding } from './payments.test-helpers.js';
 
 let t: TestApp;
@@ -84,7 +83,7 @@ describe('payout status and onboarding (simulated provider)', () => {
     await onboard(t, op, 'verified');
     // The provider's account.updated event already moved the cached status, before any status read.
     expect(await cached(op.operatorId)).toBe('enabled');
-    expect((await payoutSummary(t.db, op.operatorId, 'simulated')).status).toBe('enabled');
+    expect((await t.ctx.payments.payoutSummary(op.operatorId)).status).toBe('enabled');
     expect((await status(op.headers)).json()).toMatchObject({ connected: true, status: 'enabled', details_submitted: true, charges_enabled: true, payouts_enabled: true });
 
     // Going through onboarding again never takes away what the account has.
@@ -241,7 +240,7 @@ describe('payouts when payments are not configured', () => {
         const read = await app.app.inject({ url: STATUS, headers: op.headers });
         expect(read.statusCode).toBe(200);
         expect(read.json()).toEqual({ connected: false, provider: env.PAYMENTS_PROVIDER, status: 'unconfigured' });
-        const summary = await payoutSummary(app.db, op.operatorId, app.config.paymentsProvider, app.ctx.payments.configured);
+        const summary = await app.ctx.payments.payoutSummary(op.operatorId);
         expect(summary).toEqual({ provider: env.PAYMENTS_PROVIDER, status: 'unconfigured', source: 'config' });
       } finally {
         await app.close();

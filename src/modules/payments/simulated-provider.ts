@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
-import { lockKey, withTransaction, type Tx } from '../../db/transaction.js';
+import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { newId, randomToken } from '../../platform/ids.js';
 import type { SimAccountLinksTable, SimAccountsTable, SimCheckoutSessionsTable, SimEventsTable, SimPaymentIntentsTable } from './payments.table.js';
@@ -226,7 +226,7 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
     operation: string,
     params: unknown,
     options: RequestOptions | undefined,
-    create: (trx: Tx) => Promise<string>,
+    create: (trx: Kysely<Database>) => Promise<string>,
     load: (trx: Executor, id: string) => Promise<T>,
   ): Promise<T> {
     return withTransaction(db, async (trx) => {
@@ -254,12 +254,12 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
   }
 
   /** Reads an intent for a change, after taking its lock: changes to one intent never interleave. */
-  async function lockedIntent(trx: Tx, id: string): Promise<IntentRow> {
+  async function lockedIntent(trx: Kysely<Database>, id: string): Promise<IntentRow> {
     await lockKey(db, trx, `sim-intent:${id}`);
     return intentRow(trx, id);
   }
 
-  async function lockedSession(trx: Tx, id: string): Promise<SessionRow> {
+  async function lockedSession(trx: Kysely<Database>, id: string): Promise<SessionRow> {
     await lockKey(db, trx, `sim-session:${id}`);
     return sessionRow(trx, id);
   }
@@ -390,7 +390,7 @@ export function createSimulatedProvider(options: SimulatedProviderOptions): Simu
   }
 
   /** Confirms with a test payment method inside the caller's transaction. */
-  async function confirmIn(trx: Tx, id: string, paymentMethod: string): Promise<IntentRow> {
+  async function confirmIn(trx: Kysely<Database>, id: string, paymentMethod: string): Promise<IntentRow> {
     if (!(paymentMethod in TEST_PAYMENT_METHODS)) {
       throw invalid(
         `No such PaymentMethod: '${paymentMethod}'. Test payment methods: ${Object.keys(TEST_PAYMENT_METHODS).join(', ')}`,

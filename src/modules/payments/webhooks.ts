@@ -4,9 +4,11 @@
  * of a checkout session, and run the fulfilment of its `metadata.kind` once per target. Work that
  * calls the provider (transfers, account reads) runs after the commit.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
-import { lockKey, withTransaction, type Tx } from '../../db/transaction.js';
+import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
 import type { CheckoutSessionObject, FulfilmentRegistry, PaymentEvent } from './fulfilments.js';
@@ -19,7 +21,7 @@ export type AfterCommit = () => Promise<void>;
 
 export interface WebhookHooks {
   /** Inside the event's transaction: bookkeeping of a paid or expired session (operator ledger). */
-  sessionSettled(trx: Tx, session: CheckoutSessionObject, outcome: SessionOutcome): Promise<AfterCommit | undefined>;
+  sessionSettled(trx: Kysely<Database>, session: CheckoutSessionObject, outcome: SessionOutcome): Promise<AfterCommit | undefined>;
   /** After commit: a connected account changed at the provider. */
   accountUpdated(accountId: string): Promise<void>;
 }
@@ -108,7 +110,7 @@ export function createWebhooks(deps: {
 }): Webhooks {
   const { db, clock, log, registry, hooks } = deps;
 
-  async function dispatchSession(trx: Tx, event: PaymentEvent, outcome: SessionOutcome): Promise<Dispatched> {
+  async function dispatchSession(trx: Kysely<Database>, event: PaymentEvent, outcome: SessionOutcome): Promise<Dispatched> {
     const session = sessionOf(event.data.object);
     if (!session) return { outcome: 'invalid_session', kind: null, target: null, after: [] };
     const kind = session.metadata.kind ?? null;
@@ -139,7 +141,7 @@ export function createWebhooks(deps: {
     return { outcome: done, kind, target: resolved.target, after };
   }
 
-  async function dispatch(trx: Tx, event: PaymentEvent): Promise<Dispatched> {
+  async function dispatch(trx: Kysely<Database>, event: PaymentEvent): Promise<Dispatched> {
     const sessionOutcome = SESSION_OUTCOMES[event.type];
     if (sessionOutcome) return dispatchSession(trx, event, sessionOutcome);
     if (event.type === 'account.updated' && typeof event.data.object.id === 'string') {

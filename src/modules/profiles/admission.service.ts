@@ -4,15 +4,18 @@
  * from the list profiles (and ticket types) that used it.
  */
 import type { Selectable, Updateable } from 'kysely';
-import type { AppContext } from '../../context.js';
-import { withTransaction } from '../../db/transaction.js';
+import type { Db } from '../../db/connect.js';
+import { parseIdArray } from '../../db/json.js';
+import { kyselyOf, withTransaction, type Conn } from '../../db/transaction.js';
 import type { AdmissionRule } from '../../domain/admission.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
+import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
+import type { References } from '../../platform/references.js';
+import { requiredText } from '../../platform/text.js';
 import type { GroupBody, GroupUpdateBody, RuleBody, RuleUpdateBody } from './profiles.schemas.js';
 import type { AdmissionRulesTable } from './profiles.table.js';
-import { parseIdArray, repointAdmissionGroups, type Executor } from './references.js';
 
 type RuleRow = Selectable<AdmissionRulesTable>;
 
@@ -38,8 +41,8 @@ export function toRule(row: RuleRow): AdmissionRule & { name: string; group_id: 
 }
 
 /** The rules of a venue's admission group, for the guest-list booking to evaluate. */
-export async function loadAdmissionRules(db: Executor, venueId: string, groupId: string): Promise<AdmissionRule[]> {
-  const rows = await db
+export async function loadAdmissionRules(db: Conn, venueId: string, groupId: string): Promise<AdmissionRule[]> {
+  const rows = await kyselyOf(db)
     .selectFrom('admission_rules')
     .selectAll()
     .where('venue_id', '=', venueId)
@@ -59,7 +62,7 @@ const RULE_PAIRS: [keyof RuleRow, keyof RuleRow][] = [
 ];
 
 function ruleProblem(rule: ReturnType<typeof toRule>): string | undefined {
-  if (!rule.name.trim()) return 'name is required';
+  if (!rule.name.trim()) return 'name must not be blank';
   if (rule.cond_tags_enabled && rule.cond_tags.length === 0) return 'cond_tags needs at least one tag when cond_tags_enabled is on';
   for (const [toggle, value] of RULE_PAIRS) {
     if (rule[toggle as keyof typeof rule] && rule[value as keyof typeof rule] == null) return `${value} is required when ${toggle} is on`;
@@ -81,8 +84,8 @@ function ruleColumns(body: RuleUpdateBody): Updateable<AdmissionRulesTable> {
   return out;
 }
 
-export function createAdmissionService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createAdmissionService(deps: { db: Db; clock: Clock; references: References }) {
+  const { db, clock, references } = deps;
 
   async function loadGroup(venueId: string, groupId: string) {
     const group = await db.kysely.selectFrom('admission_groups').selectAll().where('venue_id', '=', venueId).where('id', '=', groupId).executeTakeFirst();
@@ -119,8 +122,7 @@ export function createAdmissionService(ctx: AppContext) {
     },
 
     async createGroup(venueId: string, body: GroupBody): Promise<string> {
-      const name = body.name.trim();
-      if (!name) throw badRequest('name is required');
+      const name = requiredText(body.name, 'name');
       const id = newId('adg');
       const at = clock.now().toISOString();
       await db.kysely
@@ -132,8 +134,7 @@ export function createAdmissionService(ctx: AppContext) {
 
     async updateGroup(venueId: string, groupId: string, body: GroupUpdateBody): Promise<void> {
       await loadGroup(venueId, groupId);
-      const name = body.name?.trim();
-      if (name === '') throw badRequest('name must not be empty');
+      const name = body.name === undefined ? undefined : requiredText(body.name, 'name');
       await db.kysely
         .updateTable('admission_groups')
         .set({
@@ -149,7 +150,8 @@ export function createAdmissionService(ctx: AppContext) {
       await loadGroup(venueId, groupId);
       await withTransaction(db, async (trx) => {
         await trx.deleteFrom('admission_rules').where('venue_id', '=', venueId).where('group_id', '=', groupId).execute();
-        await repointAdmissionGroups(trx, db.engine, venueId, new Map([[groupId, null]]));
+        // List profiles (and ticket types) that used it stop naming it.
+        await references.repoint(trx, 'admission_group', venueId, new Map([[groupId, null]]), clock.now().toISOString());
         await trx.deleteFrom('admission_groups').where('id', '=', groupId).where('venue_id', '=', venueId).execute();
       });
     },
@@ -203,3 +205,5 @@ export function createAdmissionService(ctx: AppContext) {
     },
   };
 }
+
+export type AdmissionService = ReturnType<typeof createAdmissionService>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { evaluateAdmission } from '../../domain/admission.js';
 import { loadAdmissionRules } from './admission.service.js';
-import { countRows, insertTicketType, readRow } from './testing.js';
+import { countRows, insertTicketType, readRow } from '../../../test/helpers/rows.js';
 
 let t: TestApp;
 let op: TestOperator;

@@ -4,14 +4,16 @@
  * the access rules, shifts and profiles that used it.
  */
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
-import { withTransaction } from '../../db/transaction.js';
+import type { Db } from '../../db/connect.js';
+import { kyselyOf, withTransaction, type Conn } from '../../db/transaction.js';
 import { PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../domain/payment-policy.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
+import type { Clock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
+import type { References } from '../../platform/references.js';
+import { requiredText } from '../../platform/text.js';
 import type { BookingPoliciesBody, PaymentPolicyBody, PaymentPolicyUpdateBody } from './profiles.schemas.js';
 import type { PaymentPoliciesTable } from './profiles.table.js';
-import { repointPaymentPolicies, type Executor } from './references.js';
 
 type PolicyRow = Selectable<PaymentPoliciesTable>;
 
@@ -31,8 +33,8 @@ export function toPaymentPolicy(row: PolicyRow) {
 }
 
 /** A venue's payment policy, for the booking flows to feed the policy calculator. */
-export async function loadPaymentPolicy(db: Executor, venueId: string, id: string) {
-  const row = await db.selectFrom('payment_policies').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+export async function loadPaymentPolicy(db: Conn, venueId: string, id: string) {
+  const row = await kyselyOf(db).selectFrom('payment_policies').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
   return row ? toPaymentPolicy(row) : undefined;
 }
 
@@ -44,8 +46,8 @@ const policyFields = (body: PaymentPolicyUpdateBody): Partial<PaymentPolicyTerms
 
 const EMPTY_BOOKING_POLICIES = { tables: '', guest_list: '', events: '' };
 
-export function createPoliciesService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createPoliciesService(deps: { db: Db; clock: Clock; references: References }) {
+  const { db, clock, references } = deps;
 
   async function loadPolicy(venueId: string, id: string) {
     const row = await db.kysely.selectFrom('payment_policies').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
@@ -78,8 +80,7 @@ export function createPoliciesService(ctx: AppContext) {
     },
 
     async createPaymentPolicy(venueId: string, body: PaymentPolicyBody): Promise<string> {
-      const name = body.name.trim();
-      if (!name) throw badRequest('name is required');
+      const name = requiredText(body.name, 'name');
       const id = newId('pp');
       const at = clock.now().toISOString();
       await db.kysely
@@ -92,8 +93,7 @@ export function createPoliciesService(ctx: AppContext) {
     /** Fields left out keep their stored values. */
     async updatePaymentPolicy(venueId: string, id: string, body: PaymentPolicyUpdateBody): Promise<void> {
       await loadPolicy(venueId, id);
-      const name = body.name?.trim();
-      if (name === '') throw badRequest('name must not be empty');
+      const name = body.name === undefined ? undefined : requiredText(body.name, 'name');
       await db.kysely
         .updateTable('payment_policies')
         .set({ ...policyFields(body), ...(name !== undefined ? { name } : {}), updated_at: clock.now().toISOString() })
@@ -104,9 +104,12 @@ export function createPoliciesService(ctx: AppContext) {
     async deletePaymentPolicy(venueId: string, id: string): Promise<void> {
       await loadPolicy(venueId, id);
       await withTransaction(db, async (trx) => {
-        await repointPaymentPolicies(trx, venueId, new Map([[id, null]]));
+        // Access rules, shifts and profiles that used it stop naming it.
+        await references.repoint(trx, 'payment_policy', venueId, new Map([[id, null]]), clock.now().toISOString());
         await trx.deleteFrom('payment_policies').where('id', '=', id).execute();
       });
     },
   };
 }
+
+export type PoliciesService = ReturnType<typeof createPoliciesService>;

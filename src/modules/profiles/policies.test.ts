@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { cancellationOutcome } from '../../domain/payment-policy.js';
 import { loadPaymentPolicy } from './policies.service.js';
-import { insertAccessRule, insertShift, readRow } from './testing.js';
+import { insertAccessRule, insertShift, readRow } from '../../../test/helpers/rows.js';
 
 let t: TestApp;
 let op: TestOperator;

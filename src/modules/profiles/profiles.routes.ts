@@ -3,11 +3,11 @@
  * families, admission groups with nested rules, booking policies and payment policies.
  */
 import { Type, type TSchema } from 'typebox';
-import { venueOf } from '../../platform/auth-guard.js';
+import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, SuccessBody } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
-import { createAdmissionService } from './admission.service.js';
-import { createPoliciesService } from './policies.service.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import type { AdmissionService } from './admission.service.js';
+import type { PoliciesService } from './policies.service.js';
 import { familyBody, familyResponse, FAMILIES } from './profiles.families.js';
 import {
   BookingPolicies,
@@ -25,16 +25,19 @@ import {
   VenueIdParams,
   VenueItemParams,
 } from './profiles.schemas.js';
-import { createProfilesService } from './profiles.service.js';
+import type { ProfilesService } from './profiles.service.js';
 
 const list = <T extends TSchema>(row: T) => Type.Object({ data: Type.Array(row) });
 
-export const profilesRoutes: ModulePlugin = async (app, { ctx }) => {
-  const profiles = createProfilesService(ctx);
-  const admission = createAdmissionService(ctx);
-  const policies = createPoliciesService(ctx);
-  const read = ctx.guard({ permission: 'profiles:read', venueParam: 'venueId' });
-  const write = ctx.guard({ permission: 'profiles:write', venueParam: 'venueId' });
+export interface ProfilesServices {
+  profiles: ProfilesService;
+  admission: AdmissionService;
+  policies: PoliciesService;
+}
+
+export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactory }> = async (app, { guard, profiles, admission, policies }) => {
+  const read = guard({ permission: 'profiles:read', venueParam: 'venueId' });
+  const write = guard({ permission: 'profiles:write', venueParam: 'venueId' });
   const security = [{ bearer: [] }];
   const base = '/api/my-venues/:venueId';
 

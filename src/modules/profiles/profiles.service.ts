@@ -5,13 +5,16 @@
  * to it.
  */
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
-import { withTransaction } from '../../db/transaction.js';
+import type { Db } from '../../db/connect.js';
+import { kyselyOf, withTransaction, type Conn } from '../../db/transaction.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import type { ReferenceKind, References } from '../../platform/references.js';
+import { requiredText } from '../../platform/text.js';
 import { familyDefaults, FAMILIES, pickSettings, PROFILE_COLUMNS, settingsProblem, type FamilyDef } from './profiles.families.js';
 import type { ProfileFamily, ProfilesTable } from './profiles.table.js';
-import { loose, repointProfiles, type Executor } from './references.js';
+import { PROFILE_KINDS } from './references.js';
 
 type ProfileRow = Selectable<ProfilesTable>;
 type Body = Record<string, unknown> & { name: string };
@@ -41,16 +44,16 @@ function toColumns(settings: Record<string, unknown>) {
   return { settings: JSON.stringify(json), ...columns };
 }
 
-/** Each id-valued setting and the venue table its ids must name (the tables module's included). */
-const REFERENCES: { key: string; table: string; label: string }[] = [
-  { key: 'admission_rule_group_id', table: 'admission_groups', label: 'admission groups' },
-  { key: 'payment_policy_id', table: 'payment_policies', label: 'payment policies' },
-  { key: 'pricelist_id', table: 'pricelists', label: 'price lists' },
-  { key: 'bundle_ids', table: 'bundles', label: 'bundles' },
-  { key: 'promo_code_ids', table: 'promo_codes', label: 'promo codes' },
-  { key: 'seating_area_ids', table: 'seating_areas', label: 'seating areas' },
-  { key: 'guest_pick_area_ids', table: 'seating_areas', label: 'seating areas' },
-  { key: 'table_ids', table: 'venue_tables', label: 'tables' },
+/** Each id-valued setting and the kind of row its ids must name (rows of other modules included). */
+const REFERENCES: { key: string; kind: ReferenceKind; label: string }[] = [
+  { key: 'admission_rule_group_id', kind: 'admission_group', label: 'admission groups' },
+  { key: 'payment_policy_id', kind: 'payment_policy', label: 'payment policies' },
+  { key: 'pricelist_id', kind: 'pricelist', label: 'price lists' },
+  { key: 'bundle_ids', kind: 'bundle', label: 'bundles' },
+  { key: 'promo_code_ids', kind: 'promo_code', label: 'promo codes' },
+  { key: 'seating_area_ids', kind: 'seating_area', label: 'seating areas' },
+  { key: 'guest_pick_area_ids', kind: 'seating_area', label: 'seating areas' },
+  { key: 'table_ids', kind: 'table', label: 'tables' },
 ];
 
 /**
@@ -58,27 +61,25 @@ const REFERENCES: { key: string; table: string; label: string }[] = [
  * operator, is refused. Only the values being written are checked; what is stored is kept in step by
  * the modules that delete those rows.
  */
-async function referenceProblem(db: Executor, venueId: string, written: Record<string, unknown>): Promise<string | undefined> {
-  for (const { key, table, label } of REFERENCES) {
+async function referenceProblem(references: References, db: Conn, venueId: string, written: Record<string, unknown>): Promise<string | undefined> {
+  for (const { key, kind, label } of REFERENCES) {
     const value = written[key];
-    const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? [...new Set(value as string[])] : [];
-    if (ids.length === 0) continue;
-    const found: { id: string }[] = await loose(db).selectFrom(table).select('id').where('venue_id', '=', venueId).where('id', 'in', ids).execute();
-    if (found.length !== ids.length) {
+    const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [];
+    if ((await references.missing(db, kind, venueId, ids)).length > 0) {
       return typeof value === 'string' ? `${key} does not name one of this venue's ${label}` : `${key} contains ids that are not this venue's ${label}`;
     }
   }
   return undefined;
 }
 
-export async function listProfiles(db: Executor, venueId: string, family?: ProfileFamily) {
-  let query = db.selectFrom('profiles').selectAll().where('venue_id', '=', venueId);
+export async function listProfiles(db: Conn, venueId: string, family?: ProfileFamily) {
+  let query = kyselyOf(db).selectFrom('profiles').selectAll().where('venue_id', '=', venueId);
   if (family) query = query.where('family', '=', family);
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
-export function createProfilesService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createProfilesService(deps: { db: Db; clock: Clock; references: References }) {
+  const { db, clock, references } = deps;
 
   async function load(venueId: string, def: FamilyDef, id: string) {
     const row = await db.kysely
@@ -93,12 +94,11 @@ export function createProfilesService(ctx: AppContext) {
   }
 
   /** The checked name and merged settings; references are checked inside the writing transaction. */
-  async function validated(trx: Executor, venueId: string, def: FamilyDef, base: Record<string, unknown>, body: Body) {
-    const name = body.name.trim();
-    if (!name) throw badRequest('name is required');
+  async function validated(trx: Conn, venueId: string, def: FamilyDef, base: Record<string, unknown>, body: Body) {
+    const name = requiredText(body.name, 'name');
     const written = pickSettings(def, body);
     const settings = { ...base, ...written };
-    const problem = settingsProblem(def, settings) ?? (await referenceProblem(trx, venueId, written));
+    const problem = settingsProblem(def, settings) ?? (await referenceProblem(references, trx, venueId, written));
     if (problem) throw badRequest(problem);
     return { name, settings };
   }
@@ -143,9 +143,12 @@ export function createProfilesService(ctx: AppContext) {
       const def = FAMILIES[family];
       await load(venueId, def, id);
       await withTransaction(db, async (trx) => {
-        await repointProfiles(trx, db.engine, venueId, new Map([[id, null]]), new Map([[id, family]]));
+        // Access rules (and ticket types) that used it stop naming it.
+        await references.repoint(trx, PROFILE_KINDS[family], venueId, new Map([[id, null]]), clock.now().toISOString());
         await trx.deleteFrom('profiles').where('id', '=', id).where('venue_id', '=', venueId).execute();
       });
     },
   };
 }
+
+export type ProfilesService = ReturnType<typeof createProfilesService>;

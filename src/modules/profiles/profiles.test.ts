@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOperator,
@@ -13,8 +12,7 @@ import {
   type TestOperator,
   type VenueApi,
 } from '../../../test/helpers/app.js';
-import { columnExists, rewriteProfileFloorplanIds } from './references.js';
-import { insertAccessRule, readRow } from './testing.js';
+import { insertAccessRule, insertTicketType, readRow } from '../../../test/helpers/rows.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -335,20 +333,14 @@ describe('profile delete side effects', () => {
   });
 
   it('detaches a ticket profile from ticket types once that table exists', async () => {
-    const db = t.db.kysely as unknown as Kysely<any>;
-    // The events module owns ticket_types; until its migration lands, stand in a minimal one here.
-    if (!(await columnExists(t.db.kysely, t.db.engine, 'ticket_types', 'ticket_profile_id'))) {
-      await db.schema.createTable('ticket_types').addColumn('id', 'text', (c) => c.primaryKey()).addColumn('ticket_profile_id', 'text').execute();
-    }
+    // The events module owns ticket_types; until it lands, a stand-in table with its repointer (test/helpers/rows.ts).
     const ticketId = await create('ticket-profiles', { name: 'Tix' });
     const keptId = await create('ticket-profiles', { name: 'Kept' });
-    await db.insertInto('ticket_types').values([
-      { id: 'tt_detach', ticket_profile_id: ticketId },
-      { id: 'tt_keep', ticket_profile_id: keptId },
-    ]).execute();
+    const detach = await insertTicketType(t, { ticket_profile_id: ticketId });
+    const keep = await insertTicketType(t, { ticket_profile_id: keptId });
     expect((await api.del(`/ticket-profiles/${ticketId}`)).statusCode).toBe(200);
-    expect(await readRow(t, 'ticket_types', 'tt_detach')).toMatchObject({ ticket_profile_id: null });
-    expect(await readRow(t, 'ticket_types', 'tt_keep')).toMatchObject({ ticket_profile_id: keptId });
+    expect(await readRow(t, 'ticket_types', detach)).toMatchObject({ ticket_profile_id: null });
+    expect(await readRow(t, 'ticket_types', keep)).toMatchObject({ ticket_profile_id: keptId });
   });
 });
 
@@ -367,10 +359,10 @@ describe('floorplan changes reaching table profiles', () => {
     const [otherArea, otherTable] = [await area('A', otherVenue), await table('1', otherVenue)];
     const otherId = await create('table-profiles', { name: 'Elsewhere', seating_area_ids: [otherArea], table_ids: [otherTable] }, otherApi);
 
-    await rewriteProfileFloorplanIds(t.db.kysely, venueId, {
-      areas: new Map([[areaA, null], [otherArea, null]]),
-      tables: new Map<string, string | null>([[tbl1, tbl9], [otherTable, null]]),
-    });
+    // What the tables module does when areas and tables are deleted or replaced by copies.
+    const at = t.clock.now().toISOString();
+    await t.ctx.references.repoint(t.db, 'seating_area', venueId, new Map([[areaA, null], [otherArea, null]]), at);
+    await t.ctx.references.repoint(t.db, 'table', venueId, new Map<string, string | null>([[tbl1, tbl9], [otherTable, null]]), at);
 
     expect(await readBack('table-profiles', id)).toMatchObject({ seating_area_ids: [areaB], guest_pick_area_ids: [], table_ids: [tbl9, tbl2] });
     expect(await readBack('table-profiles', otherId, otherApi)).toMatchObject({ seating_area_ids: [otherArea], table_ids: [otherTable] });

@@ -1,152 +1,98 @@
 /**
- * Keeping references to profiles, policies, bundles and promo codes consistent when those rows are
- * deleted or replaced (delete side effects and copy-from). Some of the referring tables belong to other
- * modules (access_rules, shifts, ticket_types), so they are reached through a loosely typed handle: their
- * Kysely types may not be declared yet, and ticket_types may not exist at all.
+ * The profiles module's side of cross-module references: the kinds of row it owns (payment policies,
+ * admission groups and the four profile families, matched across venues by name), and how its profiles
+ * follow the rows they point at when those are deleted or replaced — payment policies, admission groups
+ * and price lists by column, bundles, promo codes, tables and seating areas inside the settings JSON.
  */
-import { sql, type Kysely } from 'kysely';
-import type { Engine } from '../../db/connect.js';
-import type { Database } from '../../db/schema.js';
+import type { IdRemap } from '../../db/json.js';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
+import type { ReferenceKind, References } from '../../platform/references.js';
+import type { ProfileFamily } from './profiles.table.js';
 
-/** The database or a transaction. */
-export type Executor = Kysely<Database>;
-
-export const loose = (db: Executor) => db as unknown as Kysely<any>;
-
-/** Whether `table` exists in the connection's schema (on PostgreSQL: the search_path). */
-export async function tableExists(db: Executor, engine: Engine, table: string): Promise<boolean> {
-  if (engine === 'postgres') {
-    const { rows } = await sql<{ oid: string | null }>`select to_regclass(${table})::text as oid`.execute(db);
-    return Boolean(rows[0]?.oid);
-  }
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = ${table}`.execute(db);
-  return rows.length > 0;
-}
-
-export async function columnExists(db: Executor, engine: Engine, table: string, column: string): Promise<boolean> {
-  if (engine === 'postgres') {
-    const { rows } = await sql<{ column_name: string }>`
-      select column_name from information_schema.columns
-      where table_schema = current_schema() and table_name = ${table} and column_name = ${column}`.execute(db);
-    return rows.length > 0;
-  }
-  const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table}) where name = ${column}`.execute(db);
-  return rows.length > 0;
-}
-
-/**
- * Re-points an id column: each old id to its new id, or to null when mapped to null. Scoped to the venue
- * unless `venueId` is null (a table without venue_id; ids are globally unique, so that stays safe).
- */
-export async function repointColumn(db: Executor, table: string, column: string, venueId: string | null, mapping: ReadonlyMap<string, string | null>) {
-  for (const [from, to] of mapping) {
-    if (from === to) continue;
-    let query = loose(db).updateTable(table).set({ [column]: to }).where(column, '=', from);
-    if (venueId !== null) query = query.where('venue_id', '=', venueId);
-    await query.execute();
-  }
-}
-
-export const parseIdArray = (text: string | null | undefined): string[] => {
-  if (!text) return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
+/** The reference kind of each profile family. */
+export const PROFILE_KINDS: Record<ProfileFamily, ReferenceKind> = {
+  list: 'list_profile',
+  table: 'table_profile',
+  event: 'event_profile',
+  ticket: 'ticket_profile',
 };
 
-/** Rewrites the ids of a venue's JSON-array column: mapped to a new id, kept when unmapped, dropped on null. */
-export async function rewriteJsonIdColumn(db: Executor, table: string, column: string, venueId: string, mapping: ReadonlyMap<string, string | null>) {
-  if (mapping.size === 0) return;
-  const rows: { id: string; value: string | null }[] = await loose(db)
-    .selectFrom(table)
-    .select(['id', `${column} as value`])
-    .where('venue_id', '=', venueId)
-    .execute();
-  for (const row of rows) {
-    const ids = parseIdArray(row.value);
-    if (!ids.some((id) => mapping.has(id))) continue;
-    const next = [...new Set(ids.flatMap((id) => (mapping.has(id) ? (mapping.get(id) ? [mapping.get(id) as string] : []) : [id])))];
-    await loose(db).updateTable(table).set({ [column]: JSON.stringify(next) }).where('id', '=', row.id).execute();
-  }
-}
-
-/** The same for an id array kept inside the profiles' settings JSON (`bundle_ids`, `promo_code_ids`). */
-export async function rewriteProfileSettingIds(db: Executor, venueId: string, key: string, mapping: ReadonlyMap<string, string | null>) {
-  if (mapping.size === 0) return;
-  const rows = await db.selectFrom('profiles').select(['id', 'settings']).where('venue_id', '=', venueId).execute();
+/** Rewrites an id list kept inside the venue's profiles' settings JSON (`bundle_ids`, `table_ids`…). */
+export async function rewriteProfileSettingIds(db: Conn, venueId: string, key: string, remap: IdRemap): Promise<void> {
+  if (remap.size === 0) return;
+  const rows = await kyselyOf(db).selectFrom('profiles').select(['id', 'settings']).where('venue_id', '=', venueId).execute();
   for (const row of rows) {
     const settings = JSON.parse(row.settings) as Record<string, unknown>;
     const ids = Array.isArray(settings[key]) ? (settings[key] as string[]) : [];
-    if (!ids.some((id) => mapping.has(id))) continue;
-    settings[key] = [...new Set(ids.flatMap((id) => (mapping.has(id) ? (mapping.get(id) ? [mapping.get(id) as string] : []) : [id])))];
-    await db.updateTable('profiles').set({ settings: JSON.stringify(settings) }).where('id', '=', row.id).execute();
+    if (!ids.some((id) => remap.has(id))) continue;
+    settings[key] = [...new Set(ids.flatMap((id) => (remap.has(id) ? (remap.get(id) ?? []) : [id])))];
+    await kyselyOf(db).updateTable('profiles').set({ settings: JSON.stringify(settings) }).where('id', '=', row.id).execute();
   }
 }
 
-/**
- * For the tables module: when tables or seating areas are deleted (mapped to null) or replaced by copies,
- * the table profiles' `table_ids`, `seating_area_ids` and `guest_pick_area_ids` follow, as the access
- * rules' and shifts' lists do.
- */
-export async function rewriteProfileFloorplanIds(
-  db: Executor,
+/** Re-points one reference column of the venue's profiles (stamping `updated_at` when `now` is given). */
+async function repointColumn(
+  db: Conn,
+  column: 'admission_rule_group_id' | 'payment_policy_id' | 'pricelist_id',
   venueId: string,
-  remap: { tables?: ReadonlyMap<string, string | null>; areas?: ReadonlyMap<string, string | null> },
-) {
-  if (remap.tables) await rewriteProfileSettingIds(db, venueId, 'table_ids', remap.tables);
-  if (remap.areas) {
-    await rewriteProfileSettingIds(db, venueId, 'seating_area_ids', remap.areas);
-    await rewriteProfileSettingIds(db, venueId, 'guest_pick_area_ids', remap.areas);
+  remap: IdRemap,
+  now?: string,
+): Promise<void> {
+  for (const [from, to] of remap) {
+    if (from === to) continue;
+    let update = kyselyOf(db).updateTable('profiles').set(column, to).where(column, '=', from).where('venue_id', '=', venueId);
+    if (now) update = update.set('updated_at', now);
+    await update.execute();
   }
 }
 
-/**
- * Old ids → new ids by a matching key (name, code), for re-pointing references after a scope was
- * replaced; ids whose key has no counterpart map to null (the reference is cleared).
- */
-export function mappingByKey(oldRows: { id: string; key: string }[], newRows: { id: string; key: string }[]): Map<string, string | null> {
-  const byKey = new Map<string, string>();
-  for (const row of newRows) if (!byKey.has(row.key)) byKey.set(row.key, row.id);
-  return new Map(oldRows.map((row) => [row.id, byKey.get(row.key) ?? null]));
-}
+const idSet = (rows: { id: string }[]) => new Set(rows.map((row) => row.id));
 
-/** Everything that points at a venue's payment policies: access rules, shifts and profiles. */
-export async function repointPaymentPolicies(db: Executor, venueId: string, mapping: ReadonlyMap<string, string | null>) {
-  await repointColumn(db, 'access_rules', 'payment_policy_id', venueId, mapping);
-  await repointColumn(db, 'shifts', 'payment_policy_id', venueId, mapping);
-  await repointColumn(db, 'profiles', 'payment_policy_id', venueId, mapping);
-}
-
-/** Everything that points at a venue's bundles: access rules' and profiles' bundle_ids. */
-export async function repointBundles(db: Executor, venueId: string, mapping: ReadonlyMap<string, string | null>) {
-  await rewriteJsonIdColumn(db, 'access_rules', 'bundle_ids', venueId, mapping);
-  await rewriteProfileSettingIds(db, venueId, 'bundle_ids', mapping);
-}
-
-/**
- * Everything that points at a venue's admission groups: list profiles and, once the events module has
- * created it, ticket_types.admission_rule_group_id (ticket types have no venue_id; group ids are global).
- */
-export async function repointAdmissionGroups(db: Executor, engine: Engine, venueId: string, mapping: ReadonlyMap<string, string | null>) {
-  await repointColumn(db, 'profiles', 'admission_rule_group_id', venueId, mapping);
-  if (mapping.size > 0 && (await columnExists(db, engine, 'ticket_types', 'admission_rule_group_id'))) {
-    await repointColumn(db, 'ticket_types', 'admission_rule_group_id', null, mapping);
+export function registerProfilesReferences(references: References): void {
+  references.own('payment_policy', {
+    keyed: (db, venueId) =>
+      kyselyOf(db).selectFrom('payment_policies').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+    existing: async (db, venueId, ids) =>
+      idSet(await kyselyOf(db).selectFrom('payment_policies').select('id').where('venue_id', '=', venueId).where('id', 'in', [...ids]).execute()),
+  });
+  references.own('admission_group', {
+    keyed: (db, venueId) =>
+      kyselyOf(db).selectFrom('admission_groups').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+    existing: async (db, venueId, ids) =>
+      idSet(await kyselyOf(db).selectFrom('admission_groups').select('id').where('venue_id', '=', venueId).where('id', 'in', [...ids]).execute()),
+  });
+  for (const [family, kind] of Object.entries(PROFILE_KINDS) as [ProfileFamily, ReferenceKind][]) {
+    references.own(kind, {
+      keyed: (db, venueId) =>
+        kyselyOf(db)
+          .selectFrom('profiles')
+          .select(['id', 'name as key'])
+          .where('venue_id', '=', venueId)
+          .where('family', '=', family)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute(),
+      existing: async (db, venueId, ids) =>
+        idSet(
+          await kyselyOf(db)
+            .selectFrom('profiles')
+            .select('id')
+            .where('venue_id', '=', venueId)
+            .where('family', '=', family)
+            .where('id', 'in', [...ids])
+            .execute(),
+        ),
+    });
   }
-}
 
-/**
- * Everything that points at a venue's profiles: access rules (list and table profiles) and, once the
- * events module has created it, ticket_types.ticket_profile_id (skipped while that table is absent).
- */
-export async function repointProfiles(db: Executor, engine: Engine, venueId: string, mapping: ReadonlyMap<string, string | null>, families: Map<string, string>) {
-  const byColumn = (family: string) => new Map([...mapping].filter(([id]) => families.get(id) === family));
-  await repointColumn(db, 'access_rules', 'list_profile_id', venueId, byColumn('list'));
-  await repointColumn(db, 'access_rules', 'table_profile_id', venueId, byColumn('table'));
-  const tickets = byColumn('ticket');
-  if (tickets.size > 0 && (await columnExists(db, engine, 'ticket_types', 'ticket_profile_id'))) {
-    await repointColumn(db, 'ticket_types', 'ticket_profile_id', null, tickets);
-  }
+  references.onRepoint('payment_policy', (db, venueId, remap) => repointColumn(db, 'payment_policy_id', venueId, remap));
+  references.onRepoint('admission_group', (db, venueId, remap) => repointColumn(db, 'admission_rule_group_id', venueId, remap));
+  references.onRepoint('pricelist', (db, venueId, remap, now) => repointColumn(db, 'pricelist_id', venueId, remap, now));
+  references.onRepoint('bundle', (db, venueId, remap) => rewriteProfileSettingIds(db, venueId, 'bundle_ids', remap));
+  references.onRepoint('promo_code', (db, venueId, remap) => rewriteProfileSettingIds(db, venueId, 'promo_code_ids', remap));
+  references.onRepoint('table', (db, venueId, remap) => rewriteProfileSettingIds(db, venueId, 'table_ids', remap));
+  references.onRepoint('seating_area', async (db, venueId, remap) => {
+    await rewriteProfileSettingIds(db, venueId, 'seating_area_ids', remap);
+    await rewriteProfileSettingIds(db, venueId, 'guest_pick_area_ids', remap);
+  });
 }

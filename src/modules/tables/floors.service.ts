@@ -6,18 +6,17 @@
  * bookings, blocks and prices. Deleting a floor likewise only takes its tables off the floor.
  */
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { byName, requireName } from '../availability/availability.service.js';
+import type { Clock } from '../../platform/clock.js';
+import { byName, requiredText } from '../../platform/text.js';
 import { isTableItem, parseCanvas, renderCanvas, tableNumberOf, type StoredCanvasEntry } from './tables.canvas.js';
 import type { CanvasItem, FloorUpdateBody } from './tables.schemas.js';
-import { byTableNumber, checkCovers, numberUnique, toTable } from './tables.service.js';
+import { byTableNumber, checkCovers, numberUnique, toTable } from './tables.repository.js';
 import type { FloorsTable, VenueTablesTable } from './tables.table.js';
-
-type Q = Kysely<Database>;
 
 /** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_CHUNK = 500;
@@ -29,7 +28,7 @@ const CANVAS_OWNED = ['table_type', 'capacity', 'min_covers', 'x', 'y', 'shape',
 /**
  * Applies a canvas to the venue's tables inside the caller's transaction; returns the entries to store.
  */
-export async function syncCanvas(trx: Q, venueId: string, floorId: string, items: CanvasItem[], at: string): Promise<StoredCanvasEntry[]> {
+export async function syncCanvas(trx: Kysely<Database>, venueId: string, floorId: string, items: CanvasItem[], at: string): Promise<StoredCanvasEntry[]> {
   const seen = new Set<string>();
   items.forEach((item, index) => {
     if (!isTableItem(item)) return;
@@ -96,11 +95,11 @@ export async function syncCanvas(trx: Q, venueId: string, floorId: string, items
   return entries;
 }
 
-export function createFloorsService(ctx: AppContext) {
-  const db = ctx.db.kysely;
-  const now = () => ctx.clock.now().toISOString();
+export function createFloorsService(deps: { db: Db; clock: Clock }) {
+  const db = deps.db.kysely;
+  const now = () => deps.clock.now().toISOString();
 
-  async function floorOf(venueId: string, id: string, q: Q = db) {
+  async function floorOf(venueId: string, id: string, q: Kysely<Database> = db) {
     const row = await q.selectFrom('floors').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Floor');
     return row;
@@ -136,10 +135,10 @@ export function createFloorsService(ctx: AppContext) {
     },
 
     async create(venueId: string, body: { name: string; sort_order?: number; canvas_data?: CanvasItem[] }) {
-      const name = requireName(body.name);
+      const name = requiredText(body.name, 'name');
       const id = newId('flr');
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      await withTransaction(deps.db, async (trx) => {
         await trx
           .insertInto('floors')
           .values({ id, venue_id: venueId, name, sort_order: body.sort_order ?? 0, canvas_data: '[]', created_at: at, updated_at: at })
@@ -155,13 +154,13 @@ export function createFloorsService(ctx: AppContext) {
     /** Updates the fields sent; a canvas_data replaces the canvas and syncs the tables. */
     async update(venueId: string, id: string, body: FloorUpdateBody) {
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      await withTransaction(deps.db, async (trx) => {
         const current = await floorOf(venueId, id, trx);
         const canvas = body.canvas_data ? JSON.stringify(await syncCanvas(trx, venueId, id, body.canvas_data, at)) : current.canvas_data;
         await trx
           .updateTable('floors')
           .set({
-            name: body.name === undefined ? current.name : requireName(body.name),
+            name: body.name === undefined ? current.name : requiredText(body.name, 'name'),
             sort_order: body.sort_order ?? current.sort_order,
             canvas_data: canvas,
             updated_at: at,
@@ -173,7 +172,7 @@ export function createFloorsService(ctx: AppContext) {
 
     async remove(venueId: string, id: string) {
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      await withTransaction(deps.db, async (trx) => {
         await floorOf(venueId, id, trx);
         await trx.updateTable('venue_tables').set({ floor_id: null, x: null, y: null, updated_at: at }).where('venue_id', '=', venueId).where('floor_id', '=', id).execute();
         await trx.deleteFrom('floors').where('id', '=', id).execute();
@@ -181,3 +180,5 @@ export function createFloorsService(ctx: AppContext) {
     },
   };
 }
+
+export type FloorsService = ReturnType<typeof createFloorsService>;

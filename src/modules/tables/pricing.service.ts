@@ -2,38 +2,28 @@
  * Price lists (a default deposit/min-spend per table plus per-table overrides) and the venue's
  * smart-table settings (daily reassignment pass and party-size durations).
  */
-import type { Kysely } from 'kysely';
-import type { AppContext } from '../../context.js';
-import { withTransaction, type Tx } from '../../db/transaction.js';
+import type { Db } from '../../db/connect.js';
+import { withTransaction } from '../../db/transaction.js';
 import { notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { byName, requireName } from '../availability/availability.service.js';
+import type { Clock } from '../../platform/clock.js';
+import type { References } from '../../platform/references.js';
+import { byName, requiredText } from '../../platform/text.js';
 import type { PricelistUpdateBody, SmartTablesBody } from './tables.schemas.js';
-import { byTableNumber } from './tables.service.js';
+import { byTableNumber } from './tables.repository.js';
 
-/** CONTRACT §4: reassignment off at 06:00, durations off, never run. */
+/** Venue defaults (decisions): reassignment off at 06:00, durations off, never run. */
 export const SMART_TABLE_DEFAULTS = { reassign_enabled: 0, reassign_time: '06:00', duration_enabled: 0, reassign_last_run: null } as const;
 
-export function createPricingService(ctx: AppContext) {
-  const db = ctx.db.kysely;
-  const now = () => ctx.clock.now().toISOString();
+export function createPricingService(deps: { db: Db; clock: Clock; references: References }) {
+  const db = deps.db.kysely;
+  const now = () => deps.clock.now().toISOString();
 
   async function pricelistOf(venueId: string, id: string) {
     const row = await db.selectFrom('pricelists').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Price list');
     return row;
-  }
-
-  /** Nulls the price list on access rules and on the profiles module's table profiles. */
-  async function detachPricelist(trx: Tx, venueId: string, id: string, at: string) {
-    await trx.updateTable('access_rules').set({ pricelist_id: null, updated_at: at }).where('venue_id', '=', venueId).where('pricelist_id', '=', id).execute();
-    await (trx as unknown as Kysely<any>)
-      .updateTable('profiles')
-      .set({ pricelist_id: null, updated_at: at })
-      .where('venue_id', '=', venueId)
-      .where('pricelist_id', '=', id)
-      .execute();
   }
 
   const toSettings = (row: { reassign_enabled: number; reassign_time: string; duration_enabled: number; reassign_last_run: string | null }) => ({
@@ -79,7 +69,7 @@ export function createPricingService(ctx: AppContext) {
       const at = now();
       await db
         .insertInto('pricelists')
-        .values({ id, venue_id: venueId, name: requireName(body.name), default_price_pence: body.default_price_pence ?? 0, created_at: at, updated_at: at })
+        .values({ id, venue_id: venueId, name: requiredText(body.name, 'name'), default_price_pence: body.default_price_pence ?? 0, created_at: at, updated_at: at })
         .execute();
       return id;
     },
@@ -89,7 +79,7 @@ export function createPricingService(ctx: AppContext) {
       await db
         .updateTable('pricelists')
         .set({
-          name: body.name === undefined ? current.name : requireName(body.name),
+          name: body.name === undefined ? current.name : requiredText(body.name, 'name'),
           default_price_pence: body.default_price_pence ?? current.default_price_pence,
           updated_at: now(),
         })
@@ -101,11 +91,12 @@ export function createPricingService(ctx: AppContext) {
     /** Clears its overrides and detaches it from access rules (and table profiles) before it goes. */
     async deletePricelist(venueId: string, id: string) {
       const at = now();
-      await withTransaction(ctx.db, async (trx) => {
+      await withTransaction(deps.db, async (trx) => {
         const found = await trx.selectFrom('pricelists').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
         if (!found) throw notFound('Price list');
         await trx.deleteFrom('pricelist_prices').where('pricelist_id', '=', id).execute();
-        await detachPricelist(trx, venueId, id, at);
+        // Access rules and table profiles that used it stop naming it.
+        await deps.references.repoint(trx, 'pricelist', venueId, new Map([[id, null]]), at);
         await trx.deleteFrom('pricelists').where('id', '=', id).execute();
       });
     },
@@ -148,3 +139,5 @@ export function createPricingService(ctx: AppContext) {
     },
   };
 }
+
+export type PricingService = ReturnType<typeof createPricingService>;

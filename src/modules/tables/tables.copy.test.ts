@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { tablesCopyScopes } from './tables.copy.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,10 +23,8 @@ function api(venueId: string, headers: Record<string, string>) {
   };
 }
 
-const scope = tablesCopyScopes.find((s) => s.name === 'tables')!;
-
 const copy = (op: TestOperator, sourceVenueId: string, targetVenueId: string) =>
-  withTransaction(t.db, (trx) => scope.copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));
+  withTransaction(t.db, (trx) => t.ctx.copyScopes.get('tables')!.copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));
 
 const CANVAS = [
   { type: 'table', tableNumber: '1', tableType: 'booth', minCovers: 2, maxCovers: 6, shape: 'rect', size: 'large', x: 10, y: 20 },
@@ -110,7 +106,7 @@ describe('copy-from scope `tables`', () => {
     const rules = Object.fromEntries((await d.get('/access-rules')).data.map((r: any) => [r.name, r]));
     expect(rules.A).toMatchObject({ pricelist_id: pricelists[0].id, table_ids: [one], guest_pick_area_ids: [] });
     expect(rules.B.pricelist_id).toBeNull();
-    const profileRow = await (t.db.kysely as unknown as Kysely<any>).selectFrom('profiles').select('pricelist_id').where('id', '=', profile).executeTakeFirstOrThrow();
+    const profileRow = await t.db.kysely.selectFrom('profiles').select('pricelist_id').where('id', '=', profile).executeTakeFirstOrThrow();
     expect(profileRow.pricelist_id).toBe(pricelists[0].id);
 
     // The source is untouched.

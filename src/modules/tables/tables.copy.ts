@@ -9,57 +9,39 @@
  * references are re-pointed at the copies with the same table number or name, or dropped. A target whose
  * tables hold upcoming reservations is refused (409), because replacing them would orphan those bookings.
  */
-import type { Insertable, Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { Tx } from '../../db/transaction.js';
+import { chunked } from '../../db/batch.js';
 import type { CopyScope } from '../../platform/copy-scopes.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { idsByKey, keyedRows, rewriteFloorplanReferences, type IdRemap } from '../availability/availability.repository.js';
+import { matchByKey, type Keyed, type References } from '../../platform/references.js';
+import { compareCodePoints } from '../../platform/text.js';
 import { takenTableIds } from './occupancy.js';
+import { END_OF_TIME } from './tables.repository.js';
 import { parseCanvas, type StoredCanvasEntry } from './tables.canvas.js';
 
-const END_OF_TIME = new Date('9999-12-31T23:59:59.999Z');
+/** A venue's rows as { id, key }, oldest first (copies share one timestamp, so their ids order them). */
+const keyedBy = <T extends { id: string; created_at: string }>(rows: T[], key: (row: T) => string): Keyed[] =>
+  [...rows]
+    .sort((a, b) => compareCodePoints(a.created_at, b.created_at) || compareCodePoints(a.id, b.id))
+    .map((row) => ({ id: row.id, key: key(row) }));
 
-/** Rows per multi-row insert: far below SQLite's and PostgreSQL's bound-parameter limits. */
-const INSERT_CHUNK = 500;
-
-/** One insert per chunk of rows instead of one per row (a venue may have hundreds of tables). */
-async function insertAll<T extends keyof Database & string>(trx: Tx, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
-  // The generic table name defeats Kysely's per-table typing; the rows are typed by the signature above.
-  const loose = trx as unknown as Kysely<any>;
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) await loose.insertInto(table).values(rows.slice(start, start + INSERT_CHUNK)).execute();
-}
-
-/** Old target id → the copy with the same key, or null when the source has none. */
-function remapByKey(old: { id: string; key: string }[], copies: Map<string, string>): IdRemap {
-  return new Map(old.map((row) => [row.id, copies.get(row.key) ?? null]));
-}
-
-const tablesScope: CopyScope = {
+export function createTablesCopyScope(references: References): CopyScope {
+  return {
   name: 'tables',
+  permission: 'tables',
   async copy({ trx, sourceVenueId: source, targetVenueId: target, now }) {
     const at = now.toISOString();
     if ((await takenTableIds(trx, target, now, END_OF_TIME)).size > 0) {
       throw conflict('The target venue has upcoming reservations on its tables; its floorplan cannot be replaced');
     }
-    // Profiles belong to another module whose Kysely types may not exist yet.
-    const profiles = trx as unknown as Kysely<any>;
 
-    // What the target's availability and profiles point at now, to re-point them at the copies.
-    const oldTables = await keyedRows(trx, 'venue_tables', target, { key: 'table_number' });
-    const oldAreas = await keyedRows(trx, 'seating_areas', target);
-    const oldPricelists = new Map((await keyedRows(trx, 'pricelists', target)).map((row) => [row.id, row.key]));
-    const rulePricelists = await trx.selectFrom('access_rules').select(['id', 'pricelist_id']).where('venue_id', '=', target).where('pricelist_id', 'is not', null).execute();
-    const profilePricelists: { id: string; pricelist_id: string }[] = await profiles
-      .selectFrom('profiles')
-      .select(['id', 'pricelist_id'])
-      .where('venue_id', '=', target)
-      .where('pricelist_id', 'is not', null)
-      .execute();
+    // What the target has now, to re-point the other modules' references at the copies.
+    const oldTables = await trx.selectFrom('venue_tables').select(['id', 'table_number', 'created_at']).where('venue_id', '=', target).execute();
+    const oldAreas = await trx.selectFrom('seating_areas').select(['id', 'name', 'created_at']).where('venue_id', '=', target).execute();
+    const oldPricelists = await trx.selectFrom('pricelists').select(['id', 'name', 'created_at']).where('venue_id', '=', target).execute();
 
     await trx.deleteFrom('table_combinations').where('venue_id', '=', target).execute();
-    await trx.deleteFrom('pricelists').where('venue_id', '=', target).execute();
+    // Old price lists go only after the references to them are re-pointed (a foreign key would clear them).
     await trx.deleteFrom('venue_tables').where('venue_id', '=', target).execute();
     await trx.deleteFrom('floors').where('venue_id', '=', target).execute();
     await trx.deleteFrom('seating_areas').where('venue_id', '=', target).execute();
@@ -71,36 +53,31 @@ const tablesScope: CopyScope = {
 
     const areas = await trx.selectFrom('seating_areas').selectAll().where('venue_id', '=', source).execute();
     for (const row of areas) copyOf.set(row.id, newId('area'));
-    await insertAll(trx, 'seating_areas', areas.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at })));
+    const areaCopies = areas.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at }));
+    for (const chunk of chunked(areaCopies)) await trx.insertInto('seating_areas').values(chunk).execute();
     const floors = await trx.selectFrom('floors').selectAll().where('venue_id', '=', source).execute();
     for (const row of floors) copyOf.set(row.id, newId('flr'));
     const tables = await trx.selectFrom('venue_tables').selectAll().where('venue_id', '=', source).execute();
     for (const row of tables) copyOf.set(row.id, newId('tbl'));
-    await insertAll(
-      trx,
-      'floors',
-      floors.map((row) => {
-        const entries: StoredCanvasEntry[] = parseCanvas(row.canvas_data).flatMap((entry) => {
-          if (!entry.table_id) return [entry];
-          const table = copyOf.get(entry.table_id);
-          return table ? [{ ...entry, table_id: table }] : [];
-        });
-        return { ...row, id: copyOf.get(row.id)!, venue_id: target, canvas_data: JSON.stringify(entries), created_at: at, updated_at: at };
-      }),
-    );
-    await insertAll(
-      trx,
-      'venue_tables',
-      tables.map((row) => ({
-        ...row,
-        id: copyOf.get(row.id)!,
-        venue_id: target,
-        seating_area_id: mapped(row.seating_area_id),
-        floor_id: mapped(row.floor_id),
-        created_at: at,
-        updated_at: at,
-      })),
-    );
+    const floorCopies = floors.map((row) => {
+      const entries: StoredCanvasEntry[] = parseCanvas(row.canvas_data).flatMap((entry) => {
+        if (!entry.table_id) return [entry];
+        const table = copyOf.get(entry.table_id);
+        return table ? [{ ...entry, table_id: table }] : [];
+      });
+      return { ...row, id: copyOf.get(row.id)!, venue_id: target, canvas_data: JSON.stringify(entries), created_at: at, updated_at: at };
+    });
+    for (const chunk of chunked(floorCopies)) await trx.insertInto('floors').values(chunk).execute();
+    const tableCopies = tables.map((row) => ({
+      ...row,
+      id: copyOf.get(row.id)!,
+      venue_id: target,
+      seating_area_id: mapped(row.seating_area_id),
+      floor_id: mapped(row.floor_id),
+      created_at: at,
+      updated_at: at,
+    }));
+    for (const chunk of chunked(tableCopies)) await trx.insertInto('venue_tables').values(chunk).execute();
     count += areas.length + floors.length + tables.length;
 
     const combos = await trx.selectFrom('table_combinations').selectAll().where('venue_id', '=', source).execute();
@@ -111,12 +88,10 @@ const tablesScope: CopyScope = {
       .select(['m.combination_id', 'm.table_id'])
       .where('c.venue_id', '=', source)
       .execute();
-    await insertAll(trx, 'table_combinations', combos.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at })));
-    await insertAll(
-      trx,
-      'table_combination_tables',
-      members.map((member) => ({ combination_id: copyOf.get(member.combination_id)!, table_id: copyOf.get(member.table_id)! })),
-    );
+    const comboCopies = combos.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at }));
+    for (const chunk of chunked(comboCopies)) await trx.insertInto('table_combinations').values(chunk).execute();
+    const memberCopies = members.map((member) => ({ combination_id: copyOf.get(member.combination_id)!, table_id: copyOf.get(member.table_id)! }));
+    for (const chunk of chunked(memberCopies)) await trx.insertInto('table_combination_tables').values(chunk).execute();
     count += combos.length + members.length;
 
     const pricelists = await trx.selectFrom('pricelists').selectAll().where('venue_id', '=', source).execute();
@@ -127,12 +102,10 @@ const tablesScope: CopyScope = {
       .select(['p.pricelist_id', 'p.table_id', 'p.price_pence'])
       .where('l.venue_id', '=', source)
       .execute();
-    await insertAll(trx, 'pricelists', pricelists.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at })));
-    await insertAll(
-      trx,
-      'pricelist_prices',
-      prices.map((price) => ({ pricelist_id: copyOf.get(price.pricelist_id)!, table_id: copyOf.get(price.table_id)!, price_pence: price.price_pence })),
-    );
+    const pricelistCopies = pricelists.map((row) => ({ ...row, id: copyOf.get(row.id)!, venue_id: target, created_at: at, updated_at: at }));
+    for (const chunk of chunked(pricelistCopies)) await trx.insertInto('pricelists').values(chunk).execute();
+    const priceCopies = prices.map((price) => ({ pricelist_id: copyOf.get(price.pricelist_id)!, table_id: copyOf.get(price.table_id)!, price_pence: price.price_pence }));
+    for (const chunk of chunked(priceCopies)) await trx.insertInto('pricelist_prices').values(chunk).execute();
     count += pricelists.length + prices.length;
 
     const settings = await trx.selectFrom('smart_table_settings').selectAll().where('venue_id', '=', source).executeTakeFirst();
@@ -142,19 +115,12 @@ const tablesScope: CopyScope = {
       count++;
     }
 
-    const newTables = await idsByKey(trx, 'venue_tables', target, { key: 'table_number' });
-    const newAreas = await idsByKey(trx, 'seating_areas', target);
-    await rewriteFloorplanReferences(trx, target, { tables: remapByKey(oldTables, newTables), areas: remapByKey(oldAreas, newAreas) }, at);
-    const newPricelists = await idsByKey(trx, 'pricelists', target);
-    const repoint = (old: string) => newPricelists.get(oldPricelists.get(old) ?? '') ?? null;
-    for (const rule of rulePricelists) {
-      await trx.updateTable('access_rules').set({ pricelist_id: repoint(rule.pricelist_id!), updated_at: at }).where('id', '=', rule.id).execute();
-    }
-    for (const profile of profilePricelists) {
-      await profiles.updateTable('profiles').set({ pricelist_id: repoint(profile.pricelist_id), updated_at: at }).where('id', '=', profile.id).execute();
-    }
+    // Shifts, access rules and table profiles follow to the copies with the same number or name.
+    await references.repoint(trx, 'table', target, matchByKey(keyedBy(oldTables, (r) => r.table_number), keyedBy(tableCopies, (r) => r.table_number)), at);
+    await references.repoint(trx, 'seating_area', target, matchByKey(keyedBy(oldAreas, (r) => r.name), keyedBy(areaCopies, (r) => r.name)), at);
+    await references.repoint(trx, 'pricelist', target, matchByKey(keyedBy(oldPricelists, (r) => r.name), keyedBy(pricelistCopies, (r) => r.name)), at);
+    if (oldPricelists.length > 0) await trx.deleteFrom('pricelists').where('id', 'in', oldPricelists.map((row) => row.id)).execute();
     return count;
   },
-};
-
-export const tablesCopyScopes: CopyScope[] = [tablesScope];
+  };
+}

@@ -3,11 +3,14 @@
  * permission: tables (bulk type and area), blocks, combinations, floors with their canvas, seating
  * areas, smart-table settings and price lists. occupancy.ts is its query seam for the booking engine.
  */
-import { venueOf } from '../../platform/auth-guard.js';
+import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
-import { createFloorsService } from './floors.service.js';
-import { createPricingService } from './pricing.service.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import type { AreasService } from './areas.service.js';
+import type { BlocksService } from './blocks.service.js';
+import type { CombosService } from './combos.service.js';
+import type { FloorsService } from './floors.service.js';
+import type { PricingService } from './pricing.service.js';
 import {
   Area,
   AreaBody,
@@ -41,16 +44,25 @@ import {
   TableUpdateBody,
   UnblockBody,
 } from './tables.schemas.js';
-import { createTablesService } from './tables.service.js';
+import type { TablesService } from './tables.service.js';
 
 const base = '/api/my-venues/:venueId';
 
-export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
-  const tables = createTablesService(ctx);
-  const floors = createFloorsService(ctx);
-  const pricing = createPricingService(ctx);
-  const read = ctx.guard({ permission: 'tables:read', venueParam: 'venueId' });
-  const write = ctx.guard({ permission: 'tables:write', venueParam: 'venueId' });
+export interface TablesServices {
+  tables: TablesService;
+  blocks: BlocksService;
+  combos: CombosService;
+  areas: AreasService;
+  floors: FloorsService;
+  pricing: PricingService;
+}
+
+export const tablesRoutes: RoutePlugin<TablesServices & { guard: GuardFactory }> = async (
+  app,
+  { guard, tables, blocks, combos, areas, floors, pricing },
+) => {
+  const read = guard({ permission: 'tables:read', venueParam: 'venueId' });
+  const write = guard({ permission: 'tables:write', venueParam: 'venueId' });
   const common = { tags: ['tables'], security: [{ bearer: [] }] };
   const readErrors = errorResponses(400, 401, 403, 404);
   const writeErrors = errorResponses(400, 401, 403, 404, 409);
@@ -76,7 +88,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   // Static /tables/* paths are registered before /tables/:id; Fastify prefers static segments anyway.
   app.get(`${base}/tables/blocks`, { schema: { ...common, params: VenueParams, response: { 200: list(Block), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await tables.listBlocks(venueOf(request).id),
+    data: await blocks.list(venueOf(request).id),
   }));
 
   app.post(
@@ -93,20 +105,20 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
       },
       onRequest: write,
     },
-    async (request) => ({ success: true, ids: await tables.block(venueOf(request), request.body) }),
+    async (request) => ({ success: true, ids: await blocks.create(venueOf(request), request.body) }),
   );
 
   app.patch(
     `${base}/tables/blocks/:id`,
     { schema: { ...common, params: ItemParams, body: BlockUpdateBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
-      await tables.updateBlock(venueOf(request), request.params.id, request.body);
+      await blocks.update(venueOf(request), request.params.id, request.body);
       return ok;
     },
   );
 
   app.delete(`${base}/tables/blocks/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
-    await tables.deleteBlock(venueOf(request).id, request.params.id);
+    await blocks.remove(venueOf(request).id, request.params.id);
     return ok;
   });
 
@@ -114,23 +126,23 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
     `${base}/tables/unblock`,
     { schema: { ...common, description: 'Clears every block on these tables.', params: VenueParams, body: UnblockBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
-      await tables.unblock(venueOf(request).id, request.body.table_ids);
+      await blocks.unblock(venueOf(request).id, request.body.table_ids);
       return ok;
     },
   );
 
   app.get(`${base}/tables/combos`, { schema: { ...common, params: VenueParams, response: { 200: list(Combo), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await tables.listCombos(venueOf(request).id),
+    data: await combos.list(venueOf(request).id),
   }));
 
   app.post(
     `${base}/tables/combos`,
     { schema: { ...common, params: VenueParams, body: ComboBody, response: { 200: ComboCreated, ...writeErrors } }, onRequest: write },
-    async (request) => ({ success: true, ...(await tables.createCombo(venueOf(request).id, request.body)) }),
+    async (request) => ({ success: true, ...(await combos.create(venueOf(request).id, request.body)) }),
   );
 
   app.delete(`${base}/tables/combos/:id`, { schema: { ...common, params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
-    await tables.deleteCombo(venueOf(request).id, request.params.id);
+    await combos.remove(venueOf(request).id, request.params.id);
     return ok;
   });
 
@@ -220,20 +232,20 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
 
   // ---- seating areas ----
   app.get(`${base}/seating-areas`, { schema: { ...common, params: VenueParams, response: { 200: list(Area), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await tables.listAreas(venueOf(request).id),
+    data: await areas.list(venueOf(request).id),
   }));
 
   app.post(
     `${base}/seating-areas`,
     { schema: { ...common, params: VenueParams, body: AreaBody, response: { 200: AreaCreated, ...writeErrors } }, onRequest: write },
-    async (request) => ({ success: true, ...(await tables.createArea(venueOf(request).id, request.body.name)) }),
+    async (request) => ({ success: true, ...(await areas.create(venueOf(request).id, request.body.name)) }),
   );
 
   app.put(
     `${base}/seating-areas/:id`,
     { schema: { ...common, params: ItemParams, body: AreaBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
-      await tables.renameArea(venueOf(request).id, request.params.id, request.body.name);
+      await areas.rename(venueOf(request).id, request.params.id, request.body.name);
       return ok;
     },
   );
@@ -242,7 +254,7 @@ export const tablesRoutes: ModulePlugin = async (app, { ctx }) => {
     `${base}/seating-areas/:id`,
     { schema: { ...common, description: 'Detaches its tables first.', params: ItemParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write },
     async (request) => {
-      await tables.deleteArea(venueOf(request).id, request.params.id);
+      await areas.remove(venueOf(request).id, request.params.id);
       return ok;
     },
   );

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import { newId } from '../../platform/ids.js';
-import { insertUser } from '../auth/users.repository.js';
+import { insertUser } from '../auth/index.js';
 
 export interface NewOperatorAccount {
   operatorName: string;

@@ -2,33 +2,31 @@
  * Team members of an account: which of its portal users are listed on the team, with a free role
  * label. Only the account's own client users can be members; the primary contact cannot be removed.
  */
-import { sql } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { requiredText } from '../../platform/text.js';
+import { findClientUser, searchClientUsers, userSummaries } from '../auth/index.js';
 import type { MemberCreateBody } from './team.schemas.js';
-import { requiredText } from './team.input.js';
-import { findClientUser, findOperator, isUniqueViolation } from './team.repository.js';
+import { findOperator, listMembers } from './team.repository.js';
 
 const SEARCH_LIMIT = 20;
 const DEFAULT_MEMBER_ROLE = 'member';
 
-/** `%text%` for LIKE, with the wildcards of the text itself escaped (escape character `\`). */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-export function createMembersService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createMembersService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
 
   return {
     async list(operatorId: string) {
-      const data = await db.kysely
-        .selectFrom('members')
-        .innerJoin('users', 'users.id', 'members.user_id')
-        .select(['members.id', 'members.user_id', 'members.role', 'users.name', 'users.email', 'members.created_at'])
-        .where('members.operator_id', '=', operatorId)
-        .orderBy('members.created_at')
-        .orderBy('members.id')
-        .execute();
+      const members = await listMembers(db, operatorId);
+      const users = new Map((await userSummaries(db, members.map((m) => m.user_id))).map((u) => [u.id, u]));
+      // A member whose user is gone is not listed (as the inner join on users did).
+      const data = members.flatMap((m) => {
+        const user = users.get(m.user_id);
+        return user ? [{ id: m.id, user_id: m.user_id, role: m.role, name: user.name, email: user.email, created_at: m.created_at }] : [];
+      });
       return { data };
     },
 
@@ -36,32 +34,8 @@ export function createMembersService(ctx: AppContext) {
     async searchCandidates(operatorId: string, q: string) {
       const text = q.trim();
       if (text.length < 2) throw badRequest('q must be at least 2 characters');
-      const pattern = containsPattern(text);
-      const data = await db.kysely
-        .selectFrom('users')
-        .select(['users.id', 'users.name', 'users.email'])
-        .where('users.operator_id', '=', operatorId)
-        .where('users.role', '=', 'client')
-        .where((eb) =>
-          eb.or([
-            eb(sql`lower(users.name)`, 'like', sql`${pattern} escape '\\'`),
-            eb(sql`lower(users.email)`, 'like', sql`${pattern} escape '\\'`),
-          ]),
-        )
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('members')
-                .select('members.id')
-                .whereRef('members.user_id', '=', 'users.id')
-                .where('members.operator_id', '=', operatorId),
-            ),
-          ),
-        )
-        .orderBy('users.name')
-        .orderBy('users.id')
-        .limit(SEARCH_LIMIT)
-        .execute();
+      const members = await listMembers(db, operatorId);
+      const data = await searchClientUsers(db, operatorId, text, { excludeIds: members.map((m) => m.user_id), limit: SEARCH_LIMIT });
       return { data };
     },
 
@@ -111,3 +85,5 @@ export function createMembersService(ctx: AppContext) {
     },
   };
 }
+
+export type MembersService = ReturnType<typeof createMembersService>;

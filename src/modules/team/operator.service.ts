@@ -3,16 +3,22 @@
  * permissions. Every figure is limited to what the caller's role can reach.
  */
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { effectivePermissions, PERMISSION_TREE } from '../../platform/permissions.js';
-import { payoutSummary } from '../payments/payments.reports.js';
-import { operatorStats } from '../venues/venues.stats.js';
+import { clearableText, requiredText } from '../../platform/text.js';
+import { countClientUsers } from '../auth/index.js';
+import { operatorStats, venueSummaries } from '../venues/index.js';
 import type { OperatorsTable } from './team.table.js';
 import type { Operator, OperatorBody } from './team.schemas.js';
-import { clearableText, requiredText } from './team.input.js';
-import { countClientUsers, findOperator, findRole } from './team.repository.js';
+import { findOperator, findRole } from './team.repository.js';
+
+/** The payout status the dashboard shows; the payments module provides it (see the composition root). */
+export interface PayoutStatusSource {
+  payoutSummary(operatorId: string): Promise<{ provider: string; status: string; source: string }>;
+}
 
 export const toOperator = (row: Selectable<OperatorsTable>): Operator => ({
   id: row.id,
@@ -24,8 +30,13 @@ export const toOperator = (row: Selectable<OperatorsTable>): Operator => ({
   payment_connect_status: row.payment_connect_status,
 });
 
-export function createOperatorService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createOperatorService(deps: {
+  db: Db;
+  clock: Clock;
+  payouts: PayoutStatusSource;
+  reachableVenueIds(auth: AuthInfo): Promise<string[]>;
+}) {
+  const { db, clock, payouts } = deps;
 
   async function get(operatorId: string): Promise<Operator> {
     const row = await findOperator(db, operatorId);
@@ -53,21 +64,12 @@ export function createOperatorService(ctx: AppContext) {
 
     async dashboard(auth: AuthInfo & { operatorId: string }) {
       const { operatorId } = auth;
-      const reachable = await ctx.access.reachableVenueIds(auth);
+      const reachable = await deps.reachableVenueIds(auth);
       // A venue-scoped role sees figures for its venues only; an unscoped one for the whole account.
       const [operator, payout_status, venues, stats, staffCount] = await Promise.all([
         get(operatorId),
-        payoutSummary(db, operatorId, ctx.config.paymentsProvider, ctx.payments.configured),
-        reachable.length === 0
-          ? Promise.resolve([])
-          : db.kysely
-              .selectFrom('venues')
-              .select(['id', 'name', 'status'])
-              .where('operator_id', '=', operatorId)
-              .where('id', 'in', reachable)
-              .orderBy('name')
-              .orderBy('id')
-              .execute(),
+        payouts.payoutSummary(operatorId),
+        venueSummaries(db, operatorId, reachable),
         // The same figures as /api/my-stats: one implementation, each venue's own local month.
         operatorStats(db, { operatorId, venueScope: auth.venueScope ? reachable : null }, clock.now()),
         countClientUsers(db, operatorId),
@@ -95,3 +97,5 @@ export function createOperatorService(ctx: AppContext) {
     },
   };
 }
+
+export type OperatorService = ReturnType<typeof createOperatorService>;

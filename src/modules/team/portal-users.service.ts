@@ -3,17 +3,27 @@
  * account. Guards against privilege escalation: only an Owner hands out the Owner role or changes
  * or deletes a user who holds it, and the primary contact always keeps it.
  */
-import type { AppContext } from '../../context.js';
-import { lockKey, withTransaction } from '../../db/transaction.js';
+import type { Db } from '../../db/connect.js';
+import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
-import { exceedsCaller, scopeWithinCaller } from '../../platform/permissions.js';
 import { newId } from '../../platform/ids.js';
-import { hashPassword } from '../auth/passwords.js';
-import { emailTaken, insertUser, normaliseEmail } from '../auth/users.repository.js';
+import { exceedsCaller, scopeWithinCaller } from '../../platform/permissions.js';
+import { clearableText, requiredText } from '../../platform/text.js';
+import {
+  deleteClientUser,
+  emailTaken,
+  findClientUser,
+  hashPassword,
+  insertUser,
+  listClientUsers,
+  normaliseEmail,
+  updateClientUser,
+  type Sessions,
+} from '../auth/index.js';
 import type { PortalUserCreateBody, PortalUserUpdateBody } from './team.schemas.js';
-import { clearableText, requiredText } from './team.input.js';
-import { findClientUser, findOperator, findRole, isUniqueViolation, roleGrant } from './team.repository.js';
+import { findOperator, findRole, roleGrid } from './team.repository.js';
 import { roleLockKey } from './roles.service.js';
 
 const MIN_PASSWORD = 8;
@@ -21,16 +31,16 @@ const EMAIL_TAKEN = 'An account with this email already exists';
 
 type Caller = AuthInfo & { operatorId: string };
 
-export function createPortalUsersService(ctx: AppContext) {
-  const { db, clock, sessions } = ctx;
+export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions: Pick<Sessions, 'revokeAllForUser'> }) {
+  const { db, clock, sessions } = deps;
 
   /** The role a user is to hold: a role of the account, and the Owner role only from an Owner. */
-  async function assignableRole(caller: Caller, roleId: string, conn: Parameters<typeof findRole>[0] = db) {
+  async function assignableRole(caller: Caller, roleId: string, conn: Conn = db) {
     const role = await findRole(conn, caller.operatorId, roleId);
     if (!role) throw badRequest('role_id is not a role of this account');
     if (role.is_system && !caller.isOwner) throw forbidden('Only an Owner can give someone the Owner role');
     if (!caller.isOwner) {
-      const { grid, venueIds } = await roleGrant(conn, role.id);
+      const { grid, venueIds } = await roleGrid(conn, role.id);
       const beyond = exceedsCaller(caller, grid);
       if (beyond) throw forbidden(`You cannot assign a role holding ${beyond}: your own role does not hold it`);
       if (!scopeWithinCaller(caller, venueIds)) throw forbidden('You cannot assign a role that reaches venues beyond your own');
@@ -53,19 +63,22 @@ export function createPortalUsersService(ctx: AppContext) {
 
   return {
     async list(operatorId: string) {
-      const [operator, rows] = await Promise.all([
+      const [operator, users, roles] = await Promise.all([
         findOperator(db, operatorId),
-        db.kysely
-          .selectFrom('users')
-          .leftJoin('roles', (join) => join.onRef('roles.id', '=', 'users.role_id').on('roles.operator_id', '=', operatorId))
-          .select(['users.id', 'users.name', 'users.email', 'users.phone', 'users.role_id', 'roles.name as role_name', 'users.created_at'])
-          .where('users.operator_id', '=', operatorId)
-          .where('users.role', '=', 'client')
-          .orderBy('users.created_at')
-          .orderBy('users.id')
-          .execute(),
+        listClientUsers(db, operatorId),
+        db.kysely.selectFrom('roles').select(['id', 'name']).where('operator_id', '=', operatorId).execute(),
       ]);
-      const data = rows.map((row) => ({ ...row, is_primary_contact: row.id === operator?.primary_user_id }));
+      const roleNames = new Map(roles.map((role) => [role.id, role.name]));
+      const data = users.map((user) => ({
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        phone: user.phone,
+        role_id: user.role_id,
+        role_name: (user.role_id && roleNames.get(user.role_id)) ?? null,
+        created_at: user.created_at,
+        is_primary_contact: user.id === operator?.primary_user_id,
+      }));
       // The primary contact heads the list; the rest stay in creation order (sort is stable).
       return { data: data.sort((a, b) => Number(b.is_primary_contact) - Number(a.is_primary_contact)) };
     },
@@ -108,25 +121,8 @@ export function createPortalUsersService(ctx: AppContext) {
           await lockKey(db, trx, roleLockKey(body.role_id));
           await assignableRole(caller, body.role_id, trx);
         }
-        try {
-          await trx
-            .updateTable('users')
-            .set({
-              name,
-              email,
-              phone: clearableText(body.phone),
-              role_id: body.role_id,
-              password_hash,
-              updated_at: clock.now().toISOString(),
-            })
-            .where('id', '=', userId)
-            .where('operator_id', '=', caller.operatorId)
-            .execute();
-        } catch (error) {
-          // A concurrent sign-up with the same email loses or wins on the unique index.
-          if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
-          throw error;
-        }
+        // A concurrent sign-up with the same email loses or wins on the unique index (409 either way).
+        await updateClientUser(trx, caller.operatorId, userId, { name, email, phone: clearableText(body.phone), role_id: body.role_id, password_hash }, clock.now());
       });
       // A new password signs the user out everywhere else; the caller keeps the session in use.
       if (password_hash) await sessions.revokeAllForUser(userId, userId === caller.user.id ? caller.sessionId : undefined);
@@ -138,10 +134,11 @@ export function createPortalUsersService(ctx: AppContext) {
       if (target.isPrimary) throw badRequest("The account's primary contact cannot be deleted");
       assertMayManage(caller, target);
       await withTransaction(db, async (trx) => {
-        await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
         await trx.deleteFrom('members').where('user_id', '=', userId).where('operator_id', '=', caller.operatorId).execute();
-        await trx.deleteFrom('users').where('id', '=', userId).where('operator_id', '=', caller.operatorId).execute();
+        await deleteClientUser(trx, caller.operatorId, userId);
       });
     },
   };
 }
+
+export type PortalUsersService = ReturnType<typeof createPortalUsersService>;

@@ -2,17 +2,21 @@
  * Roles of an account: the system Owner role (every permission on every venue; only its name and
  * description change; never deleted) and custom roles with a permission grid and a venue scope.
  */
-import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
-import { lockKey, withTransaction, type Tx } from '../../db/transaction.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { lockKey, withTransaction } from '../../db/transaction.js';
+import type { AuthInfo } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { exceedsCaller, isPermissionKey, PERMISSION_KEYS, scopeWithinCaller } from '../../platform/permissions.js';
-import type { AuthInfo } from '../../platform/auth-guard.js';
+import { clearableText, requiredText } from '../../platform/text.js';
+import { countClientUsers, countUsersByRole } from '../auth/index.js';
+import { venueIdsOf } from '../venues/index.js';
 import type { RolesTable } from './team.table.js';
 import type { Role, RoleCreateBody, RoleUpdateBody } from './team.schemas.js';
-import { clearableText, requiredText } from './team.input.js';
-import { accountVenueIds, findRole } from './team.repository.js';
+import { findRole } from './team.repository.js';
 
 /** Taken by every write that reads or changes which users hold a role, so a delete cannot race an assignment. */
 export const roleLockKey = (roleId: string) => `role:${roleId}`;
@@ -20,8 +24,8 @@ const roleNamesLockKey = (operatorId: string) => `role-names:${operatorId}`;
 
 const catalogueOrder = new Map(PERMISSION_KEYS.map((key, index) => [key, index]));
 
-export function createRolesService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createRolesService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
 
   /** Roles of the account (one when `roleId` is given) with their grid, venue scope and user count. */
   async function load(operatorId: string, roleId?: string): Promise<Role[]> {
@@ -33,13 +37,7 @@ export function createRolesService(ctx: AppContext) {
     const [grid, venues, counts] = await Promise.all([
       db.kysely.selectFrom('role_permissions').selectAll().where('role_id', 'in', ids).execute(),
       db.kysely.selectFrom('role_venues').selectAll().where('role_id', 'in', ids).orderBy('venue_id').execute(),
-      db.kysely
-        .selectFrom('users')
-        .select(['role_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('operator_id', '=', operatorId)
-        .where('role_id', 'in', ids)
-        .groupBy('role_id')
-        .execute(),
+      countUsersByRole(db, operatorId, ids),
     ]);
     return roles.map((role) => toRole(role, grid, venues, counts));
   }
@@ -48,7 +46,7 @@ export function createRolesService(ctx: AppContext) {
     role: Selectable<RolesTable>,
     grid: { role_id: string; permission_key: string; can_read: number; can_write: number }[],
     venues: { role_id: string; venue_id: string }[],
-    counts: { role_id: string | null; n: number }[],
+    counts: Map<string, number>,
   ): Role {
     return {
       id: role.id,
@@ -63,12 +61,12 @@ export function createRolesService(ctx: AppContext) {
             .sort((a, b) => (catalogueOrder.get(a.permission_key) ?? 1e9) - (catalogueOrder.get(b.permission_key) ?? 1e9))
             .map((g) => ({ permission_key: g.permission_key, can_read: Boolean(g.can_read || g.can_write), can_write: Boolean(g.can_write) })),
       venue_ids: venues.filter((v) => v.role_id === role.id).map((v) => v.venue_id),
-      user_count: Number(counts.find((c) => c.role_id === role.id)?.n ?? 0),
+      user_count: counts.get(role.id) ?? 0,
     };
   }
 
   /** Role names are unique within an account (any case), so a role reads unambiguously in the UI. */
-  async function assertNameFree(trx: Tx, operatorId: string, name: string, exceptRoleId?: string) {
+  async function assertNameFree(trx: Kysely<Database>, operatorId: string, name: string, exceptRoleId?: string) {
     await lockKey(db, trx, roleNamesLockKey(operatorId));
     const roles = await trx.selectFrom('roles').select(['id', 'name']).where('operator_id', '=', operatorId).execute();
     if (roles.some((r) => r.id !== exceptRoleId && r.name.toLowerCase() === name.toLowerCase())) {
@@ -121,7 +119,7 @@ export function createRolesService(ctx: AppContext) {
       }
       const grid = body.permissions === undefined ? undefined : checkGrid(body.permissions);
       if (body.venue_ids !== undefined) {
-        const known = new Set(await accountVenueIds(db, operatorId, body.venue_ids));
+        const known = new Set(await venueIdsOf(db, operatorId, body.venue_ids));
         const unknown = body.venue_ids.filter((id) => !known.has(id));
         if (unknown.length > 0) throw badRequest(`venue_ids are not venues of this account: ${unknown.join(', ')}`);
         if (!scopeWithinCaller(caller, body.venue_ids)) throw forbidden('A role cannot reach venues beyond your own');
@@ -156,10 +154,11 @@ export function createRolesService(ctx: AppContext) {
         const role = await findRole(trx, operatorId, roleId);
         if (!role) throw notFound('Role');
         if (role.is_system) throw badRequest('The Owner role cannot be deleted');
-        const holder = await trx.selectFrom('users').select('id').where('role_id', '=', roleId).executeTakeFirst();
-        if (holder) throw conflict('This role is still assigned to users: give them another role first');
+        if ((await countClientUsers(trx, operatorId, roleId)) > 0) throw conflict('This role is still assigned to users: give them another role first');
         await trx.deleteFrom('roles').where('id', '=', roleId).where('operator_id', '=', operatorId).execute();
       });
     },
   };
 }
+
+export type RolesService = ReturnType<typeof createRolesService>;

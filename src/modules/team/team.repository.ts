@@ -1,53 +1,41 @@
-/** Tenant-scoped look-ups shared by the team services; every query names the operator account. */
+/** Tenant-scoped look-ups of the team module's own tables; every query names the operator account. */
 import { kyselyOf, type Conn } from '../../db/transaction.js';
-
-const q = kyselyOf;
+import type { RoleGrant } from '../../platform/auth-guard.js';
+import { grantsFromRows } from '../../platform/permissions.js';
 
 /** A role's stored grid and venue scope. */
-export async function roleGrant(db: Conn, roleId: string) {
+export async function roleGrid(db: Conn, roleId: string) {
   const [grid, venues] = await Promise.all([
-    q(db).selectFrom('role_permissions').selectAll().where('role_id', '=', roleId).execute(),
-    q(db).selectFrom('role_venues').select('venue_id').where('role_id', '=', roleId).execute(),
+    kyselyOf(db).selectFrom('role_permissions').selectAll().where('role_id', '=', roleId).execute(),
+    kyselyOf(db).selectFrom('role_venues').select('venue_id').where('role_id', '=', roleId).execute(),
   ]);
   return { grid, venueIds: venues.map((v) => v.venue_id) };
 }
 
+/** What a role of the account grants (for the guard); undefined when it is not the account's role. */
+export async function roleGrant(db: Conn, operatorId: string, roleId: string): Promise<RoleGrant | undefined> {
+  const role = await findRole(db, operatorId, roleId);
+  if (!role) return undefined;
+  if (role.is_system) return { isOwner: true, grants: new Map(), venueScope: null };
+  const { grid, venueIds } = await roleGrid(db, role.id);
+  return { isOwner: false, grants: grantsFromRows(grid), venueScope: venueIds.length > 0 ? venueIds : null };
+}
+
 export function findOperator(db: Conn, operatorId: string) {
-  return q(db).selectFrom('operators').selectAll().where('id', '=', operatorId).executeTakeFirst();
+  return kyselyOf(db).selectFrom('operators').selectAll().where('id', '=', operatorId).executeTakeFirst();
 }
 
 export function findRole(db: Conn, operatorId: string, roleId: string) {
-  return q(db).selectFrom('roles').selectAll().where('id', '=', roleId).where('operator_id', '=', operatorId).executeTakeFirst();
+  return kyselyOf(db).selectFrom('roles').selectAll().where('id', '=', roleId).where('operator_id', '=', operatorId).executeTakeFirst();
 }
 
-/** A portal (client) user of the account; guests and other accounts' users are not found. */
-export function findClientUser(db: Conn, operatorId: string, userId: string) {
-  return q(db)
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', userId)
+/** The account's team members (user ids and labels), oldest first. */
+export function listMembers(db: Conn, operatorId: string) {
+  return kyselyOf(db)
+    .selectFrom('members')
+    .select(['id', 'user_id', 'role', 'created_at'])
     .where('operator_id', '=', operatorId)
-    .where('role', '=', 'client')
-    .executeTakeFirst();
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
-
-export async function countClientUsers(db: Conn, operatorId: string, roleId?: string): Promise<number> {
-  let query = q(db)
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('operator_id', '=', operatorId)
-    .where('role', '=', 'client');
-  if (roleId) query = query.where('role_id', '=', roleId);
-  const row = await query.executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** The ids among `venueIds` that are venues of the account. */
-export async function accountVenueIds(db: Conn, operatorId: string, venueIds: string[]): Promise<string[]> {
-  if (venueIds.length === 0) return [];
-  const rows = await q(db).selectFrom('venues').select('id').where('operator_id', '=', operatorId).where('id', 'in', venueIds).execute();
-  return rows.map((r) => r.id);
-}
-
-/** True when the unique-constraint violation of a concurrent duplicate insert is the cause. */
-export const isUniqueViolation = (error: unknown) => /unique|duplicate/i.test(String((error as Error)?.message));

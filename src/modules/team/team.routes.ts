@@ -2,14 +2,14 @@
  * The team module's routes: the caller's operator record and dashboard, their effective permissions,
  * team members, roles with their permission grid and venue scope, and portal users.
  */
-import { authOf, operatorIdOf } from '../../platform/auth-guard.js';
-import { CreatedBody, errorResponses, IdParams, SuccessBody } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
 import type { FastifyRequest } from 'fastify';
-import { createMembersService } from './members.service.js';
-import { createOperatorService } from './operator.service.js';
-import { createPortalUsersService } from './portal-users.service.js';
-import { createRolesService } from './roles.service.js';
+import { authOf, operatorIdOf, type GuardFactory } from '../../platform/auth-guard.js';
+import { CreatedBody, errorResponses, IdParams, SuccessBody } from '../../platform/http.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import type { MembersService } from './members.service.js';
+import type { OperatorService } from './operator.service.js';
+import type { PortalUsersService } from './portal-users.service.js';
+import type { RolesService } from './roles.service.js';
 import {
   Dashboard,
   MemberCreateBody,
@@ -36,18 +36,21 @@ function callerOf(request: FastifyRequest) {
   return { ...authOf(request), operatorId: operatorIdOf(request) };
 }
 
-export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
-  const operators = createOperatorService(ctx);
-  const members = createMembersService(ctx);
-  const roles = createRolesService(ctx);
-  const users = createPortalUsersService(ctx);
+export interface TeamServices {
+  operators: OperatorService;
+  members: MembersService;
+  roles: RolesService;
+  users: PortalUsersService;
+}
+
+export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = async (app, { guard, operators, members, roles, users }) => {
 
   // ── Operator, dashboard, permissions ──────────────────────────────────────────────────────────
   app.get(
     '/api/my-operator',
     {
       schema: { tags: ['operator'], security, response: { 200: Operator, ...errorResponses(401, 403) } },
-      onRequest: ctx.guard({ permission: 'operators.settings:read' }),
+      onRequest: guard({ permission: 'operators.settings:read' }),
     },
     async (request) => operators.get(operatorIdOf(request)),
   );
@@ -62,7 +65,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: OperatorBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403) },
       },
-      onRequest: ctx.guard({ permission: 'operators.settings:write' }),
+      onRequest: guard({ permission: 'operators.settings:write' }),
     },
     async (request) => {
       await operators.update(operatorIdOf(request), request.body);
@@ -79,7 +82,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         description: 'Figures cover the venues the caller’s role can reach; "month" is the current calendar month in Europe/London.',
         response: { 200: Dashboard, ...errorResponses(401, 403) },
       },
-      onRequest: ctx.guard({ permission: 'stats:read' }),
+      onRequest: guard({ permission: 'stats:read' }),
     },
     async (request) => operators.dashboard(callerOf(request)),
   );
@@ -94,7 +97,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         response: { 200: MyPermissions, ...errorResponses(401, 403) },
       },
       config: { etag: true },
-      onRequest: ctx.guard(),
+      onRequest: guard(),
     },
     async (request) => operators.myPermissions(authOf(request)),
   );
@@ -104,7 +107,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-operator/members',
     {
       schema: { tags: ['members'], security, response: { 200: MemberList, ...errorResponses(401, 403) } },
-      onRequest: ctx.guard({ permission: 'operators.members:read' }),
+      onRequest: guard({ permission: 'operators.members:read' }),
     },
     async (request) => members.list(operatorIdOf(request)),
   );
@@ -119,7 +122,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         querystring: UsersSearchQuery,
         response: { 200: UserCandidates, ...errorResponses(400, 401, 403) },
       },
-      onRequest: ctx.guard({ permission: 'operators.members:read' }),
+      onRequest: guard({ permission: 'operators.members:read' }),
     },
     async (request) => members.searchCandidates(operatorIdOf(request), request.query.q),
   );
@@ -133,7 +136,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: MemberCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: ctx.guard({ permission: 'operators.members:write' }),
+      onRequest: guard({ permission: 'operators.members:write' }),
     },
     async (request) => ({ success: true, id: await members.add(operatorIdOf(request), request.body) }),
   );
@@ -148,7 +151,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: MemberUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      onRequest: ctx.guard({ permission: 'operators.members:write' }),
+      onRequest: guard({ permission: 'operators.members:write' }),
     },
     async (request) => {
       await members.updateRole(operatorIdOf(request), request.params.id, request.body.role);
@@ -166,7 +169,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      onRequest: ctx.guard({ permission: 'operators.members:write' }),
+      onRequest: guard({ permission: 'operators.members:write' }),
     },
     async (request) => {
       await members.remove(operatorIdOf(request), request.params.id);
@@ -179,7 +182,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-roles',
     {
       schema: { tags: ['roles'], security, response: { 200: RoleList, ...errorResponses(401, 403) } },
-      onRequest: ctx.guard({ permission: 'users.role:read' }),
+      onRequest: guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.list(operatorIdOf(request)),
   );
@@ -188,7 +191,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-roles/:id',
     {
       schema: { tags: ['roles'], security, params: IdParams, response: { 200: Role, ...errorResponses(401, 403, 404) } },
-      onRequest: ctx.guard({ permission: 'users.role:read' }),
+      onRequest: guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.get(operatorIdOf(request), request.params.id),
   );
@@ -203,7 +206,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: RoleCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
-      onRequest: ctx.guard({ permission: 'users.role:write' }),
+      onRequest: guard({ permission: 'users.role:write' }),
     },
     async (request) => ({ success: true, id: await roles.create(operatorIdOf(request), request.body) }),
   );
@@ -221,7 +224,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: RoleUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: ctx.guard({ permission: 'users.role:write' }),
+      onRequest: guard({ permission: 'users.role:write' }),
     },
     async (request) => {
       await roles.update(authOf(request), operatorIdOf(request), request.params.id, request.body);
@@ -239,7 +242,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: ctx.guard({ permission: 'users.role:write' }),
+      onRequest: guard({ permission: 'users.role:write' }),
     },
     async (request) => {
       await roles.remove(operatorIdOf(request), request.params.id);
@@ -252,7 +255,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-users',
     {
       schema: { tags: ['portal-users'], security, response: { 200: PortalUserList, ...errorResponses(401, 403) } },
-      onRequest: ctx.guard({ permission: 'users.user:read' }),
+      onRequest: guard({ permission: 'users.user:read' }),
     },
     async (request) => users.list(operatorIdOf(request)),
   );
@@ -267,7 +270,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: PortalUserCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
-      onRequest: ctx.guard({ permission: 'users.user:write' }),
+      onRequest: guard({ permission: 'users.user:write' }),
     },
     async (request) => ({ success: true, id: await users.create(callerOf(request), request.body) }),
   );
@@ -285,7 +288,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         body: PortalUserUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: ctx.guard({ permission: 'users.user:write' }),
+      onRequest: guard({ permission: 'users.user:write' }),
     },
     async (request) => {
       await users.update(callerOf(request), request.params.id, request.body);
@@ -303,7 +306,7 @@ export const teamRoutes: ModulePlugin = async (app, { ctx }) => {
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
-      onRequest: ctx.guard({ permission: 'users.user:write' }),
+      onRequest: guard({ permission: 'users.user:write' }),
     },
     async (request) => {
       await users.remove(callerOf(request), request.params.id);

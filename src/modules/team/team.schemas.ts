@@ -1,8 +1,7 @@
 /** TypeBox schemas of the team module: operator, dashboard, permissions, members, roles, portal users. */
 import { Type, type Static } from 'typebox';
-import { Nullable, Toggle } from '../../platform/http.js';
+import { Email, Nullable, Toggle } from '../../platform/http.js';
 import { PERMISSION_KEYS } from '../../platform/permissions.js';
-import { Email } from '../auth/auth.schemas.js';
 
 /** Free text that clears when sent as null or ''. */
 const ClearableText = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));

@@ -1,7 +1,7 @@
 /** Branding, cover image and widget settings of a venue (`venues.branding`), under /api/my-venues/:venueId. */
-import { venueOf } from '../../platform/auth-guard.js';
+import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
+import type { RoutePlugin } from '../../platform/module.js';
 import {
   Branding,
   BrandingBody,
@@ -16,15 +16,14 @@ import {
   WidgetTypeParams,
   type WidgetType,
 } from './branding.schemas.js';
-import { createBrandingService } from './branding.service.js';
+import type { BrandingService } from './branding.service.js';
 import { ImageBody } from './venues.schemas.js';
 
-export const brandingRoutes: ModulePlugin = async (app, { ctx }) => {
-  const branding = createBrandingService(ctx);
+export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: BrandingService }> = async (app, { guard, branding }) => {
   const tags = ['branding'];
   const security = [{ bearer: [] }];
-  const read = ctx.guard({ permission: 'venues.branding:read', venueParam: 'venueId' });
-  const write = ctx.guard({ permission: 'venues.branding:write', venueParam: 'venueId' });
+  const read = guard({ permission: 'venues.branding:read', venueParam: 'venueId' });
+  const write = guard({ permission: 'venues.branding:write', venueParam: 'venueId' });
 
   app.get(
     '/api/my-venues/:venueId/branding',

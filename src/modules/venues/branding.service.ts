@@ -2,13 +2,16 @@
  * A venue's branding, its widgets (settings per type, shared theme, logos), the cover image, and the
  * public widget configurations built from them.
  */
-import type { AppContext } from '../../context.js';
-import { withTransaction, type Tx } from '../../db/transaction.js';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { UPLOAD_LIMITS } from '../../platform/uploads.js';
+import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
 import {
   WIDGET_TYPES,
   type Branding,
@@ -85,10 +88,18 @@ export function toVoucherSettings(row: Selectable<VoucherSettingsTable> | undefi
   };
 }
 
-export function createBrandingService(ctx: AppContext) {
-  const { db, clock, config } = ctx;
+export function createBrandingService(deps: {
+  db: Db;
+  clock: Clock;
+  uploads: Pick<Uploads, 'saveImage'>;
+  publicBaseUrl: string;
+  /** The widgets' keys: the payments platform's publishable key (null when payments cannot be taken) and the bot check's site key. */
+  publishableKey: string | null;
+  turnstileSiteKey: string | null;
+}) {
+  const { db, clock, uploads } = deps;
   const now = () => clock.now().toISOString();
-  const widgetUrl = (publicId: string) => `${config.publicBaseUrl}/widget/${publicId}`;
+  const widgetUrl = (publicId: string) => `${deps.publicBaseUrl}/widget/${publicId}`;
 
   const loadBranding = (venueId: string) =>
     db.kysely.selectFrom('venue_branding').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
@@ -136,7 +147,7 @@ export function createBrandingService(ctx: AppContext) {
   });
 
   /** Creates the missing widget rows (public ids are minted once and never change). */
-  async function mintWidgets(trx: Tx | undefined, venueId: string, types: readonly WidgetType[]): Promise<void> {
+  async function mintWidgets(trx: Kysely<Database> | undefined, venueId: string, types: readonly WidgetType[]): Promise<void> {
     const at = now();
     await (trx ?? db.kysely)
       .insertInto('widget_settings')
@@ -146,7 +157,7 @@ export function createBrandingService(ctx: AppContext) {
       .execute();
   }
 
-  async function saveTheme(trx: Tx, venueId: string, changes: Partial<Omit<ThemeRow, 'venue_id' | 'created_at' | 'updated_at'>>) {
+  async function saveTheme(trx: Kysely<Database>, venueId: string, changes: Partial<Omit<ThemeRow, 'venue_id' | 'created_at' | 'updated_at'>>) {
     if (Object.keys(changes).length === 0) return;
     const at = now();
     await trx
@@ -216,7 +227,7 @@ export function createBrandingService(ctx: AppContext) {
   // The key comes from the payments platform, which knows whether payments can actually be taken
   // (`stripe` without a secret key answers 503, so its publishable key must not reach the widgets).
   function keys() {
-    return { publishable_key: ctx.payments.publishableKey, turnstile_site_key: ctx.botCheck.siteKey };
+    return { publishable_key: deps.publishableKey, turnstile_site_key: deps.turnstileSiteKey };
   }
 
   return {
@@ -231,14 +242,14 @@ export function createBrandingService(ctx: AppContext) {
     },
 
     async uploadBrandingLogo(venue: VenueRow, data: string) {
-      const image = await ctx.uploads.saveImage(data, UPLOAD_LIMITS.brandLogo);
+      const image = await uploads.saveImage(data, UPLOAD_LIMITS.brandLogo);
       await saveBranding(venue.id, { logo_url: image.url });
       return { success: true, url: image.url };
     },
 
     async coverImage(venue: VenueRow, input: { data?: string; remove?: boolean }) {
       if (input.remove === true && input.data !== undefined) throw badRequest('Send either data or remove, not both');
-      const url = input.remove === true ? null : (await ctx.uploads.saveImage(input.data, UPLOAD_LIMITS.coverImage)).url;
+      const url = input.remove === true ? null : (await uploads.saveImage(input.data, UPLOAD_LIMITS.coverImage)).url;
       await db.kysely.updateTable('venues').set({ cover_image_url: url, updated_at: now() }).where('id', '=', venue.id).execute();
       return { success: true, url };
     },
@@ -294,7 +305,7 @@ export function createBrandingService(ctx: AppContext) {
     },
 
     async uploadWidgetLogo(venue: VenueRow, data: string, type: WidgetType = 'bookings') {
-      const image = await ctx.uploads.saveImage(data, UPLOAD_LIMITS.widgetLogo);
+      const image = await uploads.saveImage(data, UPLOAD_LIMITS.widgetLogo);
       await withTransaction(db, async (trx) => {
         await mintWidgets(trx, venue.id, [type]);
         await trx
@@ -353,3 +364,5 @@ export function createBrandingService(ctx: AppContext) {
     },
   };
 }
+
+export type BrandingService = ReturnType<typeof createBrandingService>;

@@ -4,14 +4,13 @@
  */
 import { publicCache } from '../../platform/cache.js';
 import { errorResponses } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
+import type { RoutePlugin } from '../../platform/module.js';
 import { BookingWidgetConfig, ComboWidgetConfig, EventsWidgetConfig, PublicVenueParams, VoucherConfig } from './branding.schemas.js';
-import { createBrandingService } from './branding.service.js';
+import type { BrandingService } from './branding.service.js';
 
 const CACHE_SECONDS = 60;
 
-export const venuesPublicRoutes: ModulePlugin = async (app, { ctx }) => {
-  const branding = createBrandingService(ctx);
+export const venuesPublicRoutes: RoutePlugin<{ branding: BrandingService }> = async (app, { branding }) => {
   const tags = ['public'];
   const options = { config: { etag: true } };
 

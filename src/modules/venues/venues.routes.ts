@@ -2,11 +2,9 @@
  * The venues module: an account's venues (details, status, app listing, stats, sister links, logo),
  * their branding and widgets (branding.routes.ts) and the public widget configs (venues.public-routes.ts).
  */
-import { authOf, venueOf } from '../../platform/auth-guard.js';
+import { authOf, operatorIdOf, venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses, SuccessBody } from '../../platform/http.js';
-import type { ModulePlugin } from '../../platform/module.js';
-import { brandingRoutes } from './branding.routes.js';
-import { venuesPublicRoutes } from './venues.public-routes.js';
+import type { RoutePlugin } from '../../platform/module.js';
 import {
   CreatedVenue,
   CreateVenueBody,
@@ -25,18 +23,16 @@ import {
   VenueList,
   VenueStats,
 } from './venues.schemas.js';
-import { createVenuesService } from './venues.service.js';
-import { operatorStats, venueStats } from './venues.stats.js';
+import type { VenuesService } from './venues.service.js';
 
-export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
-  const venues = createVenuesService(ctx);
+export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesService }> = async (app, { guard, venues }) => {
   const tags = ['venues'];
   const security = [{ bearer: [] }];
-  const settingsRead = ctx.guard({ permission: 'venues.settings:read' });
-  const settingsWrite = ctx.guard({ permission: 'venues.settings:write' });
-  const venueSettingsWrite = ctx.guard({ permission: 'venues.settings:write', venueParam: 'id' });
-  const sistersRead = ctx.guard({ permission: 'venues.sisters:read', venueParam: 'id' });
-  const sistersWrite = ctx.guard({ permission: 'venues.sisters:write', venueParam: 'id' });
+  const settingsRead = guard({ permission: 'venues.settings:read' });
+  const settingsWrite = guard({ permission: 'venues.settings:write' });
+  const venueSettingsWrite = guard({ permission: 'venues.settings:write', venueParam: 'id' });
+  const sistersRead = guard({ permission: 'venues.sisters:read', venueParam: 'id' });
+  const sistersWrite = guard({ permission: 'venues.sisters:write', venueParam: 'id' });
 
   app.get(
     '/api/my-venues',
@@ -130,9 +126,9 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
     '/api/my-venues/:id/stats',
     {
       schema: { tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
-      onRequest: ctx.guard({ permission: 'stats:read', venueParam: 'id' }),
+      onRequest: guard({ permission: 'stats:read', venueParam: 'id' }),
     },
-    async (request) => venueStats(ctx.db, venueOf(request), ctx.clock.now()),
+    async (request) => venues.stats(venueOf(request)),
   );
 
   app.get(
@@ -145,13 +141,9 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         description: '`partner` is always null: the product has no partner programme.',
         response: { 200: OperatorStats, ...errorResponses(401, 403) },
       },
-      onRequest: ctx.guard({ permission: 'stats:read' }),
+      onRequest: guard({ permission: 'stats:read' }),
     },
-    async (request) => {
-      const auth = authOf(request);
-      const stats = await operatorStats(ctx.db, { operatorId: auth.operatorId!, venueScope: auth.venueScope }, ctx.clock.now());
-      return { ...stats, partner: null };
-    },
+    async (request) => venues.operatorStats({ ...authOf(request), operatorId: operatorIdOf(request) }),
   );
 
   app.get(
@@ -212,11 +204,8 @@ export const venuesRoutes: ModulePlugin = async (app, { ctx }) => {
         body: ImageBody,
         response: { 200: LogoResult, ...errorResponses(400, 401, 403, 404) },
       },
-      onRequest: ctx.guard({ permission: 'venues.branding:write', venueParam: 'id' }),
+      onRequest: guard({ permission: 'venues.branding:write', venueParam: 'id' }),
     },
     async (request) => venues.uploadLogo(venueOf(request), request.body.data),
   );
-
-  await app.register(brandingRoutes, { ctx });
-  await app.register(venuesPublicRoutes, { ctx });
 };

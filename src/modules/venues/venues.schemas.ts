@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EMAIL_PATTERN } from '../auth/auth.schemas.js';
-import { ClockTime, Nullable, Toggle } from '../../platform/http.js';
+import { ClockTime, EMAIL_PATTERN, Nullable, Toggle } from '../../platform/http.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Venue fields

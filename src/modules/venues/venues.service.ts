@@ -3,15 +3,17 @@
  * back-to-draft transitions, app-listing requests, sister links and the venue logo.
  */
 import type { Updateable } from 'kysely';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import { isValidTimezone, localToday } from '../../domain/venue-time.js';
-import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
+import type { AuthInfo, Guard, VenueRow } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
-import { UPLOAD_LIMITS } from '../../platform/uploads.js';
-import { ACTIVE_BOOKING_STATUSES } from '../bookings/bookings.table.js';
+import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
+import { hasUpcomingBookings } from '../bookings/index.js';
+import { operatorStats, venueStats } from './venues.stats.js';
 import type { VenuesTable } from './venues.table.js';
 import {
   DAYS,
@@ -205,8 +207,13 @@ export function missingForLive(venue: VenueRow): string[] {
   return missing;
 }
 
-export function createVenuesService(ctx: AppContext) {
-  const { db, clock } = ctx;
+export function createVenuesService(deps: {
+  db: Db;
+  clock: Clock;
+  uploads: Pick<Uploads, 'saveImage'>;
+  access: Pick<Guard, 'reachableVenue' | 'reachableVenueIds'>;
+}) {
+  const { db, clock, uploads, access } = deps;
   const now = () => clock.now().toISOString();
 
   async function load(venueId: string): Promise<VenueRow> {
@@ -216,8 +223,15 @@ export function createVenuesService(ctx: AppContext) {
   }
 
   return {
+    stats: (venue: VenueRow) => venueStats(db, venue, clock.now()),
+
+    /** Figures over the venues the caller reaches (`partner` is always null: there is no partner programme). */
+    async operatorStats(auth: AuthInfo & { operatorId: string }) {
+      return { ...(await operatorStats(db, { operatorId: auth.operatorId, venueScope: auth.venueScope }, clock.now())), partner: null };
+    },
+
     async list(auth: AuthInfo): Promise<Venue[]> {
-      const ids = await ctx.access.reachableVenueIds(auth);
+      const ids = await access.reachableVenueIds(auth);
       if (ids.length === 0) return [];
       const rows = await db.kysely
         .selectFrom('venues')
@@ -269,15 +283,7 @@ export function createVenuesService(ctx: AppContext) {
       await withTransaction(db, async (trx) => {
         await lockKey(db, trx, `venue:${venue.id}`);
         const today = localToday(clock.now(), venue.timezone);
-        const upcoming = await trx
-          .selectFrom('bookings')
-          .select('id')
-          .where('venue_id', '=', venue.id)
-          .where('status', 'in', [...ACTIVE_BOOKING_STATUSES])
-          .where('booking_date', '>=', today)
-          .limit(1)
-          .executeTakeFirst();
-        if (upcoming) throw conflict('The venue has upcoming reservations and cannot go back to draft');
+        if (await hasUpcomingBookings(trx, venue.id, today)) throw conflict('The venue has upcoming reservations and cannot go back to draft');
         await trx.updateTable('venues').set({ status: 'draft', updated_at: now() }).where('id', '=', venue.id).execute();
       });
       return { success: true, status: 'draft' };
@@ -329,7 +335,7 @@ export function createVenuesService(ctx: AppContext) {
 
     async addSister(auth: AuthInfo, venue: VenueRow, sisterId: string): Promise<void> {
       if (sisterId === venue.id) throw badRequest('A venue cannot be its own sister');
-      await ctx.access.reachableVenue(auth, sisterId);
+      await access.reachableVenue(auth, sisterId);
       const at = now();
       await withTransaction(db, async (trx) => {
         for (const [a, b] of [
@@ -346,7 +352,7 @@ export function createVenuesService(ctx: AppContext) {
     },
 
     async removeSister(auth: AuthInfo, venue: VenueRow, sisterId: string): Promise<void> {
-      await ctx.access.reachableVenue(auth, sisterId);
+      await access.reachableVenue(auth, sisterId);
       const result = await db.kysely
         .deleteFrom('venue_sisters')
         .where((eb) =>
@@ -360,7 +366,7 @@ export function createVenuesService(ctx: AppContext) {
     },
 
     async uploadLogo(venue: VenueRow, data: string) {
-      const image = await ctx.uploads.saveImage(data, UPLOAD_LIMITS.venueLogo);
+      const image = await uploads.saveImage(data, UPLOAD_LIMITS.venueLogo);
       await db.kysely.updateTable('venues').set({ logo_url: image.url, updated_at: now() }).where('id', '=', venue.id).execute();
       return { success: true, logo_url: image.url };
     },

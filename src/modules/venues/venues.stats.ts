@@ -3,20 +3,15 @@
  * (the account dashboard can reuse `operatorStats`). Dates and windows are venue-local.
  */
 import { DateTime } from 'luxon';
-import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { kyselyOf } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
-import { ACTIVE_BOOKING_STATUSES } from '../bookings/bookings.table.js';
-import { revenuePence } from '../payments/payments.reports.js';
+import { distinctGuests, venueBookingFigures } from '../bookings/index.js';
+import { revenuePence } from '../payments/index.js';
 
-const ACTIVE = [...ACTIVE_BOOKING_STATUSES];
 const PENDING = ['pending', 'pending_payment'];
 const APPROVED = ['approved', 'confirmed', 'checked_in'];
 const CHART_DAYS = 14;
-/** Bookings that never happened do not make someone a guest (as on the account dashboard). */
-const NOT_A_GUEST = ['cancelled', 'rejected', 'expired'];
-/** One guest: the signed-in user, else the lower-cased email. */
-const GUEST_KEY = sql<string>`coalesce(user_id, lower(guest_email))`;
 
 /** The venue-local periods the figures are cut by, as local dates and UTC instants. */
 export function statsWindows(now: Date, zone: string) {
@@ -39,35 +34,17 @@ export function statsWindows(now: Date, zone: string) {
 export async function venueStats(db: Db, venue: VenueRow, now: Date) {
   const w = statsWindows(now, venue.timezone);
   const revenueSince = (from?: string) => revenuePence(db, { operatorId: venue.operator_id, venueId: venue.id, from });
-  const bookings = db.kysely.selectFrom('bookings').where('venue_id', '=', venue.id);
 
-  const [today, week, month, alltime, byStatus, todayCount, guests, chart] = await Promise.all([
+  const [today, week, month, alltime, figures] = await Promise.all([
     revenueSince(w.todayStart),
     revenueSince(w.weekStart),
     revenueSince(w.monthStart),
     revenueSince(undefined),
-    bookings.select(['status', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('status').execute(),
-    bookings
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('booking_date', '=', w.today)
-      .where('status', 'in', ACTIVE)
-      .executeTakeFirstOrThrow(),
-    bookings
-      .select(sql<number>`count(distinct ${GUEST_KEY})`.as('count'))
-      .where('status', 'not in', NOT_A_GUEST)
-      .executeTakeFirstOrThrow(),
-    bookings
-      .select(['booking_date', 'status', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('booking_date', '>=', w.chartFrom)
-      .where('booking_date', '<=', w.today)
-      .groupBy(['booking_date', 'status'])
-      .orderBy('booking_date')
-      .orderBy('status')
-      .execute(),
+    venueBookingFigures(db, venue.id, { today: w.today, chartFrom: w.chartFrom }),
   ]);
 
   const countOf = (statuses: string[]) =>
-    byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + Number(row.count), 0);
+    figures.byStatus.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + row.count, 0);
   return {
     venue: { id: venue.id, name: venue.name },
     revenue: { today, week, month, alltime },
@@ -75,11 +52,11 @@ export async function venueStats(db: Db, venue: VenueRow, now: Date) {
       pending: countOf(PENDING),
       approved: countOf(APPROVED),
       cancelled: countOf(['cancelled']),
-      total: byStatus.reduce((sum, row) => sum + Number(row.count), 0),
-      today_count: Number(todayCount.count),
+      total: figures.byStatus.reduce((sum, row) => sum + row.count, 0),
+      today_count: figures.todayCount,
     },
-    unique_guests: Number(guests.count),
-    chart: chart.map((row) => ({ booking_date: row.booking_date, status: row.status, count: Number(row.count) })),
+    unique_guests: figures.uniqueGuests,
+    chart: figures.chart,
   };
 }
 
@@ -90,7 +67,7 @@ export async function venueStats(db: Db, venue: VenueRow, now: Date) {
  */
 export async function operatorStats(db: Db, query: { operatorId: string; venueScope: string[] | null }, now: Date) {
   const { operatorId } = query;
-  let venuesQuery = db.kysely.selectFrom('venues').select(['id', 'timezone']).where('operator_id', '=', operatorId);
+  let venuesQuery = kyselyOf(db).selectFrom('venues').select(['id', 'timezone']).where('operator_id', '=', operatorId);
   if (query.venueScope) venuesQuery = venuesQuery.where('id', 'in', query.venueScope.length > 0 ? query.venueScope : ['']);
   const venues = await venuesQuery.execute();
   if (venues.length === 0) return { venues: 0, total_guests: 0, month_guests: 0, revenue: 0 };
@@ -105,24 +82,8 @@ export async function operatorStats(db: Db, query: { operatorId: string; venueSc
     months.set(w.monthStart, month);
   }
 
-  const guests = (inMonth: boolean) =>
-    db.kysely
-      .selectFrom('bookings')
-      .select(sql<number>`count(distinct ${GUEST_KEY})`.as('n'))
-      .where('operator_id', '=', operatorId)
-      .where('venue_id', 'in', ids)
-      .where('status', 'not in', NOT_A_GUEST)
-      .$if(inMonth, (q) =>
-        q.where((eb) =>
-          eb.or(
-            [...months.values()].map((m) =>
-              eb.and([eb('venue_id', 'in', m.ids), eb('booking_date', '>=', m.firstDate), eb('booking_date', '<', m.nextFirstDate)]),
-            ),
-          ),
-        ),
-      )
-      .executeTakeFirstOrThrow()
-      .then((row) => Number(row.n));
+  const ranges = [...months.values()].map((m) => ({ venueIds: m.ids, fromDate: m.firstDate, toDate: m.nextFirstDate }));
+  const guests = (inMonth: boolean) => distinctGuests(db, operatorId, ids, inMonth ? ranges : undefined);
 
   const monthRevenue = async () => {
     const [only] = months.values();

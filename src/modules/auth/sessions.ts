@@ -3,22 +3,14 @@
  * expiry (SESSION_TTL_HOURS). Verification extends the expiry at most once a minute to spare writes.
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '../db/connect.js';
-import type { Clock } from './clock.js';
-import { newId, randomToken } from './ids.js';
+import type { Db } from '../../db/connect.js';
+import type { SessionUser } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
+import { newId, randomToken } from '../../platform/ids.js';
 
 const SLIDE_EVERY_MS = 60_000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-export interface SessionUser {
-  id: string;
-  role: string;
-  name: string;
-  email: string;
-  operator_id: string | null;
-  role_id: string | null;
-}
 
 export interface VerifiedSession {
   sessionId: string;

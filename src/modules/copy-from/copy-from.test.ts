@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
-import { insertAccessRule, insertShift, insertTicketType, readRow } from '../profiles/testing.js';
-import type { CopyScope } from '../../platform/copy-scopes.js';
-import { COPY_SCOPE_PERMISSIONS, copyScopeRegistry, createCopyFromService } from './copy-from.service.js';
-import { redeemPromoCode } from './promo-codes.service.js';
+import { insertAccessRule, insertShift, insertTicketType, readRow } from '../../../test/helpers/rows.js';
+import { CopyScopes, type CopyScope } from '../../platform/copy-scopes.js';
+import { isPermissionKey } from '../../platform/permissions.js';
+import { redeemPromoCode } from '../catalogue/index.js';
+import { createCopyFromService } from './copy-from.service.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -52,15 +53,28 @@ const insertNamed = (table: string, venueId: string, fields: Record<string, unkn
 
 describe('copy-from registry', () => {
   it('registers every scope the spec lists, this module’s and the other modules’', () => {
-    const registry = copyScopeRegistry(t.ctx);
-    expect([...registry.keys()]).toEqual(expect.arrayContaining(MY_SCOPES));
-    expect([...registry.keys()].sort()).toEqual(
-      [...MY_SCOPES, 'shifts', 'access-rules', 'availability', 'tables'].sort(),
-    );
+    const names = t.ctx.copyScopes.names();
+    expect(names).toEqual(expect.arrayContaining(MY_SCOPES));
+    expect([...names].sort()).toEqual([...MY_SCOPES, 'shifts', 'access-rules', 'availability', 'tables'].sort());
   });
 
-  it('names the permission that guards each scope', () => {
-    expect(Object.keys(COPY_SCOPE_PERMISSIONS).sort()).toEqual([...copyScopeRegistry(t.ctx).keys()].sort());
+  it('names the permission that guards each scope: the permission of the module that owns what it overwrites', () => {
+    const permissions = Object.fromEntries(t.ctx.copyScopes.names().map((name) => [name, t.ctx.copyScopes.get(name)!.permission]));
+    expect(permissions).toEqual({
+      bundles: 'catalogue',
+      'promo-codes': 'catalogue',
+      'client-tags': 'catalogue',
+      'reservation-tags': 'catalogue',
+      'payment-policies': 'profiles',
+      'access-profiles': 'profiles',
+      'admission-rules': 'profiles',
+      shifts: 'availability',
+      'access-rules': 'availability',
+      availability: 'availability',
+      tables: 'tables',
+      queue: 'venues.settings',
+    });
+    for (const permission of Object.values(permissions)) expect(isPermissionKey(permission)).toBe(true);
   });
 });
 
@@ -457,9 +471,9 @@ describe('copy-from atomicity', () => {
   /** A scope that does the real work of other scopes, then fails: everything it did must be undone. */
   const failingAfter = (names: string[], fail: CopyScope['copy']): CopyScope => ({
     name: 'failing',
+    permission: 'catalogue',
     async copy(request) {
-      const registry = copyScopeRegistry(t.ctx);
-      for (const name of names) await registry.get(name)!.copy(request);
+      for (const name of names) await t.ctx.copyScopes.get(name)!.copy(request);
       return fail(request);
     },
   });
@@ -494,15 +508,18 @@ describe('copy-from atomicity', () => {
 
   const auth = () => t.ctx.access.loadAuth({ headers: op.headers } as never).then((a) => a!);
   const everything = ['bundles', 'payment-policies', 'promo-codes', 'admission-rules', 'access-profiles'];
+  /** The copy-from service over a registry holding only `scope`. */
+  const serviceWith = (scope: CopyScope) => {
+    const scopes = new CopyScopes();
+    scopes.register(scope);
+    return createCopyFromService({ db: t.db, clock: t.clock, access: t.ctx.access, scopes });
+  };
 
   it('a scope that throws after writing leaves the target exactly as it was', async () => {
     const { rule, before, ruleBefore } = await scenario();
-    const service = createCopyFromService(
-      t.ctx,
-      new Map([['failing', failingAfter(everything, async () => {
-        throw new Error('boom');
-      })]]),
-    );
+    const service = serviceWith(failingAfter(everything, async () => {
+      throw new Error('boom');
+    }));
     await expect(service.copyFrom(await auth(), target, { source_venue_id: source, scope: 'failing' })).rejects.toThrow('boom');
     expect(await targetState()).toEqual(before);
     expect(await readRow(t, 'access_rules', rule)).toEqual(ruleBefore);
@@ -510,15 +527,12 @@ describe('copy-from atomicity', () => {
 
   it('a scope that hits a database error half-way leaves the target exactly as it was', async () => {
     const { rule, before, ruleBefore } = await scenario();
-    const service = createCopyFromService(
-      t.ctx,
-      new Map([['failing', failingAfter(everything, async ({ trx }) => {
+    const service = serviceWith(failingAfter(everything, async ({ trx }) => {
         // (venue_id, code) is unique: a second SRC at the target violates it.
         const row = await trx.selectFrom('promo_codes').selectAll().where('venue_id', '=', target).where('code', '=', 'SRC').executeTakeFirstOrThrow();
         await trx.insertInto('promo_codes').values({ ...row, id: newId('promo') }).execute();
         return 0;
-      })]]),
-    );
+    }));
     await expect(service.copyFrom(await auth(), target, { source_venue_id: source, scope: 'failing' })).rejects.toThrow();
     expect(await targetState()).toEqual(before);
     expect(await readRow(t, 'access_rules', rule)).toEqual(ruleBefore);

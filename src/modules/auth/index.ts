@@ -1,0 +1,26 @@
+/**
+ * The auth module: users, sessions and two-factor challenges (its tables), sign-in, registration and
+ * TOTP. Other modules reach users only through the functions exported here.
+ */
+export { authRoutes } from './auth.routes.js';
+export { createAuthService, toUser, type AuthService } from './auth.service.js';
+export { User } from './auth.schemas.js';
+export { hashPassword } from './passwords.js';
+export { createSessions, type Sessions } from './sessions.js';
+export {
+  countClientUsers,
+  countUsersByRole,
+  deleteClientUser,
+  emailTaken,
+  findClientUser,
+  insertUser,
+  listClientUsers,
+  normaliseEmail,
+  searchClientUsers,
+  setMembershipTier,
+  updateClientUser,
+  userExists,
+  userSummaries,
+  type ClientUserChanges,
+  type NewUser,
+} from './users.repository.js';

@@ -1,0 +1,4 @@
+import { Type } from 'typebox';
+
+export const CopyBody = Type.Object({ source_venue_id: Type.String({ minLength: 1 }), scope: Type.String({ minLength: 1 }) });
+export const CopyResult = Type.Object({ success: Type.Boolean(), copied: Type.Integer() });

@@ -1,0 +1,34 @@
+/**
+ * The team module: the operator account record, roles with their permission grid and venue scope,
+ * members and portal users (its tables: operators, roles, role_permissions, role_venues, members).
+ */
+import type { Db } from '../../db/connect.js';
+import type { AuthInfo } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Sessions } from '../auth/index.js';
+import { createMembersService } from './members.service.js';
+import { createOperatorService, type PayoutStatusSource } from './operator.service.js';
+import { createPortalUsersService } from './portal-users.service.js';
+import { createRolesService } from './roles.service.js';
+import type { TeamServices } from './team.routes.js';
+
+export { teamRoutes, type TeamServices } from './team.routes.js';
+export { createOperatorAccount, type NewOperatorAccount } from './accounts.js';
+export { operatorContact, paymentConnectStatus, setPaymentConnectStatus } from './operator-directory.js';
+export { roleGrant } from './team.repository.js';
+export type { PayoutStatusSource } from './operator.service.js';
+
+export function createTeamServices(deps: {
+  db: Db;
+  clock: Clock;
+  sessions: Sessions;
+  payouts: PayoutStatusSource;
+  reachableVenueIds(auth: AuthInfo): Promise<string[]>;
+}): TeamServices {
+  return {
+    operators: createOperatorService(deps),
+    members: createMembersService(deps),
+    roles: createRolesService(deps),
+    users: createPortalUsersService(deps),
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * The venues module: venues with their status and listing, stats, sister links and logo, branding and
+ * widgets, and the public widget configs (its tables: venues, venue_sisters, venue_branding,
+ * widget_settings, widget_themes, voucher_settings).
+ */
+export { brandingRoutes } from './branding.routes.js';
+export { createBrandingService, type BrandingService } from './branding.service.js';
+export { queueCopyScope } from './venues.copy.js';
+export { venuesPublicRoutes } from './venues.public-routes.js';
+export { findVenue, operatorOfVenue, setBookable, venueIdsOf, venueSummaries } from './venues.repository.js';
+export { venuesRoutes } from './venues.routes.js';
+export { createVenuesService, type VenuesService } from './venues.service.js';
+export { operatorStats } from './venues.stats.js';
