@@ -1,6 +1,6 @@
 /**
  * Builds everything the application needs exactly once: database, clock, logger, rate limits,
- * maintenance flag, uploads, bot check, sessions, the auth guard and payments. Tests build it with their own
+ * maintenance flag, uploads, bot check, sessions, the auth guard, payments and mail. Tests build it with their own
  * database and clock; the server and the CLI build it from the configuration.
  */
 import pino, { type Logger } from 'pino';
@@ -10,6 +10,7 @@ import { createPayments, type Payments } from './modules/payments/payments.js';
 import { createGuard, type Guard } from './platform/auth-guard.js';
 import { createBotCheck, type BotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { createMail, type Mail } from './platform/mail/mail.js';
 import { createMaintenance, type Maintenance } from './platform/maintenance.js';
 import { createRateLimits, type RateLimits } from './platform/rate-limit.js';
 import { createSessions, type Sessions } from './platform/sessions.js';
@@ -28,6 +29,8 @@ export interface AppContext {
   guard: Guard['guard'];
   access: Guard;
   payments: Payments;
+  /** Outgoing mail; its worker runs only once `serve` starts it (tests call `mail.flush()`). */
+  mail: Mail;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
   const rateLimits = createRateLimits(config.rateLimits, config.redisUrl, options.rateLimitNamespace);
   const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours });
   const access = createGuard({ db, sessions });
+  const mail = createMail({ db, clock, log, config });
   return {
     config,
     db,
@@ -57,7 +61,9 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     guard: access.guard,
     access,
     payments: createPayments({ config, db, clock, log }),
+    mail,
     async close() {
+      await mail.stop();
       await rateLimits.close();
       await db.close();
     },
