@@ -1,5 +1,5 @@
 /**
- * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off.
+ * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox.
  * Works while a server runs against the same database. With --json a command prints exactly one JSON
  * line on stdout; errors go to stderr with a non-zero exit.
  */
@@ -9,8 +9,9 @@ import { readEnv } from './config/env.js';
 import { openDatabase, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { setMaintenance } from './platform/maintenance.js';
-import { createOperatorAccount } from './modules/team/accounts.js';
-import { insertUser } from './modules/auth/users.repository.js';
+import { formatOutbox, listOutbox, OUTBOX_DEFAULT_LIMIT, OUTBOX_MAX_LIMIT } from './platform/mail/outbox.js';
+import { createOperatorAccount } from './modules/team/index.js';
+import { insertUser } from './modules/auth/index.js';
 import { serve } from './main.js';
 
 class UsageError extends Error {}
@@ -130,6 +131,21 @@ export function buildProgram(): Command {
       if (state !== 'on' && state !== 'off') throw new UsageError('maintenance takes "on" or "off"');
       await withDb((db) => setMaintenance(db, state === 'on'));
       print(Boolean(options.json), { maintenance: state === 'on' }, `Maintenance mode is ${state}`);
+    });
+
+  program
+    .command('outbox')
+    .description('the mail kept in the database outbox (when no SMTP_URL), newest first')
+    .option('--limit <n>', `how many messages (default ${OUTBOX_DEFAULT_LIMIT})`)
+    .option('--json', 'print one JSON line')
+    .action(async (options: { limit?: string; json?: boolean }) => {
+      const limit = options.limit === undefined ? OUTBOX_DEFAULT_LIMIT : Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > OUTBOX_MAX_LIMIT) {
+        throw new UsageError(`--limit must be a whole number from 1 to ${OUTBOX_MAX_LIMIT}`);
+      }
+      const entries = await withDb((db) => listOutbox(db, limit));
+      const data = entries.map((e) => ({ to: e.to, subject: e.subject, created_at: e.created_at, sent_at: e.sent_at }));
+      print(Boolean(options.json), { data }, formatOutbox(entries));
     });
 
   return program;

@@ -1,6 +1,6 @@
 /**
  * Builds everything the application needs exactly once: the infrastructure (database, clock, logger,
- * rate limits, maintenance flag, uploads, bot check), then every module through the composition root
+ * rate limits, maintenance flag, uploads, bot check, mail), then every module through the composition root
  * (src/modules/index.ts). Tests build it with their own database and clock; the server and the CLI
  * build it from the configuration.
  */
@@ -10,6 +10,7 @@ import type { Db } from './db/connect.js';
 import { composeModules, type Modules } from './modules/index.js';
 import { createBotCheck, type BotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { createMail, type Mail } from './platform/mail/mail.js';
 import { createMaintenance, type Maintenance } from './platform/maintenance.js';
 import { createRateLimits, type RateLimits } from './platform/rate-limit.js';
 import { createUploads, type Uploads } from './platform/uploads.js';
@@ -24,6 +25,8 @@ export interface Infra {
   maintenance: Maintenance;
   uploads: Uploads;
   botCheck: BotCheck;
+  /** Outgoing mail; its worker runs only once `serve` starts it (tests call `mail.flush()`). */
+  mail: Mail;
 }
 
 export type AppContext = Infra & Modules & { close(): Promise<void> };
@@ -37,12 +40,16 @@ export interface ContextOptions {
 
 export function createContext(config: Config, db: Db, options: ContextOptions = {}): AppContext {
   const rateLimits = createRateLimits(config.rateLimits, config.redisUrl, options.rateLimitNamespace);
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? pino({ level: config.logLevel });
+  const mail = createMail({ db, clock, log, config });
   const infra: Infra = {
     config,
     db,
-    clock: options.clock ?? systemClock,
-    log: options.log ?? pino({ level: config.logLevel }),
+    clock,
+    log,
     rateLimits,
+    mail,
     maintenance: createMaintenance(db),
     uploads: createUploads({ dir: config.uploadsDir, publicBaseUrl: config.publicBaseUrl }),
     botCheck: createBotCheck(config.turnstile),
@@ -51,6 +58,7 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     ...infra,
     ...composeModules(infra),
     async close() {
+      await mail.stop();
       await rateLimits.close();
       await db.close();
     },

@@ -19,6 +19,7 @@ export async function serve(): Promise<void> {
   const ctx = createContext(config, db);
   const app = await buildApp(ctx);
   if (!ctx.botCheck.enabled) ctx.log.warn('TURNSTILE_SECRET_KEY is not set: the guest bot check is disabled');
+  ctx.mail.start();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

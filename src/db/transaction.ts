@@ -20,8 +20,35 @@ export type Conn = Db | Kysely<Database>;
 /** The Kysely handle of a Conn. */
 export const kyselyOf = (conn: Conn): Kysely<Database> => ('kysely' in conn ? conn.kysely : conn);
 
+// Hooks registered with afterCommit inside a withTransaction callback, keyed by its transaction.
+const commitHooks = new WeakMap<Kysely<Database>, Array<() => void>>();
+
 export async function withTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.kysely.transaction().execute(fn);
+  const hooks: Array<() => void> = [];
+  const result = await db.kysely.transaction().execute((trx) => {
+    commitHooks.set(trx, hooks);
+    return fn(trx);
+  });
+  for (const hook of hooks) hook();
+  return result;
+}
+
+/**
+ * Runs `hook` once what `conn` wrote is committed: at once outside a transaction, after the commit of a
+ * withTransaction transaction, never after a rollback. Answers false (and drops the hook) for a transaction
+ * opened some other way, whose commit it cannot see: the caller then needs another trigger, such as a
+ * poll. Hooks run synchronously after the commit and must not throw.
+ */
+export function afterCommit(conn: Conn, hook: () => void): boolean {
+  const kysely = kyselyOf(conn);
+  if (!kysely.isTransaction) {
+    hook();
+    return true;
+  }
+  const hooks = commitHooks.get(kysely);
+  if (!hooks) return false;
+  hooks.push(hook);
+  return true;
 }
 
 /** Serialises transactions that name the same key until this transaction ends (no-op on SQLite). */

@@ -5,6 +5,7 @@ import * as m0002 from './0002_payments.js';
 import * as m0003 from './0003_venues.js';
 import * as m0004 from './0004_availability.js';
 import * as m0005 from './0005_catalogue.js';
+import * as m0006 from './0006_mail.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_venues': m0003,
   '0004_availability': m0004,
   '0005_catalogue': m0005,
+  '0006_mail': m0006,
 };
