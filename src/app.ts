@@ -55,7 +55,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    defaultJson(request, body as string, done);
+    void defaultJson(request, body as string, done);
   });
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => {
     done(new AppError(400, 'Multipart bodies are not accepted: send images as base64 data URLs in JSON'), undefined);
@@ -127,7 +127,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     immutable: true,
     maxAge: '365d',
     cacheControl: true,
-    setHeaders: (res) => res.setHeader('Cache-Control', 'public, max-age=31536000, immutable'),
+    setHeaders: (res) => {
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    },
   });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -42,7 +42,7 @@ async function ensurePostgres() {
       await client.end();
       return;
     } catch (error) {
-      if (i === 29) throw new Error(`PostgreSQL is not reachable at ${PG_URL}: ${(error as Error).message}`);
+      if (i === 29) throw new Error(`PostgreSQL is not reachable at ${PG_URL}: ${(error as Error).message}`, { cause: error });
       await new Promise((r) => setTimeout(r, 500));
     }
   }

@@ -5,8 +5,6 @@
  */
 import { DateTime } from 'luxon';
 
-export const DEFAULT_TIMEZONE = 'Europe/London';
-
 /** True for a real calendar date (schemas only check the `YYYY-MM-DD` shape: 2026-02-30 is not one). */
 export const isCalendarDate = (value: string) => DateTime.fromISO(value, { zone: 'UTC' }).isValid;
 

@@ -27,7 +27,7 @@ export function createBotCheck(options: { siteKey?: string; secretKey?: string; 
       if (secretKey === ALWAYS_FAIL) throw reject();
       const body = new URLSearchParams({ secret: secretKey, response: token });
       if (remoteIp) body.set('remoteip', remoteIp);
-      let success = false;
+      let success: boolean;
       try {
         const response = await fetch(options.verifyUrl, { method: 'POST', body, signal: AbortSignal.timeout(5000) });
         const result = (await response.json()) as { success?: boolean };

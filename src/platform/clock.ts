@@ -23,4 +23,3 @@ export function fixedClock(start: string | Date): TestClock {
   };
 }
 
-export const nowIso = (clock: Clock) => clock.now().toISOString();

@@ -1,8 +1,7 @@
-/** Pure platform helpers: configuration, permissions, paging, ids, image sniffing. */
+/** Pure platform helpers: configuration, permissions, ids, image sniffing. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config/config.js';
 import { allows, effectivePermissions, grantsFromRows, PERMISSION_KEYS } from '../../src/platform/permissions.js';
-import { cursorPage, decodeCursor, encodeCursor, offsetPage } from '../../src/platform/paging.js';
 import { newId } from '../../src/platform/ids.js';
 import { decodeDataUrl, sniffImageType } from '../../src/platform/uploads.js';
 import { TINY_IMAGES } from '../helpers/app.js';
@@ -68,22 +67,6 @@ describe('permissions', () => {
       expect(PERMISSION_KEYS).toContain(key);
     }
     expect(map['users.user']).toEqual({ read: true, write: false });
-  });
-});
-
-describe('paging', () => {
-  it('builds the offset envelope', () => {
-    expect(offsetPage([1, 2], 5, 2, 0)).toEqual({ data: [1, 2], total: 5, limit: 2, offset: 0, has_more: true });
-    expect(offsetPage([5], 5, 2, 4)).toEqual({ data: [5], total: 5, limit: 2, offset: 4, has_more: false });
-  });
-
-  it('builds cursor pages from limit + 1 rows and round-trips cursors', () => {
-    const rows = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
-    const page = cursorPage(rows, 2, (r) => [r.id]);
-    expect(page).toEqual({ data: [{ id: 'a' }, { id: 'b' }], limit: 2, has_more: true, cursor: encodeCursor(['b']) });
-    expect(decodeCursor(page.cursor!)).toEqual(['b']);
-    expect(cursorPage(rows.slice(0, 2), 2, (r) => [r.id]).cursor).toBeNull();
-    expect(() => decodeCursor('!!not-a-cursor')).toThrow(/cursor/);
   });
 });
 

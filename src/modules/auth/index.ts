@@ -3,8 +3,7 @@
  * TOTP. Other modules reach users only through the functions exported here.
  */
 export { authRoutes } from './auth.routes.js';
-export { createAuthService, toUser, type AuthService } from './auth.service.js';
-export { User } from './auth.schemas.js';
+export { createAuthService } from './auth.service.js';
 export { hashPassword } from './passwords.js';
 export { createSessions, type Sessions } from './sessions.js';
 export {
@@ -21,6 +20,4 @@ export {
   updateClientUser,
   userExists,
   userSummaries,
-  type ClientUserChanges,
-  type NewUser,
 } from './users.repository.js';

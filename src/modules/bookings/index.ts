@@ -3,5 +3,4 @@
  * booking engine lands here, it offers the read functions other modules need: venue stats, the
  * back-to-draft refusal and table occupancy.
  */
-export { ACTIVE_BOOKING_STATUSES } from './bookings.table.js';
 export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './bookings.repository.js';

@@ -99,7 +99,6 @@ const Label = Type.String({ minLength: 1, maxLength: 60 });
 export const KindQuery = Type.Object({ kind: Type.Optional(Kind) });
 export const TagBody = Type.Object({ kind: Kind, category: Label, label: Label });
 export type TagBody = Static<typeof TagBody>;
-export const TagQuery = TagBody;
 
 const flagFields = {
   allow_guest_select: Type.Optional(Toggle),
@@ -108,7 +107,6 @@ const flagFields = {
 };
 export const CategoryBody = Type.Object({ kind: Kind, name: Label, ...flagFields });
 export type CategoryBody = Static<typeof CategoryBody>;
-export const CategoryFlagsBody = CategoryBody;
 
 const Scope = Type.Union([Type.Literal('platform'), Type.Literal('account'), Type.Literal('venue')], {
   description: 'platform: a read-only default; account: managed under /api/my/tags and /api/my/tag-categories; venue: the venue’s own',

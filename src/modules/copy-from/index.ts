@@ -3,4 +3,4 @@
  * table: each module registers its own scopes in the registry (src/platform/copy-scopes.ts).
  */
 export { copyFromRoutes } from './copy-from.routes.js';
-export { createCopyFromService, type CopyFromService } from './copy-from.service.js';
+export { createCopyFromService } from './copy-from.service.js';

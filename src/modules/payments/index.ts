@@ -3,9 +3,7 @@
  * and the money ledger, payouts, the signed webhook with its fulfilment registry, guest keys and
  * memberships). Other modules take money only through `Payments`, never the raw provider.
  */
-export type { CheckoutSessionObject, FulfilmentHandler, PaymentEvent } from './fulfilments.js';
-export { grantKeys, keysBalance } from './keys.js';
-export { createPayments, type Payments } from './payments.js';
-export { revenuePence, type RevenueQuery } from './payments.reports.js';
+export { grantKeys } from './keys.js';
+export { createPayments } from './payments.js';
+export { revenuePence } from './payments.reports.js';
 export { paymentsRoutes } from './payments.routes.js';
-export type { OperatorAccounts } from './payouts.service.js';

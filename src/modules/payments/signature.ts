@@ -1,11 +1,10 @@
 /**
- * Webhook signatures (spec "Events", CONTRACT §3): `Payment-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`,
+ * Webhook signatures (spec "Events"; decisions: inbound payment webhook): `Payment-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`,
  * each v1 an HMAC-SHA256 of `<t>.<raw body>` with the signing secret. Several v1 values are allowed
  * (the provider sends one per active secret while a secret is rolled). Pure: the caller gives `now`.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'payment-signature';
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type SignatureFailure = 'missing' | 'malformed' | 'stale' | 'mismatch';

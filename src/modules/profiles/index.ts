@@ -14,8 +14,6 @@ import type { ProfilesServices } from './profiles.routes.js';
 import { createProfilesService } from './profiles.service.js';
 import { registerProfilesReferences } from './references.js';
 
-export { loadAdmissionRules } from './admission.service.js';
-export { loadPaymentPolicy } from './policies.service.js';
 export { profilesRoutes, type ProfilesServices } from './profiles.routes.js';
 
 export function createProfilesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): ProfilesServices {

@@ -17,7 +17,6 @@ import { registerTablesReferences } from './tables.references.js';
 import type { TablesServices } from './tables.routes.js';
 import { createTablesService } from './tables.service.js';
 
-export { blockedTableIds, takenTableIds } from './occupancy.js';
 export { tablesRoutes, type TablesServices } from './tables.routes.js';
 
 export function createTablesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): TablesServices {

@@ -13,7 +13,7 @@ import { createRolesService } from './roles.service.js';
 import type { TeamServices } from './team.routes.js';
 
 export { teamRoutes, type TeamServices } from './team.routes.js';
-export { createOperatorAccount, type NewOperatorAccount } from './accounts.js';
+export { createOperatorAccount } from './accounts.js';
 export { operatorContact, paymentConnectStatus, setPaymentConnectStatus } from './operator-directory.js';
 export { roleGrant } from './team.repository.js';
 export type { PayoutStatusSource } from './operator.service.js';

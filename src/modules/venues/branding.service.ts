@@ -68,7 +68,7 @@ type ThemeRow = Selectable<WidgetThemesTable>;
 
 export function toVoucherSettings(row: Selectable<VoucherSettingsTable> | undefined): VoucherSettings {
   if (!row) return { ...VOUCHER_SETTINGS_DEFAULTS };
-  let fixed: number[] | null = null;
+  let fixed: number[] | null;
   try {
     const parsed = row.fixed_amounts === null ? null : JSON.parse(row.fixed_amounts);
     fixed = Array.isArray(parsed) ? parsed.filter((n): n is number => Number.isInteger(n)) : null;

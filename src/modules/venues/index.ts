@@ -4,10 +4,10 @@
  * widget_settings, widget_themes, voucher_settings).
  */
 export { brandingRoutes } from './branding.routes.js';
-export { createBrandingService, type BrandingService } from './branding.service.js';
+export { createBrandingService } from './branding.service.js';
 export { queueCopyScope } from './venues.copy.js';
 export { venuesPublicRoutes } from './venues.public-routes.js';
 export { findVenue, operatorOfVenue, setBookable, venueIdsOf, venueSummaries } from './venues.repository.js';
 export { venuesRoutes } from './venues.routes.js';
-export { createVenuesService, type VenuesService } from './venues.service.js';
+export { createVenuesService } from './venues.service.js';
 export { operatorStats } from './venues.stats.js';

@@ -92,6 +92,7 @@ function address(value: string, what: string): string {
 }
 
 // Header values: line breaks and control characters would otherwise fold into (or forge) headers.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
 function attachment(a: MailAttachment): StoredAttachment {
