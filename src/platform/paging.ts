@@ -12,7 +12,7 @@ export const PagingQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT })),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
   paging: Type.Optional(Type.Union([Type.Literal('offset'), Type.Literal('cursor')])),
-  cursor: Type.Optional(Type.String()),
+  cursor: Type.Optional(Type.String({ maxLength: 500 })),
 });
 export type PagingQuery = Static<typeof PagingQuery>;
 
