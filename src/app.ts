@@ -24,7 +24,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** `body.table_ids.3 must be at most 100 characters`: the part, the dotted field, what is wrong. */
 function validationMessage(error: FastifyError): string {
   const issue = (error.validation?.[0] ?? {}) as Partial<ValidationIssue>;
-  const where = error.validationContext ?? 'request';
+  // "query", as clients (and the input guard's messages) call it, rather than Fastify's "querystring".
+  const where = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'request');
   const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   return `${where}${field ? `.${field}` : ''} ${issue.message ?? 'is invalid'}`;
 }
