@@ -38,10 +38,18 @@ export function documentedRoutes(doc: { paths: Record<string, Record<string, Sch
 /** The path parameter that holds a venue id: `venueId`, or the `id` of a venue route. */
 const isVenueParam = (path: string, name: string) => name === 'venueId' || (name === 'id' && /^\/api\/(my-)?venues\/\{id\}/.test(path));
 
-/** The URL of a route: the venue param gets `venueId`, every other param `otherId`, both raw (encode them yourself). */
-export function urlOf(route: DocumentedRoute, venueId: string, otherId: string, query = ''): string {
-  const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (isVenueParam(route.path, name) ? venueId : otherId));
-  return query ? `${path}?${query}` : path;
+/**
+ * The URL of a route, its parameters raw (encode them yourself): the venue parameter gets `venueId`;
+ * another gets the id `created` holds for its collection (the path before it, `…/tables` for
+ * `…/tables/{id}`, or `…/tables` for a `tableId`), else `otherId`.
+ */
+export function urlOf(route: DocumentedRoute, venueId: string, otherId: string, created = new Map<string, string>()): string {
+  return route.path.replace(/\{([^}]+)\}/g, (placeholder: string, name: string, offset: number) => {
+    if (isVenueParam(route.path, name)) return venueId;
+    const collection = route.path.slice(0, offset - 1);
+    const byName = `/api/my-venues/{venueId}/${name.replace(/Id$/, '')}s`;
+    return created.get(collection) ?? created.get(byName) ?? otherId;
+  });
 }
 
 const propertiesOf = (schema: Schema | undefined): string[] => Object.keys(schema?.properties ?? {});
@@ -62,7 +70,7 @@ export const nested = (depth: number): unknown => {
 export const nestedJson = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 // Strings that satisfy the formats the schemas use; the first one a pattern accepts is taken.
-const FORMAT_SAMPLES = ['12:00', '2026-07-01', '#ffffff', 'edge@example.test', 'https://example.test/x', 'bar', '123456', '/x'];
+const FORMAT_SAMPLES = ['12:00', '23:59', '2026-07-01', '2026-12-31', '#ffffff', 'edge@example.test', 'https://example.test/x', 'bar', '123456', '/x'];
 const WIDE = '😀'; // one character, two UTF-16 units, four UTF-8 bytes
 
 function edgeString(schema: Schema, side: 'max' | 'min', index: number): string {
@@ -74,7 +82,8 @@ function edgeString(schema: Schema, side: 'max' | 'min', index: number): string 
   if (!schema.pattern) return text;
   const re = new RegExp(schema.pattern, 'u');
   if (re.test(text)) return text;
-  return FORMAT_SAMPLES.find((sample) => re.test(sample)) ?? text;
+  const samples = FORMAT_SAMPLES.filter((sample) => re.test(sample));
+  return samples.length > 0 ? samples[index % samples.length] : text;
 }
 
 /** A value at the edge of what `schema` allows: `max` is the longest, largest, fullest; `min` the least. */
@@ -106,7 +115,8 @@ export function edgeValue(schema: Schema, side: 'max' | 'min', index = 0): unkno
       return Array.from({ length: count }, (_, i) => edgeValue(items, side, i));
     }
     case 'object':
-      return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([key, property]) => [key, edgeValue(property, side, index)]));
+      // Each field its own index, so that two fields of one format (time_from, time_to) differ.
+      return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([key, property], ordinal) => [key, edgeValue(property, side, index + ordinal)]));
     default:
       return null;
   }
@@ -129,6 +139,10 @@ export function unboundedFields(schema: Schema | undefined, where: string): stri
   for (const [key, property] of Object.entries<Schema>(schema.properties ?? {})) found.push(...unboundedFields(property, `${where}.${key}`));
   return [...new Set(found)];
 }
+
+/** The least body a create route takes: its required fields, each at its least. */
+export const leastBody = (schema: Schema) =>
+  edgeValue({ ...schema, properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([key]) => schema.required?.includes(key))) }, 'min');
 
 /** Named hostile bodies for a route's body schema. */
 export function hostileBodies(schema: Schema | undefined): [string, unknown][] {
