@@ -4,33 +4,55 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
+import { assertSafeBody, assertSafeUrlParts } from './platform/input-guard.js';
 import { MAX_UPLOAD_BODY_BYTES } from './platform/uploads.js';
+import { validatorCompiler, type ValidationIssue } from './platform/validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
+/** `body.table_ids.3 must be at most 100 characters`: the part, the dotted field, what is wrong. */
+function validationMessage(error: FastifyError): string {
+  const issue = (error.validation?.[0] ?? {}) as Partial<ValidationIssue>;
+  // "query", as clients (and the input guard's messages) call it, rather than Fastify's "querystring".
+  const where = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'request');
+  const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  return `${where}${field ? `.${field}` : ''} ${issue.message ?? 'is invalid'}`;
 }
 
-function validationMessage(error: FastifyError): string {
-  const issue = (error.validation?.[0] ?? {}) as ValidationIssue;
-  const where = error.validationContext ?? 'request';
-  const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  const required = issue.params?.requiredProperties ?? issue.params?.missingProperty;
-  if (required) return `${where}${field ? `.${field}` : ''} is missing required field ${[required].flat().join(', ')}`;
-  return `${where}${field ? `.${field}` : ''} ${issue.message ?? 'is invalid'}`;
+/** Errors Fastify raises while routing, before any hook: malformed percent-encoding, over-long ids. */
+const ROUTING_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_BAD_URL: [400, 'Malformed URL: invalid percent-encoding'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'URL too long: a path segment is longer than any id'],
+};
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (an over-long request line or header
+ * block is 431), answered in the `{ error }` shape like everything else.
+ */
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'URL or headers too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'Request timed out']
+        : [400, 'Bad Request', 'Malformed HTTP request'];
+  const body = JSON.stringify({ error: message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -45,10 +67,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false } },
+    frameworkErrors: (error, request, reply) => {
+      const [status, message] = ROUTING_ERRORS[error.code] ?? [500, 'Internal server error'];
+      void (reply as unknown as FastifyReply).header('X-Request-Id', request.id).code(status).send({ error: message });
+    },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
 
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -67,6 +93,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       reply.header('Retry-After', '60');
       throw new AppError(503, MAINTENANCE_MESSAGE);
     }
+    // Before any route hook: the auth guard looks a venue id from the path up in the database.
+    if (!request.is404) assertSafeUrlParts(request.params, request.query);
+  });
+
+  // Every body, whichever parser read it, before schema validation (which must never see deep nesting).
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined) assertSafeBody(request.body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

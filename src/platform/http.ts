@@ -12,8 +12,13 @@ export const toFlag = (value: boolean | 0 | 1 | null | undefined): number | unde
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ClockTime = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM' });
-export const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+// A pattern's `description` completes "must be …" in validation messages (src/platform/validation.ts),
+// so a client reads the expected format rather than a regular expression.
+export const ClockTime = Type.String({ maxLength: 5, pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'a clock time as HH:MM (24-hour)' });
+export const DateString = Type.String({ maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a date as YYYY-MM-DD' });
+
+/** Ids sent in bodies (`table_ids`, `role_id` …): ours are about 30 characters. */
+export const IdText = Type.String({ minLength: 1, maxLength: 100 });
 
 /** The common error responses, to spread into a route's `response`. */
 export const errorResponses = (...statuses: number[]) =>
@@ -23,4 +28,4 @@ export const IdParams = Type.Object({ id: Type.String() });
 export const VenueParams = Type.Object({ venueId: Type.String() });
 
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';
-export const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 });
+export const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: 'an email address' });

@@ -1,7 +1,7 @@
 /** The HTTP platform: error shapes, parsing, request ids, OpenAPI, health, caching helpers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
-import { createOperator, createTestApp, type TestApp } from '../helpers/app.js';
+import { createOperator, createTestApp, insertVenue, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,6 +56,28 @@ describe('errors', () => {
   it('an empty JSON body counts as no body', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('validation messages on real routes', () => {
+  it('list the allowed values and name human formats, never a regular expression', async () => {
+    const op = await createOperator(t);
+    const venue = `/api/my-venues/${await insertVenue(t, op.operatorId)}`;
+    const cases: [string, string, unknown, string][] = [
+      ['POST', `${venue}/tables/set-type`, { table_ids: ['tbl_x'], table_type: 'round' }, 'body.table_type must be one of: standard, low, high, booth, bar'],
+      ['PUT', `${venue}/smart-tables`, { reassign_time: '25:00' }, 'body.reassign_time must be a clock time as HH:MM (24-hour)'],
+      ['GET', `${venue}/tables?date=15/06/2026`, undefined, 'query.date must be a date as YYYY-MM-DD'],
+      ['PUT', `${venue}/branding`, { accent_color: 'red' }, 'body.accent_color must be a hex colour, #rgb or #rrggbb'],
+      ['PUT', `${venue}/widget-settings/popup`, { enabled: true }, 'params.type must be one of: bookings, events, vouchers, combo'],
+      ['PUT', `${venue}/widget-theme`, { show_map: 'yes' }, 'body.show_map must be one of: true, false, 0, 1'],
+      ['POST', `${venue}/bundles`, { name: 'B', applicable_profiles: ['tables', 'tables'] }, 'body.applicable_profiles must not list tables twice'],
+      ['POST', `${venue}/shifts`, { name: 'S', days_of_week: ['monday'] }, 'body.days_of_week.0 must be one of: mon, tue, wed, thu, fri, sat, sun'],
+    ];
+    for (const [method, url, payload, message] of cases) {
+      const res = await t.app.inject({ method: method as 'POST', url, headers: op.headers, ...(payload ? { payload: payload as object } : {}) });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toEqual({ error: message });
+    }
   });
 });
 

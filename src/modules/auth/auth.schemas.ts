@@ -29,9 +29,11 @@ export const RegisterBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   email: Email,
   password: NewPassword,
-  turnstile_token: Type.Optional(Type.String()),
+  // Bot-check tokens are at most 2048 characters.
+  turnstile_token: Type.Optional(Type.String({ maxLength: 2048 })),
 });
 
-export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\d{6}$' }) });
-export const ValidateBody = Type.Object({ challenge_id: Type.String({ minLength: 1 }), code: Type.String({ pattern: '^\\d{6}$' }) });
+const Code = Type.String({ maxLength: 6, pattern: '^\\d{6}$', description: 'a 6-digit code' });
+export const CodeBody = Type.Object({ code: Code });
+export const ValidateBody = Type.Object({ challenge_id: Type.String({ minLength: 1, maxLength: 100 }), code: Code });
 export const SetupResult = Type.Object({ secret: Type.String(), otpauth_url: Type.String(), qr_code: Type.String() });

@@ -25,7 +25,7 @@ const MaxQty = Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }));
 // An http(s) or site-relative URL (what the image upload stores); '' or null clears it. Other schemes
 // (javascript:, data:) would end up in the widget's markup.
 const ImageUrl = Nullable(
-  Type.Union([Type.Literal(''), Type.String({ maxLength: 2000, pattern: '^(https?://|/)[^\\s]+$', description: 'http(s) or site-relative URL' })]),
+  Type.Union([Type.Literal(''), Type.String({ maxLength: 2000, pattern: '^(https?://|/)[^\\s]+$', description: 'an http(s) or site-relative URL' })]),
 );
 
 export const ItemBody = Type.Object({

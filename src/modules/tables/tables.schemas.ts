@@ -103,23 +103,37 @@ export const AreaCreated = Type.Object({ success: Type.Boolean(), id: Type.Strin
 
 // ---- floors ----
 
-/** A floor canvas item. Table items (`type: table`) are synced with the venue's tables by tableNumber. */
-export const CanvasItem = Type.Object(
-  {
-    type: Type.String({ minLength: 1, maxLength: 50 }),
-    tableNumber: Type.Optional(TableNumber),
-    tableType: Type.Optional(Nullable(TableType)),
-    minCovers: Type.Optional(Nullable(Covers)),
-    maxCovers: Type.Optional(Nullable(Covers)),
-    shape: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-    size: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-    x: Type.Optional(Nullable(Type.Number())),
-    y: Type.Optional(Nullable(Type.Number())),
-  },
-  { additionalProperties: true },
-);
-export type CanvasItem = Static<typeof CanvasItem> & Record<string, unknown>;
-const CanvasData = Type.Array(CanvasItem, { maxItems: 2000 });
+/** The most items one floor's canvas holds: far above any real room, small enough to save in one go. */
+export const MAX_CANVAS_ITEMS = 1000;
+
+const Coordinate = Type.Number({ minimum: -1_000_000, maximum: 1_000_000 });
+const Extent = Type.Number({ minimum: 0, maximum: 1_000_000 });
+const Word = Type.String({ maxLength: 50 });
+
+/**
+ * A floor canvas item: the fields the floor editor uses and nothing else. Table items (`type: table`)
+ * are synced with the venue's tables by tableNumber; other items (labels, walls …) are stored as sent.
+ * Unknown fields are refused rather than stored: a canvas is saved often and read by every widget, so
+ * it must stay small and its shape known.
+ */
+const canvasItemFields = {
+  type: Type.String({ minLength: 1, maxLength: 50, description: '`table` for a table; anything else (`label`, `wall` …) is decoration' }),
+  tableNumber: Type.Optional(TableNumber),
+  tableType: Type.Optional(Nullable(TableType)),
+  minCovers: Type.Optional(Nullable(Covers)),
+  maxCovers: Type.Optional(Nullable(Covers)),
+  shape: Type.Optional(Nullable(Word)),
+  size: Type.Optional(Nullable(Word)),
+  x: Type.Optional(Nullable(Coordinate)),
+  y: Type.Optional(Nullable(Coordinate)),
+  width: Type.Optional(Nullable(Extent)),
+  height: Type.Optional(Nullable(Extent)),
+  rotation: Type.Optional(Nullable(Type.Number({ minimum: -360, maximum: 360, description: 'degrees' }))),
+  text: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'the text of a label' }))),
+};
+export const CanvasItem = Type.Object(canvasItemFields, { additionalProperties: false });
+export type CanvasItem = Static<typeof CanvasItem>;
+const CanvasData = Type.Array(CanvasItem, { maxItems: MAX_CANVAS_ITEMS });
 
 export const FloorBody = Type.Object({
   name: Name,
@@ -129,7 +143,19 @@ export const FloorBody = Type.Object({
 export const FloorUpdateBody = Type.Partial(FloorBody);
 export type FloorUpdateBody = Static<typeof FloorUpdateBody>;
 
-const CanvasOut = Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true }));
+// Canvases saved before items were bounded may hold other keys; the serializer leaves them out.
+const CanvasOut = Type.Array(
+  Type.Object({
+    ...canvasItemFields,
+    type: Type.String(),
+    tableNumber: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    tableType: Type.Optional(Nullable(Type.String())),
+    minCovers: Type.Optional(Nullable(Type.Integer())),
+    maxCovers: Type.Optional(Nullable(Type.Integer())),
+    shape: Type.Optional(Nullable(Type.String())),
+    size: Type.Optional(Nullable(Type.String())),
+  }),
+);
 export const Floor = Type.Object({ id: Type.String(), name: Type.String(), sort_order: Type.Integer(), canvas_data: CanvasOut });
 export const FloorDetail = Type.Object({
   id: Type.String(),

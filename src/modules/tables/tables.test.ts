@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
+import { MAX_CANVAS_ITEMS } from './tables.schemas.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -550,6 +551,47 @@ describe('floors and the canvas', () => {
     // A refused canvas rolls back tables it had already created.
     expect((await v.put(`/floors/${floor}`, { canvas_data: [{ type: 'table', tableNumber: '9' }, { type: 'table', tableNumber: '8', minCovers: 5, maxCovers: 2 }] })).statusCode).toBe(400);
     expect((await v.get('/tables')).json().data).toEqual([]);
+  });
+
+  it('takes only the item fields the floor editor uses, in bounded sizes', async () => {
+    const { api: v } = await setupVenue(t);
+    const floor = (await v.post('/floors', { name: 'Main' })).json().id;
+    const decorations = [
+      { type: 'label', text: 'Bar', x: -5.5, y: 5, rotation: -90, width: 120, height: 40 },
+      { type: 'wall', x: 0, y: 0, width: 300, height: null, shape: null, size: 'thin' },
+    ];
+    expect((await v.put(`/floors/${floor}`, { canvas_data: decorations })).statusCode).toBe(200);
+    expect((await v.get(`/floors/${floor}`)).json().canvas_data).toEqual(decorations);
+
+    const refused: [unknown, RegExp][] = [
+      [[{ type: 'label', colour: 'red' }], /^body\.canvas_data\.0 has unknown field colour$/],
+      [[{ type: 'label', meta: { any: { depth: [1] } } }], /has unknown field meta/],
+      [[{ type: 'label', text: 'x'.repeat(201) }], /^body\.canvas_data\.0\.text must be at most 200 characters$/],
+      [[{ type: 'label', rotation: 720 }], /rotation must be at most 360/],
+      [[{ type: 'label', width: -1 }], /width must be at least 0/],
+      [[{ type: 'table', tableNumber: '1', x: 1e9 }], /x must be at most 1000000/],
+      [Array.from({ length: MAX_CANVAS_ITEMS + 1 }, (_, i) => ({ type: 'label', text: String(i) })), /^body\.canvas_data must have at most 1000 items$/],
+      [[{ type: 'label', text: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[['deep']]]]]]]]]]]]]]]]]]]]]]]]]]]]]] }], /^body is nested deeper than 32 levels$/],
+    ];
+    for (const [canvas_data, message] of refused) {
+      const res = await v.put(`/floors/${floor}`, { canvas_data });
+      expect(res.statusCode, JSON.stringify(canvas_data).slice(0, 80)).toBe(400);
+      expect(res.json().error).toMatch(message);
+    }
+    expect((await v.get(`/floors/${floor}`)).json().canvas_data).toEqual(decorations);
+
+    // The largest canvas allowed is saved whole.
+    const full = Array.from({ length: MAX_CANVAS_ITEMS }, (_, i) => ({ type: 'label', text: `L${i}`, x: i, y: i }));
+    expect((await v.put(`/floors/${floor}`, { canvas_data: full })).statusCode).toBe(200);
+    expect((await v.get(`/floors/${floor}`)).json().canvas_data).toHaveLength(MAX_CANVAS_ITEMS);
+  });
+
+  it('reads back only the declared fields of items stored before the canvas was bounded', async () => {
+    const { venueId, api: v } = await setupVenue(t);
+    const floor = (await v.post('/floors', { name: 'Main' })).json().id;
+    const legacy = [{ item: { type: 'label', text: 'Old', x: 1, y: 2, junk: { deep: [1, 2, 3] } } }];
+    await t.db.kysely.updateTable('floors').set({ canvas_data: JSON.stringify(legacy) }).where('id', '=', floor).where('venue_id', '=', venueId).execute();
+    expect((await v.get(`/floors/${floor}`)).json().canvas_data).toEqual([{ type: 'label', text: 'Old', x: 1, y: 2 }]);
   });
 });
 

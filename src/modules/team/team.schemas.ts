@@ -1,6 +1,6 @@
 /** TypeBox schemas of the team module: operator, dashboard, permissions, members, roles, portal users. */
 import { Type, type Static } from 'typebox';
-import { Email, Nullable, Toggle } from '../../platform/http.js';
+import { Email, IdText, Nullable, Toggle } from '../../platform/http.js';
 import { PERMISSION_KEYS } from '../../platform/permissions.js';
 
 /** Free text that clears when sent as null or ''. */
@@ -79,7 +79,7 @@ export const Member = Type.Object({
 });
 export const MemberList = Type.Object({ data: Type.Array(Member) });
 
-export const MemberCreateBody = Type.Object({ user_id: Type.String({ minLength: 1 }), role: Type.Optional(MemberRole) });
+export const MemberCreateBody = Type.Object({ user_id: IdText, role: Type.Optional(MemberRole) });
 export type MemberCreateBody = Static<typeof MemberCreateBody>;
 export const MemberUpdateBody = Type.Object({ role: MemberRole });
 
@@ -117,8 +117,9 @@ const PermissionInput = Type.Object({
 export const RoleUpdateBody = Type.Object({
   name: RoleName,
   description: ClearableText(500),
-  permissions: Type.Optional(Type.Array(PermissionInput, { maxItems: 200, description: 'replaces the grid' })),
-  venue_ids: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true, maxItems: 1000, description: 'replaces the venue scope; empty: every venue' })),
+  // One entry per permission of the catalogue at most (a key sent twice is refused by the service).
+  permissions: Type.Optional(Type.Array(PermissionInput, { maxItems: PERMISSION_KEYS.length, description: 'replaces the grid' })),
+  venue_ids: Type.Optional(Type.Array(IdText, { uniqueItems: true, maxItems: 500, description: 'replaces the venue scope; empty: every venue' })),
 });
 export type RoleUpdateBody = Static<typeof RoleUpdateBody>;
 
@@ -143,7 +144,7 @@ export const PortalUserCreateBody = Type.Object({
   name: PersonName,
   email: Email,
   password: Type.String({ minLength: 8, maxLength: 200 }),
-  role_id: Type.String({ minLength: 1 }),
+  role_id: IdText,
   phone: Type.Optional(Nullable(Phone)),
 });
 export type PortalUserCreateBody = Static<typeof PortalUserCreateBody>;
@@ -154,6 +155,6 @@ export const PortalUserUpdateBody = Type.Object({
   // Empty keeps the current password; otherwise at least 8 characters (checked by the service).
   password: Type.Optional(Type.String({ maxLength: 200 })),
   phone: Type.Optional(Nullable(Phone)),
-  role_id: Type.Optional(Type.String({ minLength: 1 })),
+  role_id: Type.Optional(IdText),
 });
 export type PortalUserUpdateBody = Static<typeof PortalUserUpdateBody>;

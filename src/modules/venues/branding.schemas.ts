@@ -9,7 +9,7 @@ export const THEME_MODES = ['minimal', 'detailed'];
 export const FONT_KEYS = ['serif', 'sans', 'mono'];
 export const CUSTOM_CSS_MAX = 20000;
 
-const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex colour, `#rgb` or `#rrggbb`' });
+const HexColor = Type.String({ maxLength: 7, pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'a hex colour, #rgb or #rrggbb' });
 
 // ---------------------------------------------------------------------------------------------------
 // Branding
@@ -29,7 +29,7 @@ export type Branding = Static<typeof Branding>;
 
 export const BrandingBody = Type.Object(
   {
-    theme: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', description: 'preset name' })),
+    theme: Type.Optional(Type.String({ maxLength: 40, pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', description: 'a preset name: lower-case letters, digits, - and _' })),
     accent_color: Type.Optional(HexColor),
     bg_color: Type.Optional(HexColor),
     text_color: Type.Optional(HexColor),

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ClockTime, EMAIL_PATTERN, Nullable, Toggle } from '../../platform/http.js';
+import { ClockTime, EMAIL_PATTERN, IdText, Nullable, Toggle } from '../../platform/http.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Venue fields
@@ -31,8 +31,8 @@ export type OpeningHours = Static<typeof OpeningHours>;
 
 const FoodTypeShapes = [Type.Array(Type.String({ minLength: 1, maxLength: 60 }), { maxItems: 30 }), Type.String({ maxLength: 500 })] as const;
 const FoodTypes = Type.Union([...FoodTypeShapes]);
-const Url = Type.String({ pattern: '^https?://\\S+$', maxLength: 500 });
-const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 });
+const Url = Type.String({ pattern: '^https?://\\S+$', maxLength: 500, description: 'an http(s) URL' });
+const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: 'an email address' });
 /** Optional text: `null` or an empty string clears it. */
 const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
 const ClearableUrl = Type.Union([Url, Type.Literal(''), Type.Null()]);
@@ -42,7 +42,7 @@ const Money = Nullable(Type.Number({ minimum: 0 }));
 /** Every writable venue field except name and address; omitted fields keep their value. */
 const writableFields = {
   venue_type: Type.Optional(
-    Nullable(Type.String({ pattern: '^[a-z][a-z0-9_-]{0,39}$', description: 'lower-case, e.g. `bar`, `restaurant`, `cafe`, `club`' })),
+    Nullable(Type.String({ maxLength: 40, pattern: '^[a-z][a-z0-9_-]{0,39}$', description: 'a lower-case word such as bar, restaurant, cafe or club' })),
   ),
   food_types: Type.Optional(
     Type.Union([...FoodTypeShapes, Type.Null()], {
@@ -82,8 +82,8 @@ const writableFields = {
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone (extension); default Europe/London' })),
 };
 
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-const Address = Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' });
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'a name that is not blank' });
+const Address = Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'an address that is not blank' });
 
 const READ_ONLY_NOTE =
   'status, app_listing_status, logo_url and cover_image_url are not written here (status, listing and upload routes); other unknown fields are ignored.';
@@ -200,7 +200,7 @@ export const OperatorStats = Type.Object({
 // Sisters and logo
 // ---------------------------------------------------------------------------------------------------
 
-export const SisterBody = Type.Object({ sister_venue_id: Type.String({ minLength: 1 }) });
+export const SisterBody = Type.Object({ sister_venue_id: IdText });
 export const SisterParams = Type.Object({ id: Type.String(), sisterId: Type.String() });
 export const SisterVenue = Type.Object({
   id: Type.String(),
