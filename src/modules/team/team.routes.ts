@@ -219,7 +219,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
         security,
         description:
           '`permissions` and `venue_ids`, when given, replace the grid and the venue scope. `can_write` implies `can_read`. ' +
-          'The Owner role takes only `name` and `description`.',
+          'The Owner role takes only `name` and `description`, and only from an Owner. Only an Owner edits a role beyond the ' +
+          'caller’s own (granting something the caller lacks, or granting anything on a venue outside the caller’s scope): 403. ' +
+          'Nobody grants more than they hold nor lets a role that grants anything reach venues beyond their own (403).',
         params: IdParams,
         body: RoleUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
@@ -238,14 +240,16 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['roles'],
         security,
-        description: 'The Owner role cannot be deleted (400); a role still held by users cannot either (409).',
+        description:
+          'The Owner role cannot be deleted (400; 403 for a non-Owner); a role still held by users cannot either (409). ' +
+          'Only an Owner deletes a role beyond the caller’s own (403).',
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
       onRequest: guard({ permission: 'users.role:write' }),
     },
     async (request) => {
-      await roles.remove(operatorIdOf(request), request.params.id);
+      await roles.remove(authOf(request), operatorIdOf(request), request.params.id);
       return { success: true };
     },
   );
@@ -266,7 +270,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['portal-users'],
         security,
-        description: 'Creates a portal user holding `role_id` and lists them as a team member. Only an Owner may give the Owner role (403).',
+        description:
+          'Creates a portal user holding `role_id` and lists them as a team member. Only an Owner may give the Owner role, or a ' +
+          'role granting something the caller lacks or reaching venues beyond the caller’s (403).',
         body: PortalUserCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
@@ -283,7 +289,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
         security,
         description:
           'Any subset of the fields. An empty `password` keeps the current one; a new one signs the user out of their other sessions. ' +
-          'The primary contact keeps the Owner role; only an Owner gives the Owner role or changes a user who holds it.',
+          'The primary contact keeps the Owner role. Only an Owner changes (name, email, password, role) a user whose current ' +
+          'role is the Owner role, grants something the caller lacks, or grants anything on a venue outside the caller’s scope (403), ' +
+          'and only an Owner gives such a role. A user without a role can do nothing and may be managed like a weaker one.',
         params: IdParams,
         body: PortalUserUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
@@ -302,7 +310,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['portal-users'],
         security,
-        description: 'Removes the user, their sessions and their membership. Nobody deletes themself or the primary contact (400).',
+        description:
+          'Removes the user, their sessions and their memberships. Nobody deletes themself or the primary contact (400); only an ' +
+          'Owner deletes a user whose role is beyond the caller’s own (403, as for changes).',
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
