@@ -13,6 +13,8 @@ export {
   deleteClientUser,
   emailTaken,
   findClientUser,
+  findClientUserByEmail,
+  findClientUserOfAnyAccount,
   insertUser,
   listClientUsers,
   normaliseEmail,

@@ -106,7 +106,14 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-operator/members',
     {
-      schema: { tags: ['members'], security, response: { 200: MemberList, ...errorResponses(401, 403) } },
+      schema: {
+        tags: ['members'],
+        security,
+        description:
+          'The people listed on the account’s team, with their label. A member may be a user of another account: ' +
+          'membership is a listing only, it gives no access to this account and no role here.',
+        response: { 200: MemberList, ...errorResponses(401, 403) },
+      },
       onRequest: guard({ permission: 'operators.members:read' }),
     },
     async (request) => members.list(operatorIdOf(request)),
@@ -118,7 +125,10 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['members'],
         security,
-        description: 'Portal users of the account, not yet members, whose name or email contains `q` (at least 2 characters); at most 20.',
+        description:
+          'Candidates not yet members, at most 20, as id, name and email only: the account’s portal users whose name or email ' +
+          'contains `q` (at least 2 characters, any case), and, first, the operator-side user of any account whose email is ' +
+          'exactly `q` (any case). Another account’s users are never found by part of a name or email; guests never.',
         querystring: UsersSearchQuery,
         response: { 200: UserCandidates, ...errorResponses(400, 401, 403) },
       },
@@ -133,6 +143,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['members'],
         security,
+        description:
+          '`user_id` is an operator-side user of this or another account (as found by users-search); guests and unknown ids: 404. ' +
+          'A user of another account joins this team as a listing: they stay in their own account and get no role here.',
         body: MemberCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
