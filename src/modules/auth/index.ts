@@ -12,6 +12,8 @@ export {
   deleteClientUser,
   emailTaken,
   findClientUser,
+  findClientUserByEmail,
+  findClientUserOfAnyAccount,
   insertUser,
   listClientUsers,
   normaliseEmail,

@@ -87,6 +87,31 @@ export function findClientUser(db: Conn, operatorId: string, userId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Id, name, email and account of an operator-side (client) user of any account; guests are not found.
+ * For what crosses accounts on purpose (a person from another account joining a team).
+ */
+export function findClientUserOfAnyAccount(db: Conn, userId: string) {
+  return kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'operator_id'])
+    .where('id', '=', userId)
+    .where('role', '=', 'client')
+    .where('operator_id', 'is not', null)
+    .executeTakeFirst();
+}
+
+/** Id, name and email of the operator-side (client) user of any account with exactly this email (any case). */
+export function findClientUserByEmail(db: Conn, email: string) {
+  return kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('email', '=', normaliseEmail(email))
+    .where('role', '=', 'client')
+    .where('operator_id', 'is not', null)
+    .executeTakeFirst();
+}
+
 /** The account's portal users, oldest first. */
 export function listClientUsers(db: Conn, operatorId: string) {
   return kyselyOf(db)

@@ -1,6 +1,10 @@
 /**
- * Team members of an account: which of its portal users are listed on the team, with a free role
- * label. Only the account's own client users can be members; the primary contact cannot be removed.
+ * Team members of an account: the people listed on its team, each with a free role label. A member is
+ * any operator-side (client) user: one of the account's own portal users, or a person from another
+ * account found by their exact email. Membership is a listing, never access: it does not move the user
+ * to this account nor give them a role here (what someone may do in an account's portal comes only from
+ * being its portal user with a role), and it changes nothing in their own account. The primary contact
+ * cannot be removed.
  */
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -8,7 +12,7 @@ import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { requiredText } from '../../platform/text.js';
-import { findClientUser, searchClientUsers, userSummaries } from '../auth/index.js';
+import { findClientUserByEmail, findClientUserOfAnyAccount, searchClientUsers, userSummaries } from '../auth/index.js';
 import type { MemberCreateBody } from './team.schemas.js';
 import { findOperator, listMembers } from './team.repository.js';
 
@@ -30,17 +34,25 @@ export function createMembersService(deps: { db: Db; clock: Clock }) {
       return { data };
     },
 
-    /** Client users of the account, not yet members, whose name or email contains `q` (any case). */
+    /**
+     * Candidates not yet on the team: the account's own client users whose name or email contains `q`
+     * (any case), and the client user of any account whose email is exactly `q` (any case), first.
+     * Another account's users are found only by their whole email, so nobody can browse them.
+     */
     async searchCandidates(operatorId: string, q: string) {
       const text = q.trim();
       if (text.length < 2) throw badRequest('q must be at least 2 characters');
-      const members = await listMembers(db, operatorId);
-      const data = await searchClientUsers(db, operatorId, text, { excludeIds: members.map((m) => m.user_id), limit: SEARCH_LIMIT });
-      return { data };
+      const memberIds = new Set((await listMembers(db, operatorId)).map((m) => m.user_id));
+      const [exact, own] = await Promise.all([
+        text.includes('@') ? findClientUserByEmail(db, text) : undefined,
+        searchClientUsers(db, operatorId, text, { excludeIds: [...memberIds], limit: SEARCH_LIMIT }),
+      ]);
+      const first = exact && !memberIds.has(exact.id) && !own.some((u) => u.id === exact.id) ? [exact] : [];
+      return { data: [...first, ...own].slice(0, SEARCH_LIMIT).map(({ id, name, email }) => ({ id, name, email })) };
     },
 
     async add(operatorId: string, body: MemberCreateBody): Promise<string> {
-      const user = await findClientUser(db, operatorId, body.user_id);
+      const user = await findClientUserOfAnyAccount(db, body.user_id);
       if (!user) throw notFound('User');
       const role = body.role === undefined ? DEFAULT_MEMBER_ROLE : requiredText(body.role, 'role');
       const existing = await db.kysely

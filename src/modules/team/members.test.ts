@@ -48,11 +48,10 @@ describe('members', () => {
     expect((await members()).find((m) => m.id === withRole.json().id)?.role).toBe('manager');
   });
 
-  it('refuses users outside the account and invalid bodies, changing nothing', async () => {
+  it('refuses guests, unknown users and invalid bodies, changing nothing', async () => {
     const before = await members();
-    const rivalStaff = await createStaff(t, other, { tables: 'read' });
     const guest = await createGuest(t);
-    for (const userId of [rivalStaff.userId, other.userId, guest.userId, 'usr_unknown']) {
+    for (const userId of [guest.userId, 'usr_unknown']) {
       const res = await as(t, op.headers).post('/api/my-operator/members', { user_id: userId });
       expect(res.statusCode, userId).toBe(404);
     }
@@ -155,5 +154,98 @@ describe('GET /api/my-operator/users-search', () => {
     const padded = await search(' a ');
     expect(padded.statusCode).toBe(400);
     expect(padded.json().error).toBe('q must be at least 2 characters');
+  });
+});
+
+/**
+ * A person from another account joins the team: found by their whole email only, added by id, listed,
+ * relabelled and removed here, while staying in their own account with no access to this one.
+ */
+describe('members from another account', () => {
+  it('finds an operator-side user of any account by their exact email (any case), id, name and email only', async () => {
+    const searcher = await createOperator(t, 'Exact Co');
+    const rivalStaff = await createStaff(t, other, { tables: 'read' });
+    for (const q of [rivalStaff.email, rivalStaff.email.toUpperCase(), `  ${rivalStaff.email} `]) {
+      const res = await search(q, searcher.headers);
+      expect(res.statusCode, q).toBe(200);
+      expect(res.json(), q).toEqual({ data: [{ id: rivalStaff.userId, name: 'Staff Member', email: rivalStaff.email }] });
+    }
+    // Another account's Owner too.
+    expect((await search(other.email, searcher.headers)).json().data).toEqual([{ id: other.userId, name: 'Rival Co Owner', email: other.email }]);
+  });
+
+  it('never matches part of a name or email across accounts', async () => {
+    const searcher = await createOperator(t, 'Partial Co');
+    const email = 'xavier.unique-partial@faraway.test';
+    await insertClientUserRow(t, other.operatorId, 'Xavier Farawayson', email);
+    for (const q of ['Xavier', 'Farawayson', 'xavier.unique-partial', 'faraway.test', '@faraway.test', email.slice(0, -1), `x${email}`, email.slice(1)]) {
+      const res = await search(q, searcher.headers);
+      expect(res.statusCode, q).toBe(200);
+      expect(res.json().data, q).toEqual([]);
+    }
+    expect((await search(email, searcher.headers)).json().data).toHaveLength(1);
+  });
+
+  it('never finds a guest, even by their exact email', async () => {
+    const searcher = await createOperator(t, 'Guestless Co');
+    const guest = await createGuest(t, 'Exact Guest');
+    for (const q of [guest.email, guest.email.toUpperCase(), 'Exact Guest']) {
+      expect((await search(q, searcher.headers)).json().data, q).toEqual([]);
+    }
+    expect((await as(t, searcher.headers).post('/api/my-operator/members', { user_id: guest.userId })).statusCode).toBe(404);
+  });
+
+  it('adds them as a member, lists, relabels and removes them, without moving them or giving them access', async () => {
+    const team = await createOperator(t, 'Host Co');
+    const rivalStaff = await createStaff(t, other, { tables: 'read' });
+    const rivalMembersBefore = await members(other.headers);
+    const found = (await search(rivalStaff.email, team.headers)).json().data[0];
+
+    const add = await as(t, team.headers).post('/api/my-operator/members', { user_id: found.id, role: 'consultant' });
+    expect(add.statusCode, add.body).toBe(200);
+    const memberId = add.json().id as string;
+    expect(await members(team.headers)).toContainEqual({
+      id: memberId,
+      user_id: rivalStaff.userId,
+      role: 'consultant',
+      name: 'Staff Member',
+      email: rivalStaff.email,
+      created_at: expect.any(String),
+    });
+    // Already a member: no longer a candidate, and a second add is refused.
+    expect((await search(rivalStaff.email, team.headers)).json().data).toEqual([]);
+    expect((await as(t, team.headers).post('/api/my-operator/members', { user_id: rivalStaff.userId })).statusCode).toBe(409);
+
+    // They stay a user of their own account, with their own role, and reach nothing of the host's.
+    const me = (await as(t, rivalStaff.headers).get('/api/auth/me')).json().user;
+    expect(me).toMatchObject({ id: rivalStaff.userId, operator_id: other.operatorId });
+    expect((await as(t, rivalStaff.headers).get('/api/me/permissions')).json()).toMatchObject({ role_id: rivalStaff.roleId, is_owner: false });
+    const hostUsers = (await as(t, team.headers).get('/api/my-users')).json().data as { id: string }[];
+    expect(hostUsers.map((u) => u.id)).toEqual([team.userId]);
+    expect((await as(t, team.headers).put(`/api/my-users/${rivalStaff.userId}`, { name: 'Hijacked' })).statusCode).toBe(404);
+    const rivalUsers = (await as(t, other.headers).get('/api/my-users')).json().data as { id: string }[];
+    expect(rivalUsers.some((u) => u.id === rivalStaff.userId)).toBe(true);
+
+    // The host's member row is invisible to the other account, which cannot change or remove it.
+    expect(await members(other.headers)).toEqual(rivalMembersBefore);
+    expect((await as(t, other.headers).put(`/api/my-operator/members/${memberId}`, { role: 'hijacked' })).statusCode).toBe(404);
+    expect((await as(t, other.headers).del(`/api/my-operator/members/${memberId}`)).statusCode).toBe(404);
+
+    const relabel = await as(t, team.headers).put(`/api/my-operator/members/${memberId}`, { role: 'advisor' });
+    expect(relabel.statusCode).toBe(200);
+    expect((await members(team.headers)).find((m) => m.id === memberId)?.role).toBe('advisor');
+    const removed = await as(t, team.headers).del(`/api/my-operator/members/${memberId}`);
+    expect(removed.statusCode).toBe(200);
+    expect((await members(team.headers)).some((m) => m.id === memberId)).toBe(false);
+    // Leaving the host's team leaves them in their own account.
+    expect((await as(t, rivalStaff.headers).get('/api/auth/me')).statusCode).toBe(200);
+  });
+
+  it('drops the membership when their own account deletes the user', async () => {
+    const team = await createOperator(t, 'Keeper Co');
+    const rivalStaff = await createStaff(t, other, { tables: 'read' });
+    expect((await as(t, team.headers).post('/api/my-operator/members', { user_id: rivalStaff.userId })).statusCode).toBe(200);
+    expect((await as(t, other.headers).del(`/api/my-users/${rivalStaff.userId}`)).statusCode).toBe(200);
+    expect((await members(team.headers)).some((m) => m.user_id === rivalStaff.userId)).toBe(false);
   });
 });

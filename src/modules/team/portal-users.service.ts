@@ -1,9 +1,13 @@
 /**
  * Portal users: the account's client (operator staff) users, each holding exactly one role of the
- * account. Guards against privilege escalation: only an Owner hands out the Owner role or changes
- * or deletes a user who holds it, and the primary contact always keeps it.
+ * account. Guards against privilege escalation and takeover: nobody but an Owner gives a role holding
+ * more than their own (a grant they lack, a venue beyond theirs, the Owner role), nor changes, re-roles,
+ * resets or deletes a user whose current role does (see authority.ts); the primary contact always keeps
+ * the Owner role.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
@@ -23,11 +27,15 @@ import {
   type Sessions,
 } from '../auth/index.js';
 import type { PortalUserCreateBody, PortalUserUpdateBody } from './team.schemas.js';
+import { beyondCaller, roleReach } from './authority.js';
 import { findOperator, findRole, roleGrid } from './team.repository.js';
 import { roleLockKey } from './roles.service.js';
 
 const MIN_PASSWORD = 8;
 const EMAIL_TAKEN = 'An account with this email already exists';
+
+/** Taken by every change or deletion of a portal user, so two of them never check and write interleaved. */
+const portalUserLockKey = (userId: string) => `portal-user:${userId}`;
 
 type Caller = AuthInfo & { operatorId: string };
 
@@ -48,17 +56,31 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
     return role;
   }
 
-  /** A user of the account that the caller may change: holders of the Owner role only by an Owner. */
-  async function manageableUser(caller: Caller, userId: string) {
-    const user = await findClientUser(db, caller.operatorId, userId);
+  /**
+   * A user of the account that the caller may change or delete: 404 when not the account's portal
+   * user, 403 when their current role is beyond the caller's own (only an Owner manages such a user).
+   */
+  async function manageableUser(caller: Caller, userId: string, conn: Conn = db) {
+    const user = await findClientUser(conn, caller.operatorId, userId);
     if (!user) throw notFound('User');
-    const role = user.role_id ? await findRole(db, caller.operatorId, user.role_id) : undefined;
-    const operator = await findOperator(db, caller.operatorId);
-    return { user, holdsOwner: Boolean(role?.is_system), isPrimary: operator?.primary_user_id === user.id };
+    const beyond = beyondCaller(caller, await roleReach(conn, caller.operatorId, user.role_id));
+    if (beyond) throw forbidden(`Only an Owner can change or delete this user: their role ${beyond}`);
+    const operator = await findOperator(conn, caller.operatorId);
+    return { user, isPrimary: operator?.primary_user_id === user.id };
   }
 
-  function assertMayManage(caller: Caller, target: { holdsOwner: boolean }) {
-    if (target.holdsOwner && !caller.isOwner) throw forbidden('Only an Owner can change or delete a user who holds the Owner role');
+  /**
+   * Inside a change's transaction: serialises it with other changes of the user and of the roles
+   * involved (a concurrent promotion of the user or widening of their role must not slip between the
+   * check and the write), then re-checks against what is now stored.
+   */
+  async function lockManageable(trx: Kysely<Database>, caller: Caller, userId: string, newRoleId?: string) {
+    await lockKey(db, trx, portalUserLockKey(userId));
+    const current = await findClientUser(trx, caller.operatorId, userId);
+    // Role locks in one order everywhere, so two changes that swap roles cannot deadlock.
+    const roleIds = [...new Set([current?.role_id, newRoleId].filter((id): id is string => Boolean(id)))].sort();
+    for (const roleId of roleIds) await lockKey(db, trx, roleLockKey(roleId));
+    return manageableUser(caller, userId, trx);
   }
 
   return {
@@ -104,7 +126,6 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
 
     async update(caller: Caller, userId: string, body: PortalUserUpdateBody): Promise<void> {
       const target = await manageableUser(caller, userId);
-      assertMayManage(caller, target);
       const name = body.name === undefined ? undefined : requiredText(body.name, 'name');
       const email = body.email === undefined ? undefined : normaliseEmail(body.email);
       if (email !== undefined && email !== target.user.email && (await emailTaken(db, email, userId))) throw conflict(EMAIL_TAKEN);
@@ -117,10 +138,8 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
       const password_hash = password === '' ? undefined : await hashPassword(password);
 
       await withTransaction(db, async (trx) => {
-        if (body.role_id !== undefined) {
-          await lockKey(db, trx, roleLockKey(body.role_id));
-          await assignableRole(caller, body.role_id, trx);
-        }
+        await lockManageable(trx, caller, userId, body.role_id);
+        if (body.role_id !== undefined) await assignableRole(caller, body.role_id, trx);
         // A concurrent sign-up with the same email loses or wins on the unique index (409 either way).
         await updateClientUser(trx, caller.operatorId, userId, { name, email, phone: clearableText(body.phone), role_id: body.role_id, password_hash }, clock.now());
       });
@@ -132,8 +151,9 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
       if (userId === caller.user.id) throw badRequest('You cannot delete your own user');
       const target = await manageableUser(caller, userId);
       if (target.isPrimary) throw badRequest("The account's primary contact cannot be deleted");
-      assertMayManage(caller, target);
       await withTransaction(db, async (trx) => {
+        await lockManageable(trx, caller, userId);
+        // Memberships of other teams go with the user row (foreign key cascade).
         await trx.deleteFrom('members').where('user_id', '=', userId).where('operator_id', '=', caller.operatorId).execute();
         await deleteClientUser(trx, caller.operatorId, userId);
       });

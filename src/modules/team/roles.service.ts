@@ -1,6 +1,7 @@
 /**
  * Roles of an account: the system Owner role (every permission on every venue; only its name and
- * description change; never deleted) and custom roles with a permission grid and a venue scope.
+ * description change, and only by an Owner; never deleted) and custom roles with a permission grid and
+ * a venue scope. A role beyond the caller's own is edited and deleted only by an Owner (authority.ts).
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
@@ -16,9 +17,13 @@ import { countClientUsers, countUsersByRole } from '../auth/index.js';
 import { venueIdsOf } from '../venues/index.js';
 import type { RolesTable } from './team.table.js';
 import type { Role, RoleCreateBody, RoleUpdateBody } from './team.schemas.js';
+import { beyondCaller, roleReach } from './authority.js';
 import { findRole } from './team.repository.js';
 
-/** Taken by every write that reads or changes which users hold a role, so a delete cannot race an assignment. */
+/**
+ * Taken by every write that changes a role or reads or changes which users hold it, so a delete cannot
+ * race an assignment, nor a widening of the role a check that its holders are weaker than the caller.
+ */
 export const roleLockKey = (roleId: string) => `role:${roleId}`;
 const roleNamesLockKey = (operatorId: string) => `role-names:${operatorId}`;
 
@@ -110,24 +115,38 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
       return id;
     },
 
+    /**
+     * Only an Owner edits a role beyond their own (the Owner role included: its name and description
+     * too), and nobody leaves a role granting more, or reaching further, than they hold themself.
+     */
     async update(caller: AuthInfo, operatorId: string, roleId: string, body: RoleUpdateBody): Promise<void> {
       const name = requiredText(body.name, 'name');
-      const role = await findRole(db, operatorId, roleId);
-      if (!role) throw notFound('Role');
-      if (role.is_system && (body.permissions !== undefined || body.venue_ids !== undefined)) {
-        throw badRequest('The Owner role always holds every permission on every venue: only its name and description can change');
-      }
-      const grid = body.permissions === undefined ? undefined : checkGrid(body.permissions);
-      if (body.venue_ids !== undefined) {
-        const known = new Set(await venueIdsOf(db, operatorId, body.venue_ids));
-        const unknown = body.venue_ids.filter((id) => !known.has(id));
-        if (unknown.length > 0) throw badRequest(`venue_ids are not venues of this account: ${unknown.join(', ')}`);
-        if (!scopeWithinCaller(caller, body.venue_ids)) throw forbidden('A role cannot reach venues beyond your own');
-      }
-      const beyond = grid && exceedsCaller(caller, grid);
-      if (beyond) throw forbidden(`You cannot grant ${beyond}: your own role does not hold it`);
       const description = body.description === undefined ? undefined : (clearableText(body.description) ?? '');
       await withTransaction(db, async (trx) => {
+        // Serialises with other edits of the role and with assignments of it, so the check below reads
+        // what the write replaces (a concurrent Owner edit cannot widen it in between).
+        await lockKey(db, trx, roleLockKey(roleId));
+        const role = await findRole(trx, operatorId, roleId);
+        if (!role) throw notFound('Role');
+        const current = await roleReach(trx, operatorId, roleId);
+        const beyond = beyondCaller(caller, current);
+        if (beyond) throw forbidden(`Only an Owner can change this role: it ${beyond}`);
+        if (role.is_system && (body.permissions !== undefined || body.venue_ids !== undefined)) {
+          throw badRequest('The Owner role always holds every permission on every venue: only its name and description can change');
+        }
+        const grid = body.permissions === undefined ? undefined : checkGrid(body.permissions);
+        if (body.venue_ids !== undefined) {
+          const known = new Set(await venueIdsOf(trx, operatorId, body.venue_ids));
+          const unknown = body.venue_ids.filter((id) => !known.has(id));
+          if (unknown.length > 0) throw badRequest(`venue_ids are not venues of this account: ${unknown.join(', ')}`);
+          if (!scopeWithinCaller(caller, body.venue_ids)) throw forbidden('A role cannot reach venues beyond your own');
+        }
+        const granted = grid && exceedsCaller(caller, grid);
+        if (granted) throw forbidden(`You cannot grant ${granted}: your own role does not hold it`);
+        // The role as it will be: a grid within the caller's must not keep reaching beyond their venues.
+        if (!role.is_system && current && beyondCaller(caller, { isOwnerRole: false, grid: grid ?? current.grid, venueIds: body.venue_ids ?? current.venueIds })) {
+          throw forbidden('A role that grants anything cannot reach venues beyond your own: limit venue_ids to your venues');
+        }
         await assertNameFree(trx, operatorId, name, roleId);
         await trx
           .updateTable('roles')
@@ -148,11 +167,14 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
       });
     },
 
-    async remove(operatorId: string, roleId: string): Promise<void> {
+    /** Only an Owner deletes a role beyond their own; the Owner role and roles still held stay. */
+    async remove(caller: AuthInfo, operatorId: string, roleId: string): Promise<void> {
       await withTransaction(db, async (trx) => {
         await lockKey(db, trx, roleLockKey(roleId));
         const role = await findRole(trx, operatorId, roleId);
         if (!role) throw notFound('Role');
+        const beyond = beyondCaller(caller, await roleReach(trx, operatorId, roleId));
+        if (beyond) throw forbidden(`Only an Owner can delete this role: it ${beyond}`);
         if (role.is_system) throw badRequest('The Owner role cannot be deleted');
         if ((await countClientUsers(trx, operatorId, roleId)) > 0) throw conflict('This role is still assigned to users: give them another role first');
         await trx.deleteFrom('roles').where('id', '=', roleId).where('operator_id', '=', operatorId).execute();

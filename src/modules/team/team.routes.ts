@@ -106,7 +106,14 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-operator/members',
     {
-      schema: { tags: ['members'], security, response: { 200: MemberList, ...errorResponses(401, 403) } },
+      schema: {
+        tags: ['members'],
+        security,
+        description:
+          'The people listed on the account’s team, with their label. A member may be a user of another account: ' +
+          'membership is a listing only, it gives no access to this account and no role here.',
+        response: { 200: MemberList, ...errorResponses(401, 403) },
+      },
       onRequest: guard({ permission: 'operators.members:read' }),
     },
     async (request) => members.list(operatorIdOf(request)),
@@ -118,7 +125,10 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['members'],
         security,
-        description: 'Portal users of the account, not yet members, whose name or email contains `q` (at least 2 characters); at most 20.',
+        description:
+          'Candidates not yet members, at most 20, as id, name and email only: the account’s portal users whose name or email ' +
+          'contains `q` (at least 2 characters, any case), and, first, the operator-side user of any account whose email is ' +
+          'exactly `q` (any case). Another account’s users are never found by part of a name or email; guests never.',
         querystring: UsersSearchQuery,
         response: { 200: UserCandidates, ...errorResponses(400, 401, 403) },
       },
@@ -133,6 +143,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['members'],
         security,
+        description:
+          '`user_id` is an operator-side user of this or another account (as found by users-search); guests and unknown ids: 404. ' +
+          'A user of another account joins this team as a listing: they stay in their own account and get no role here.',
         body: MemberCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
@@ -219,7 +232,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
         security,
         description:
           '`permissions` and `venue_ids`, when given, replace the grid and the venue scope. `can_write` implies `can_read`. ' +
-          'The Owner role takes only `name` and `description`.',
+          'The Owner role takes only `name` and `description`, and only from an Owner. Only an Owner edits a role beyond the ' +
+          'caller’s own (granting something the caller lacks, or granting anything on a venue outside the caller’s scope): 403. ' +
+          'Nobody grants more than they hold nor lets a role that grants anything reach venues beyond their own (403).',
         params: IdParams,
         body: RoleUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
@@ -238,14 +253,16 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['roles'],
         security,
-        description: 'The Owner role cannot be deleted (400); a role still held by users cannot either (409).',
+        description:
+          'The Owner role cannot be deleted (400; 403 for a non-Owner); a role still held by users cannot either (409). ' +
+          'Only an Owner deletes a role beyond the caller’s own (403).',
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
       onRequest: guard({ permission: 'users.role:write' }),
     },
     async (request) => {
-      await roles.remove(operatorIdOf(request), request.params.id);
+      await roles.remove(authOf(request), operatorIdOf(request), request.params.id);
       return { success: true };
     },
   );
@@ -266,7 +283,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['portal-users'],
         security,
-        description: 'Creates a portal user holding `role_id` and lists them as a team member. Only an Owner may give the Owner role (403).',
+        description:
+          'Creates a portal user holding `role_id` and lists them as a team member. Only an Owner may give the Owner role, or a ' +
+          'role granting something the caller lacks or reaching venues beyond the caller’s (403).',
         body: PortalUserCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
@@ -283,7 +302,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
         security,
         description:
           'Any subset of the fields. An empty `password` keeps the current one; a new one signs the user out of their other sessions. ' +
-          'The primary contact keeps the Owner role; only an Owner gives the Owner role or changes a user who holds it.',
+          'The primary contact keeps the Owner role. Only an Owner changes (name, email, password, role) a user whose current ' +
+          'role is the Owner role, grants something the caller lacks, or grants anything on a venue outside the caller’s scope (403), ' +
+          'and only an Owner gives such a role. A user without a role can do nothing and may be managed like a weaker one.',
         params: IdParams,
         body: PortalUserUpdateBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
@@ -302,7 +323,9 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['portal-users'],
         security,
-        description: 'Removes the user, their sessions and their membership. Nobody deletes themself or the primary contact (400).',
+        description:
+          'Removes the user, their sessions and their memberships. Nobody deletes themself or the primary contact (400); only an ' +
+          'Owner deletes a user whose role is beyond the caller’s own (403, as for changes).',
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
       },
