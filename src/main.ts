@@ -12,7 +12,7 @@ export async function serve(): Promise<void> {
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
   if (!config.paymentWebhookSecret) {
-    // CONTRACT §2: without PAYMENT_WEBHOOK_SECRET the database holds a random one, shown once.
+    // Decisions, Configuration: without PAYMENT_WEBHOOK_SECRET the database holds a random one, shown once.
     const webhook = await ensureWebhookSecret(db, new Date());
     if (webhook.created) console.log(`Payment webhook signing secret (set it at the provider): ${webhook.secret}`);
   }

@@ -24,7 +24,7 @@ export interface PaymentPolicyTerms {
   cancel_cutoff_unit: CutoffUnit;
 }
 
-/** CONTRACT §4 and the spec's defaults. */
+/** The spec's defaults and decisions: Payment policies. */
 export const PAYMENT_POLICY_DEFAULTS: PaymentPolicyTerms = {
   deposit_type: 'none',
   refund_type: 'none',
@@ -108,7 +108,7 @@ export function cancellationOutcome(policy: PaymentPolicyTerms, booking: Booking
   return { ...check, refund_pence: check.allowed ? refundDue(policy, paidPence) : 0 };
 }
 
-/** CONTRACT §4: price × max(min covers, party size) plus bundles, at least 50 pence. */
+/** Decisions, Payment policies: price × max(min covers, party size) plus bundles, at least 50 pence. */
 export function holdAmount(input: { pricePence: number; minCovers: number | null; partySize: number; bundlesPence?: number }): number {
   const covers = Math.max(input.minCovers ?? 0, input.partySize);
   const amount = Math.max(0, input.pricePence) * covers + Math.max(0, input.bundlesPence ?? 0);

@@ -1,5 +1,5 @@
 /**
- * Date-times sent for table blocks (CONTRACT §4): `YYYY-MM-DDTHH:MM[:SS[.sss]]` in venue-local time, or
+ * Date-times sent for table blocks (decisions: Time): `YYYY-MM-DDTHH:MM[:SS[.sss]]` in venue-local time, or
  * ISO 8601 with `Z` or an offset. Local values resolve exactly like the table list's `date`/`time`
  * window (`localToUtc`): a time skipped by a spring-forward moves forward, a time repeated by a
  * fall-back takes its first occurrence. Both must agree, or a block entered as "01:30" on the autumn

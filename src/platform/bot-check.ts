@@ -1,6 +1,6 @@
 /**
  * The guest bot check (Cloudflare Turnstile). Disabled when no secret is configured. The provider's
- * documented test secrets are answered locally without a network call (CONTRACT §3).
+ * documented test secrets are answered locally without a network call (decisions: Bot check).
  */
 import { AppError, badRequest } from './errors.js';
 

@@ -60,7 +60,7 @@ describe('permissions', () => {
     expect(allows(new Map(), 'anything', 'write', true)).toBe(true);
   });
 
-  it('the effective map covers the whole catalogue, including the keys CONTRACT names', () => {
+  it('the effective map covers the whole catalogue, including the keys the decisions name', () => {
     const map = effectivePermissions(grants, false);
     expect(Object.keys(map).sort()).toEqual([...PERMISSION_KEYS].sort());
     for (const key of ['operators.settings', 'operators.members', 'users.role', 'users.user', 'availability', 'tables', 'profiles', 'catalogue', 'guests', 'bookings', 'events', 'vouchers', 'payouts', 'stats']) {
