@@ -79,7 +79,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       schema: {
         tags: ['operator'],
         security,
-        description: 'Figures cover the venues the caller’s role can reach; "month" is the current calendar month in Europe/London.',
+        description: 'Figures cover the venues the caller’s role can reach; "month" is each venue’s current calendar month in its own time zone.',
         response: { 200: Dashboard, ...errorResponses(401, 403) },
       },
       onRequest: guard({ permission: 'stats:read' }),

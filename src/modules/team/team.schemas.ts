@@ -35,8 +35,8 @@ export const Dashboard = Type.Object({
   stats: Type.Object({
     venues: Type.Integer({ description: 'venues the caller can reach' }),
     total_guests: Type.Integer({ description: 'distinct guests with a live booking at those venues' }),
-    month_guests: Type.Integer({ description: 'the same, for bookings dated in the current month (Europe/London)' }),
-    revenue: Type.Integer({ description: 'net revenue in pence this month (Europe/London)' }),
+    month_guests: Type.Integer({ description: 'the same, for bookings dated in the current month (each venue’s own, in its time zone)' }),
+    revenue: Type.Integer({ description: 'net revenue in pence this month (each venue’s own, in its time zone)' }),
   }),
   staff_summary: Type.Object({ count: Type.Integer({ description: 'portal (client) users of the account' }) }),
   venues: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() })),
