@@ -19,6 +19,12 @@ export async function serve(): Promise<void> {
   const ctx = createContext(config, db);
   const app = await buildApp(ctx);
   if (!ctx.botCheck.enabled) ctx.log.warn('TURNSTILE_SECRET_KEY is not set: the guest bot check is disabled');
+  const secrets = await ctx.auth.prepareSecrets();
+  if (!config.secretsKey) {
+    ctx.log.warn('SECRETS_KEY is not set: two-factor secrets are encrypted with a key kept in the database; set SECRETS_KEY to keep the key apart from the data');
+  }
+  if (secrets.sealed > 0) ctx.log.info({ sealed: secrets.sealed }, 'two-factor secrets encrypted with the current key');
+  if (secrets.unreadable > 0) ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
   ctx.mail.start();
   let closing = false;
   const shutdown = async (signal: string) => {

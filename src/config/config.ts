@@ -12,15 +12,26 @@ export interface RateLimitRule {
 }
 
 export type RateLimitName =
-  | 'login_failures_email'
+  | 'login_failures_email_ip'
   | 'login_failures_ip'
+  | 'login_failures_email'
+  | 'two_factor_failures_user'
   | 'voucher_lookup'
   | 'public_booking'
   | 'registration';
 
+/**
+ * Failed logins and wrong two-factor codes are counted three ways, so that one address can neither
+ * guess much nor lock an account out for everyone: per email-and-address pair and per address (10 each),
+ * and per email from all addresses (100, against guessing spread over many addresses). Wrong codes are
+ * also counted per user (10): once the password is known, only the code stands between a guesser and
+ * the account, and a code has far fewer values than a password.
+ */
 export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
-  login_failures_email: { points: 10, durationSeconds: 15 * 60 },
+  login_failures_email_ip: { points: 10, durationSeconds: 15 * 60 },
   login_failures_ip: { points: 10, durationSeconds: 15 * 60 },
+  login_failures_email: { points: 100, durationSeconds: 15 * 60 },
+  two_factor_failures_user: { points: 10, durationSeconds: 15 * 60 },
   voucher_lookup: { points: 20, durationSeconds: 60 },
   public_booking: { points: 30, durationSeconds: 60 },
   registration: { points: 5, durationSeconds: 60 * 60 },
@@ -44,6 +55,10 @@ export interface Config {
   uploadsDir: string;
   unsplashAccessKey: string | undefined;
   sessionTtlHours: number;
+  /** Absolute session lifetime from sign-in, however often the session is used. */
+  sessionMaxDays: number;
+  /** AES-256 key for secrets kept in the database (TOTP secrets); unset: a key stored in the database. */
+  secretsKey: Buffer | undefined;
   trustProxy: boolean;
   rateLimits: Record<RateLimitName, RateLimitRule>;
 }
@@ -69,6 +84,19 @@ function flag(env: Env, name: string): boolean {
 function optional(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+}
+
+/** SECRETS_KEY: 32 bytes as 64 hex digits or as base64 (standard or URL-safe, padding optional). */
+function secretsKey(env: Env): Buffer | undefined {
+  const raw = optional(env, 'SECRETS_KEY');
+  if (raw === undefined) return undefined;
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) key = Buffer.from(raw, 'hex');
+  else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) key = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (!key || key.length !== 32) {
+    throw new ConfigError('SECRETS_KEY must be 32 bytes written as 64 hex digits or as base64 (e.g. `openssl rand -base64 32`)');
+  }
+  return key;
 }
 
 /** RATE_LIMITS="voucher_lookup=20/60,registration=5/3600" overrides named defaults (points/seconds). */
@@ -97,8 +125,12 @@ export function loadConfig(env: Env): Config {
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be sqlite:<path> or postgres://…');
   }
+  const nodeEnv = optional(env, 'NODE_ENV') ?? 'development';
   const stripeSecret = optional(env, 'STRIPE_SECRET_KEY');
-  const providerRaw = optional(env, 'PAYMENTS_PROVIDER') ?? (stripeSecret ? 'stripe' : 'simulated');
+  // A production deployment never takes fake payments by default: there the simulated provider runs
+  // only when PAYMENTS_PROVIDER names it (benchmarks do), and without Stripe payments are off.
+  const providerDefault = stripeSecret ? 'stripe' : nodeEnv === 'production' ? 'none' : 'simulated';
+  const providerRaw = optional(env, 'PAYMENTS_PROVIDER') ?? providerDefault;
   if (!['simulated', 'stripe', 'none'].includes(providerRaw)) {
     throw new ConfigError(`PAYMENTS_PROVIDER must be simulated, stripe or none, got "${providerRaw}"`);
   }
@@ -109,7 +141,7 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError(`PUBLIC_BASE_URL must be an absolute URL, got "${publicBaseUrl}"`);
   }
   return Object.freeze({
-    nodeEnv: optional(env, 'NODE_ENV') ?? 'development',
+    nodeEnv,
     port,
     host: optional(env, 'HOST') ?? '0.0.0.0',
     databaseUrl,
@@ -134,6 +166,8 @@ export function loadConfig(env: Env): Config {
     uploadsDir: optional(env, 'UPLOADS_DIR') ?? './data/uploads',
     unsplashAccessKey: optional(env, 'UNSPLASH_ACCESS_KEY'),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 72, 1, 24 * 365),
+    sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 365),
+    secretsKey: secretsKey(env),
     trustProxy: flag(env, 'TRUST_PROXY'),
     rateLimits: rateLimits(env),
   });

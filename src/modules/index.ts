@@ -9,6 +9,7 @@ import type { Infra } from '../context.js';
 import { createGuard } from '../platform/auth-guard.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
+import { createSecretBox } from '../platform/secret-box.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
@@ -33,7 +34,7 @@ export function composeModules(infra: Infra) {
   const references = new References();
   const copyScopes = new CopyScopes();
 
-  const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours });
+  const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours, maxDays: config.sessionMaxDays });
   const access = createGuard({
     verifySession: (token) => sessions.verify(token),
     roleGrant: (operatorId, roleId) => roleGrant(db, operatorId, roleId),
@@ -53,7 +54,8 @@ export function composeModules(infra: Infra) {
     },
   });
 
-  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck });
+  const secrets = createSecretBox({ db, clock, configuredKey: config.secretsKey });
+  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck, secrets });
   const team = createTeamServices({ db, clock, sessions, payouts: payments, reachableVenueIds: access.reachableVenueIds });
   const venues = createVenuesService({ db, clock, uploads, access });
   const branding = createBrandingService({

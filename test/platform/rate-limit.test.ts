@@ -53,14 +53,39 @@ describe('rate limits', () => {
     expect(await statusOf(b.hit('voucher_lookup', 'ip'))).toBe(200);
   });
 
-  it('check refuses once penalties reach the limit, without counting itself', async () => {
+  it('take refuses once the limit is used up, takes nothing then, and refund gives points back', async () => {
     const limits = createRateLimits(rules);
     opened.push(limits);
-    for (let i = 0; i < 2; i++) await limits.penalise('voucher_lookup', 'k');
-    expect(await statusOf(limits.check('voucher_lookup', 'k'))).toBe(200);
-    expect(await statusOf(limits.check('voucher_lookup', 'k'))).toBe(200);
-    await limits.penalise('voucher_lookup', 'k');
-    expect(await statusOf(limits.check('voucher_lookup', 'k'))).toBe(429);
+    const both = [
+      { name: 'voucher_lookup' as const, key: 'k' },
+      { name: 'public_booking' as const, key: 'k' },
+    ];
+    for (let i = 0; i < 3; i++) expect(await statusOf(limits.take(both))).toBe(200);
+    expect(await statusOf(limits.take(both))).toBe(429);
+    // The refused take gave back what it had taken from public_booking (30 a minute): 27 more fit.
+    for (let i = 0; i < 27; i++) expect(await statusOf(limits.take([both[1]!]))).toBe(200);
+    expect(await statusOf(limits.take([both[1]!]))).toBe(429);
+    await limits.refund([both[0]!]);
+    expect(await statusOf(limits.take([both[0]!]))).toBe(200);
+    expect(await statusOf(limits.take([both[0]!]))).toBe(429);
+  });
+});
+
+describe.each([
+  ['in process', undefined],
+  ['with Redis', REDIS_URL],
+])('take under concurrency (%s)', (_store, redisUrl) => {
+  it('lets exactly the limit through when 60 attempts arrive at once', async () => {
+    const limits = createRateLimits(DEFAULT_RATE_LIMITS, redisUrl, `test-burst-${randomBytes(4).toString('hex')}`);
+    opened.push(limits);
+    const counters = [
+      { name: 'login_failures_email_ip' as const, key: 'a@b.test 10.0.0.1' },
+      { name: 'login_failures_ip' as const, key: '10.0.0.1' },
+      { name: 'login_failures_email' as const, key: 'a@b.test' },
+    ];
+    const codes = await Promise.all(Array.from({ length: 60 }, () => statusOf(limits.take(counters))));
+    expect(codes.filter((code) => code === 200)).toHaveLength(DEFAULT_RATE_LIMITS.login_failures_email_ip.points);
+    expect(codes.filter((code) => code === 429)).toHaveLength(60 - DEFAULT_RATE_LIMITS.login_failures_email_ip.points);
   });
 });
 

@@ -18,9 +18,31 @@ describe('configuration', () => {
       platformFeePercent: 5,
       uploadsDir: './data/uploads',
       sessionTtlHours: 72,
+      sessionMaxDays: 30,
+      secretsKey: undefined,
       trustProxy: false,
     });
-    expect(config.rateLimits.login_failures_email).toEqual({ points: 10, durationSeconds: 900 });
+    // Failed logins: 10 per email-and-address pair and per address, 100 per email from all addresses.
+    expect(config.rateLimits.login_failures_email_ip).toEqual({ points: 10, durationSeconds: 900 });
+    expect(config.rateLimits.login_failures_ip).toEqual({ points: 10, durationSeconds: 900 });
+    expect(config.rateLimits.login_failures_email).toEqual({ points: 100, durationSeconds: 900 });
+    expect(config.rateLimits.two_factor_failures_user).toEqual({ points: 10, durationSeconds: 900 });
+  });
+
+  it('under NODE_ENV=production uses the simulated payment provider only when it is named', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).paymentsProvider).toBe('none');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulated' }).paymentsProvider).toBe('simulated');
+    expect(loadConfig({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_live_x' }).paymentsProvider).toBe('stripe');
+    expect(loadConfig({ NODE_ENV: 'development' }).paymentsProvider).toBe('simulated');
+  });
+
+  it('reads SECRETS_KEY as 32 bytes of hex or base64, and SESSION_MAX_DAYS', () => {
+    const key = Buffer.from('00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff', 'hex');
+    expect(loadConfig({ SECRETS_KEY: key.toString('hex') }).secretsKey).toEqual(key);
+    expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
+    expect(loadConfig({ SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
+    expect(loadConfig({ SESSION_MAX_DAYS: '7' }).sessionMaxDays).toBe(7);
+    expect(loadConfig({ RATE_LIMITS: 'login_failures_email=5/900' }).rateLimits.login_failures_email).toEqual({ points: 5, durationSeconds: 900 });
   });
 
   it('chooses stripe when a secret key is set, and honours overrides', () => {
@@ -39,6 +61,10 @@ describe('configuration', () => {
     [{ RATE_LIMITS: 'nonsense=1/1' }, /unknown limit/],
     [{ RATE_LIMITS: 'voucher_lookup=lots' }, /RATE_LIMITS/],
     [{ PLATFORM_FEE_PERCENT: '101' }, /PLATFORM_FEE_PERCENT/],
+    [{ SECRETS_KEY: 'too-short' }, /SECRETS_KEY/],
+    [{ SECRETS_KEY: 'ab'.repeat(31) }, /SECRETS_KEY/],
+    [{ SECRETS_KEY: Buffer.alloc(16).toString('base64') }, /SECRETS_KEY/],
+    [{ SESSION_MAX_DAYS: '0' }, /SESSION_MAX_DAYS/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

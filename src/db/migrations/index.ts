@@ -6,6 +6,7 @@ import * as m0003 from './0003_venues.js';
 import * as m0004 from './0004_availability.js';
 import * as m0005 from './0005_catalogue.js';
 import * as m0006 from './0006_mail.js';
+import * as m0007 from './0007_auth_security.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_availability': m0004,
   '0005_catalogue': m0005,
   '0006_mail': m0006,
+  '0007_auth_security': m0007,
 };

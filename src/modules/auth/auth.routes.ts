@@ -67,18 +67,18 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
 
   app.post(
     '/api/2fa/enable',
-    { schema: { tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 409) } }, onRequest: signedIn },
+    { schema: { tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 409, 429) } }, onRequest: signedIn },
     async (request) => {
-      await auth.enableTwoFactor(authOf(request).user.id, request.body.code);
+      await auth.enableTwoFactor(authOf(request).user.id, authOf(request).sessionId, request.body.code);
       return { success: true };
     },
   );
 
   app.post(
     '/api/2fa/disable',
-    { schema: { tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401) } }, onRequest: signedIn },
+    { schema: { tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 429) } }, onRequest: signedIn },
     async (request) => {
-      await auth.disableTwoFactor(authOf(request).user.id, request.body.code);
+      await auth.disableTwoFactor(authOf(request).user.id, authOf(request).sessionId, request.body.code);
       return { success: true };
     },
   );

@@ -15,9 +15,12 @@ export interface UsersTable {
   email: string;
   phone: string | null;
   password_hash: string | null;
+  /** TOTP secrets, sealed (`v1:…`, platform/secret-box.ts); older rows may still hold plain text until sealed at start. */
   totp_secret: string | null;
   totp_pending_secret: string | null;
   totp_enabled: Generated<number>;
+  /** The last TOTP time step accepted for this user: codes at or before it are refused (no replay). */
+  totp_last_step: number | null;
   membership_tier: string | null;
   profile_image_url: string | null;
   created_at: string;

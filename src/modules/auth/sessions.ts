@@ -1,6 +1,8 @@
 /**
  * Server-side sessions: opaque random bearer tokens, stored only as a SHA-256 hash, with a sliding
- * expiry (SESSION_TTL_HOURS). Verification extends the expiry at most once a minute to spare writes.
+ * expiry (SESSION_TTL_HOURS) and an absolute one (SESSION_MAX_DAYS from sign-in): a stolen token that is
+ * kept busy still dies. Verification extends the expiry at most once a minute to spare writes, never past
+ * the absolute end.
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
@@ -17,9 +19,11 @@ export interface VerifiedSession {
   user: SessionUser;
 }
 
-export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number }) {
+export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number; maxDays: number }) {
   const { db, clock } = deps;
   const ttlMs = deps.ttlHours * 3600_000;
+  const maxMs = deps.maxDays * 86_400_000;
+  const expiryFrom = (now: Date, createdAt: Date) => new Date(Math.min(now.getTime() + ttlMs, createdAt.getTime() + maxMs)).toISOString();
 
   return {
     async create(userId: string): Promise<string> {
@@ -33,7 +37,7 @@ export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number })
           user_id: userId,
           created_at: now.toISOString(),
           last_seen_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + ttlMs).toISOString(),
+          expires_at: expiryFrom(now, now),
         })
         .execute();
       return token;
@@ -47,6 +51,7 @@ export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number })
           'sessions.id as session_id',
           'sessions.expires_at',
           'sessions.last_seen_at',
+          'sessions.created_at',
           'users.id',
           'users.role',
           'users.name',
@@ -58,18 +63,19 @@ export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number })
         .executeTakeFirst();
       if (!row) return undefined;
       const now = clock.now();
-      if (new Date(row.expires_at).getTime() <= now.getTime()) {
+      const createdAt = new Date(row.created_at);
+      if (new Date(row.expires_at).getTime() <= now.getTime() || createdAt.getTime() + maxMs <= now.getTime()) {
         await db.kysely.deleteFrom('sessions').where('id', '=', row.session_id).execute();
         return undefined;
       }
       if (now.getTime() - new Date(row.last_seen_at).getTime() >= SLIDE_EVERY_MS) {
         await db.kysely
           .updateTable('sessions')
-          .set({ last_seen_at: now.toISOString(), expires_at: new Date(now.getTime() + ttlMs).toISOString() })
+          .set({ last_seen_at: now.toISOString(), expires_at: expiryFrom(now, createdAt) })
           .where('id', '=', row.session_id)
           .execute();
       }
-      const { session_id, expires_at: _e, last_seen_at: _l, ...user } = row;
+      const { session_id, expires_at: _e, last_seen_at: _l, created_at: _c, ...user } = row;
       return { sessionId: session_id, user };
     },
 
