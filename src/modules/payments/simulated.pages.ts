@@ -2,7 +2,7 @@
  * The small HTML pages behind the simulated provider's hosted flows (checkout and Connect onboarding)
  * and the pages the real provider's onboarding returns to. Server-rendered, no scripts.
  */
-import type { CheckoutPage } from './simulated-provider.js';
+import type { CheckoutPage } from './simulated/index.js';
 import type { ConnectedAccount, PaymentErrorDetail } from './provider.js';
 import { accountStatus } from './payouts.service.js';
 
