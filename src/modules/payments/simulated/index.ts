@@ -23,7 +23,8 @@ import type { SimContext } from './rows.js';
 import type { SimulatedProvider } from './types.js';
 
 export type { SimulatedEvent } from './events.js';
-export type { CheckoutPage, SimulatedProvider } from './types.js';
+export { simulatedRoutes } from './routes.js';
+export type { SimulatedProvider } from './types.js';
 
 export const SIMULATED_PUBLISHABLE_KEY = 'pk_test_simulated';
 
