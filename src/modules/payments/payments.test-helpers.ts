@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { TestApp } from '../../../test/helpers/app.js';
+import { AppError } from '../../platform/errors.js';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_test';
 
@@ -63,6 +64,17 @@ export async function confirm(t: TestApp, intentId: string, paymentMethod: strin
     url: `/api/public/simulated-payments/${intentId}/confirm`,
     payload: { payment_method: paymentMethod },
   });
+}
+
+/** The HTTP status a payments call would answer with: 200, or the AppError's status. */
+export async function statusOf(promise: Promise<unknown>): Promise<number> {
+  try {
+    await promise;
+    return 200;
+  } catch (error) {
+    if (error instanceof AppError) return error.status;
+    throw error;
+  }
 }
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -16,7 +16,7 @@ import type { PayoutSummary } from './payments.reports.js';
 import { createPayouts, type OperatorAccounts, type Payouts } from './payouts.service.js';
 import { platformFee, type PaymentIntent, type PaymentProvider } from './provider.js';
 import { signatureHeader } from './signature.js';
-import { createSimulatedProvider, SIMULATED_PUBLISHABLE_KEY, type SimulatedEvent, type SimulatedProvider } from './simulated-provider.js';
+import { createSimulatedProvider, SIMULATED_PUBLISHABLE_KEY, type SimulatedEvent, type SimulatedProvider } from './simulated/index.js';
 import { createStripeProvider } from './stripe-provider.js';
 import { ensureWebhookSecret } from './webhook-secret.js';
 import { createWebhooks, type Webhooks } from './webhooks.js';
