@@ -60,7 +60,7 @@ export interface CreateCheckoutRequest extends PaymentParty {
   amountPence: number;
   /** Line item name the payer sees. */
   name: string;
-  /** Must carry `kind` (CONTRACT §3) and the kind's target field. */
+  /** Must carry `kind` (decisions: Inbound payment webhook) and the kind's target field. */
   metadata: Record<string, string> & { kind: string };
   successUrl: string;
   cancelUrl: string;

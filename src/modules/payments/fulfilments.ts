@@ -1,6 +1,6 @@
 /**
  * The fulfilment registry: what a paid (or expired) checkout session does, keyed by its
- * `metadata.kind` (CONTRACT §3 table). Modules register their kind once at start:
+ * `metadata.kind` (decisions: Inbound payment webhook). Modules register their kind once at start:
  *
  *   ctx.payments.fulfilments.register('booking_deposit', {
  *     completed: async (trx, session, event) => { … confirm the booking … },
@@ -39,7 +39,7 @@ export type FulfilmentFn = (trx: Kysely<Database>, session: CheckoutSessionObjec
 export interface FulfilmentHandler {
   /**
    * The thing paid for, as a key: at most one fulfilment (completed or expired) per target. Defaults
-   * to `<kind>:<metadata field>` for the kinds CONTRACT §3 names a target for, else `<kind>:<session id>`.
+   * to `<kind>:<metadata field>` for the kinds the decisions name a target for, else `<kind>:<session id>`.
    */
   target?(session: CheckoutSessionObject): string;
   completed: FulfilmentFn;
@@ -47,8 +47,8 @@ export interface FulfilmentHandler {
   expired?: FulfilmentFn;
 }
 
-/** The metadata field naming the target of each kind in CONTRACT §3. */
-export const CONTRACT_TARGET_FIELDS: Readonly<Record<string, string>> = {
+/** The metadata field naming the target of each kind (decisions: Inbound payment webhook). */
+export const TARGET_FIELDS: Readonly<Record<string, string>> = {
   booking_deposit: 'booking_id',
   event_booking: 'booking_id',
   voucher_purchase: 'intent_id',
@@ -76,7 +76,7 @@ export class FulfilmentRegistry {
     const handler = kind ? this.handlers.get(kind) : undefined;
     if (!kind || !handler) return undefined;
     if (handler.target) return { handler, target: handler.target(session) };
-    const field = CONTRACT_TARGET_FIELDS[kind];
+    const field = TARGET_FIELDS[kind];
     const value = field ? session.metadata[field] : undefined;
     return { handler, target: `${kind}:${value || session.id}` };
   }

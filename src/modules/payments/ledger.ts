@@ -1,5 +1,5 @@
 /**
- * The operator money ledger (CONTRACT §4): one row per money movement, signed from the operator's
+ * The operator money ledger (decisions: Payments before payout onboarding): one row per money movement, signed from the operator's
  * side, each with a unique key so recording a movement twice (a redelivered event, a re-read intent)
  * is a no-op. `mode` says where the money sits: `destination` charges settle to the operator's
  * connected account directly; `platform` charges were taken before onboarding and are owed to the

@@ -29,7 +29,7 @@ async function paidIntent(op: TestOperator, venueId: string, amountPence: number
   return intent;
 }
 
-describe('before and after onboarding (CONTRACT §4)', () => {
+describe('before and after onboarding (decisions: Payments before payout onboarding)', () => {
   it('charges on the platform account are owed, then transferred less the fee once the account is enabled', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);

@@ -2,7 +2,7 @@
  * Payouts (spec "Payouts", "Payout status"): the operator's connected account at the provider, its
  * hosted onboarding, its status read from the provider on each call (cached on the operator as
  * `payment_connect_status`, which the dashboard shows), and the transfer of money owed from charges
- * taken on the platform account before the account was enabled (CONTRACT §4).
+ * taken on the platform account before the account was enabled (decisions: Payments before payout onboarding).
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';

@@ -1,5 +1,5 @@
 /**
- * The inbound webhook's signing secret when PAYMENT_WEBHOOK_SECRET is not set (CONTRACT §2): random per
+ * The inbound webhook's signing secret when PAYMENT_WEBHOOK_SECRET is not set (decisions: Configuration): random per
  * database, created once (the first instance to start wins; the others read it) and kept in
  * `platform_settings`, so every instance sharing the database verifies with the same secret.
  */
