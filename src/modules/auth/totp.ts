@@ -76,5 +76,3 @@ export function createTotp(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
     },
   };
 }
-
-export type Totp = ReturnType<typeof createTotp>;
