@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type RawServerDefault } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,7 +13,8 @@ import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
-import { MAX_UPLOAD_BODY_BYTES } from './platform/uploads.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
+import { MAX_UPLOAD_BODY_BYTES, serveUploads } from './platform/uploads.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -49,6 +49,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  await registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
 
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -120,15 +121,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
-  await app.register(fastifyStatic, {
-    root: ctx.uploads.dir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    cacheControl: true,
-    setHeaders: (res) => res.setHeader('Cache-Control', 'public, max-age=31536000, immutable'),
-  });
+  await serveUploads(app, ctx.uploads);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
