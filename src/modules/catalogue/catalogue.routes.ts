@@ -51,17 +51,17 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     const tags = ['bundles'];
     app.get(
       `${base}/bundles`,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      { schema: { summary: "List the venue's bundles with their items", tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await bundles.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/bundles`,
-      { schema: { tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Create a bundle', tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await bundles.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Update a bundle', tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -71,6 +71,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/bundles/:id`,
       {
         schema: {
+          summary: 'Delete a bundle and its items',
           tags,
           security,
           params: VenueItemParams,
@@ -86,12 +87,12 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.post(
       `${base}/bundles/:id/items`,
-      { schema: { tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Add an item to a bundle', tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await bundles.createItem(venueOf(request).id, request.params.id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Update a bundle item', tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.updateItem(venueOf(request).id, request.params.id, request.params.itemId, request.body);
         return ok;
@@ -99,7 +100,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.delete(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Delete a bundle item', tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.removeItem(venueOf(request).id, request.params.id, request.params.itemId);
         return ok;
@@ -109,6 +110,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/bundles/:id/items/:itemId/image`,
       {
         schema: {
+          summary: "Upload a bundle item's image (max 2 MB)",
           tags,
           security,
           params: BundleItemParams,
@@ -127,17 +129,17 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     const tags = ['promo-codes'];
     app.get(
       `${base}/promo-codes`,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      { schema: { summary: "List the venue's promo codes", tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await promos.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/promo-codes`,
-      { schema: { tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      { schema: { summary: 'Create a promo code (409 for a duplicate code)', tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => ({ success: true, id: await promos.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/promo-codes/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      { schema: { summary: 'Update a promo code', tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => {
         await promos.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -145,7 +147,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.delete(
       `${base}/promo-codes/:id`,
-      { schema: { tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Delete a promo code', tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
       async (request) => {
         await promos.remove(venueOf(request).id, request.params.id);
         return ok;
@@ -154,7 +156,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     app.post(
       `${base}/promo-codes/:id/reset`,
       {
-        schema: { tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
+        schema: { summary: "Reset a promo code's redemption count", tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
         onRequest: write,
       },
       async (request) => {
@@ -171,6 +173,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tag-catalogue',
       {
         schema: {
+          summary: 'The account-wide tag catalogue',
           tags: tagTags,
           security,
           querystring: KindQuery,
@@ -190,6 +193,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tags',
       {
         schema: {
+          summary: 'Add an account-wide tag',
           tags: tagTags,
           security,
           body: TagBody,
@@ -207,6 +211,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tags',
       {
         schema: {
+          summary: 'Remove an account-wide tag',
           tags: tagTags,
           security,
           querystring: TagQuery,
@@ -224,6 +229,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tag-categories',
       {
         schema: {
+          summary: 'Add an account-wide tag category',
           tags: tagTags,
           security,
           body: CategoryBody,
@@ -241,6 +247,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tag-categories',
       {
         schema: {
+          summary: "Set the account's flags of a tag category",
           tags: tagTags,
           security,
           body: CategoryFlagsBody,
@@ -258,6 +265,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/tag-catalogue`,
       {
         schema: {
+          summary: "The venue's merged tag catalogue",
           tags: tagTags,
           security,
           params: VenueIdParams,
@@ -272,7 +280,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.post(
       `${base}/tags`,
-      { schema: { tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      { schema: { summary: 'Add a custom tag to the venue', tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => {
         await tags.addTag(venueOf(request).id, request.body);
         return ok;
@@ -282,6 +290,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/tags`,
       {
         schema: {
+          summary: 'Remove a custom tag of the venue',
           tags: tagTags,
           security,
           params: VenueIdParams,
@@ -299,7 +308,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     app.post(
       `${base}/tag-categories`,
       {
-        schema: { tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
+        schema: { summary: 'Add a custom tag category to the venue', tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
         onRequest: write,
       },
       async (request) => {
@@ -311,6 +320,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/tag-categories`,
       {
         schema: {
+          summary: "Set the venue's flags of a tag category",
           tags: tagTags,
           security,
           params: VenueIdParams,

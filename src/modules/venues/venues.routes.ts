@@ -63,7 +63,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.put(
     '/api/my-venues/:id',
     {
-      schema: { tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: { summary: 'Update a venue (any subset of its fields)', tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
       onRequest: venueSettingsWrite,
     },
     async (request) => {
@@ -125,7 +125,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.get(
     '/api/my-venues/:id/stats',
     {
-      schema: { tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
+      schema: { summary: "A venue's revenue, bookings and 14-day chart", tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
       onRequest: guard({ permission: 'stats:read', venueParam: 'id' }),
     },
     async (request) => venues.stats(venueOf(request)),
@@ -149,7 +149,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.get(
     '/api/my-venues/:id/sisters',
     {
-      schema: { tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
+      schema: { summary: "List a venue's sister venues", tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
       onRequest: sistersRead,
     },
     async (request) => ({ data: await venues.sisters(authOf(request), venueOf(request)) }),
