@@ -74,10 +74,11 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('documents the health checks', async () => {
+  it('documents the health checks, and the new venue read as an extension', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
     expect(doc.paths['/healthz'].get.summary).toMatch(/Liveness/);
     expect(doc.paths['/readyz'].get.responses['503'].description).toMatch(/database/);
+    expect(doc.paths['/api/my-venues/{id}'].get.description).toMatch(/^Extension/);
   });
 });
 

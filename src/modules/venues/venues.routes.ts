@@ -19,6 +19,7 @@ import {
   StatusBody,
   StatusResult,
   UpdateVenueBody,
+  Venue,
   VenueIdParams,
   VenueList,
   VenueStats,
@@ -30,6 +31,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   const security = [{ bearer: [] }];
   const settingsRead = guard({ permission: 'venues.settings:read' });
   const settingsWrite = guard({ permission: 'venues.settings:write' });
+  const venueSettingsRead = guard({ permission: 'venues.settings:read', venueParam: 'id' });
   const venueSettingsWrite = guard({ permission: 'venues.settings:write', venueParam: 'id' });
   const sistersRead = guard({ permission: 'venues.sisters:read', venueParam: 'id' });
   const sistersWrite = guard({ permission: 'venues.sisters:write', venueParam: 'id' });
@@ -58,6 +60,24 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
     },
     // 200 like every other create of the operator API (`{ success, id }` plus the initial states).
     async (request) => venues.create(authOf(request), request.body),
+  );
+
+  app.get(
+    '/api/my-venues/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read one venue',
+        description:
+          'Extension (the interface lists venues only as a whole): the venue with every field, as in the list. ' +
+          '404 for a venue of another account or outside the role’s venue scope.',
+        params: VenueIdParams,
+        response: { 200: Venue, ...errorResponses(401, 403, 404) },
+      },
+      onRequest: venueSettingsRead,
+    },
+    async (request) => venues.read(venueOf(request)),
   );
 
   app.put(
