@@ -17,6 +17,7 @@ import { registerProfilesReferences } from './references.js';
 export { loadAdmissionRules } from './admission.service.js';
 export { loadPaymentPolicy } from './policies.service.js';
 export { profilesRoutes, type ProfilesServices } from './profiles.routes.js';
+export { BOOKING_POLICY_KINDS } from './profiles.schemas.js';
 
 export function createProfilesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): ProfilesServices {
   registerProfilesReferences(deps.references);
