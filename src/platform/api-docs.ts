@@ -36,8 +36,9 @@ its status: 400 invalid input, 401 not signed in or session expired, 403 not all
 409 conflicts with the current state, 429 rate limited, 503 unconfigured dependency or maintenance.
 
 ## Rate limits
-Sign-in, public booking and voucher look-up are rate limited per IP (and per email for some). Over the
-limit the answer is **429** with a \`Retry-After\` header: wait that many seconds before trying again.
+Sensitive and public endpoints (sign-in, registration, two-factor codes, public guest endpoints) are rate
+limited per IP, sign-in also per email. Over the limit the answer is **429** with a \`Retry-After\`
+header: wait that many seconds before trying again.
 In maintenance every \`/api/*\` request answers 503 with \`Retry-After\`.
 
 ## Caching

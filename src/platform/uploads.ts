@@ -54,6 +54,7 @@ export interface StoredImage {
   url: string;
   type: ImageType;
   mime: string;
+  /** The size of the image as sent (what the limit applies to), not of the re-encoded file. */
   bytes: number;
 }
 
@@ -99,7 +100,7 @@ export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
         await fs.writeFile(tmp, stored);
         await fs.rename(tmp, file);
       }
-      return { url: `${deps.publicBaseUrl}/uploads/${name}`, type, mime: MIME[type], bytes: stored.length };
+      return { url: `${deps.publicBaseUrl}/uploads/${name}`, type, mime: MIME[type], bytes: bytes.length };
     },
   };
 }

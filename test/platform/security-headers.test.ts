@@ -9,7 +9,15 @@ import { createTestApp, setupVenue, TINY_IMAGES, type TestApp } from '../helpers
 let http: TestApp;
 let https: TestApp;
 beforeAll(async () => {
-  [http, https] = await Promise.all([createTestApp(), createTestApp({ PUBLIC_BASE_URL: 'https://maitred.example' })]);
+  [http, https] = await Promise.all([
+    // A page that sets its own, stricter policy, as the simulated payment provider's pages do.
+    createTestApp({}, (app) => {
+      app.get('/test/own-policy', async (_request, reply) =>
+        reply.headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'" }).send('<p>hi</p>'),
+      );
+    }),
+    createTestApp({ PUBLIC_BASE_URL: 'https://maitred.example' }),
+  ]);
 });
 afterAll(async () => Promise.all([http.close(), https.close()]));
 
@@ -54,6 +62,13 @@ describe('the API and its docs', () => {
     expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
+  });
+
+  it('leaves a page its own policy, with the other headers still set', async () => {
+    const res = await http.app.inject({ url: '/test/own-policy' });
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
   });
 
   it('sends HSTS and upgrades requests only when PUBLIC_BASE_URL is https', async () => {
