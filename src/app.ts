@@ -6,17 +6,18 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
-import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
+import { Type } from 'typebox';
 import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
+import { registerApiDocs } from './platform/api-docs.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
+import { ErrorBody } from './platform/http.js';
 import { assertSafeBody, assertSafeUrlParts } from './platform/input-guard.js';
-import { MAX_UPLOAD_BODY_BYTES } from './platform/uploads.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
+import { MAX_UPLOAD_BODY_BYTES, serveUploads } from './platform/uploads.js';
 import { validatorCompiler, type ValidationIssue } from './platform/validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -75,6 +76,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  await registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
 
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
@@ -139,42 +141,33 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Maitred API',
-        version: '1.0.0',
-        description: 'Hospitality booking and operations platform: operator, public widget and webhook API.',
+  await registerApiDocs(app);
+  await serveUploads(app, ctx.uploads);
+
+  const Health = Type.Object({ ok: Type.Boolean() }, { description: 'Up' });
+  app.get(
+    '/healthz',
+    { schema: { tags: ['platform'], summary: 'Liveness: the process answers', response: { 200: Health } } },
+    async () => ({ ok: true }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['platform'],
+        summary: 'Readiness: the database answers',
+        response: { 200: { ...Health, description: 'Ready' }, 503: { ...ErrorBody, description: 'The database is unreachable' } },
       },
-      servers: [{ url: ctx.config.publicBaseUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-
-  await app.register(fastifyStatic, {
-    root: ctx.uploads.dir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    cacheControl: true,
-    setHeaders: (res) => {
-      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(ctx.db.kysely);
+        return { ok: true };
+      } catch {
+        return reply.code(503).send({ error: 'Database unreachable' });
+      }
     },
-  });
-
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(ctx.db.kysely);
-      return { ok: true };
-    } catch {
-      return reply.code(503).send({ error: 'Database unreachable' });
-    }
-  });
+  );
 
   await registerModules(app, ctx);
   return app;

@@ -2,8 +2,8 @@
 import { Type, type TSchema } from 'typebox';
 
 export const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
-export const SuccessBody = Type.Object({ success: Type.Boolean() });
-export const CreatedBody = Type.Object({ success: Type.Boolean(), id: Type.String() });
+export const SuccessBody = Type.Object({ success: Type.Boolean() }, { description: 'Done: `{ success: true }`' });
+export const CreatedBody = Type.Object({ success: Type.Boolean(), id: Type.String() }, { description: 'Created: `{ success: true, id }` with the new id' });
 
 /** Boolean toggles: accept JSON booleans and the 0/1 integers that older clients send. */
 export const Toggle = Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1)]);
@@ -20,9 +20,36 @@ export const DateString = Type.String({ maxLength: 10, pattern: '^\\d{4}-\\d{2}-
 /** Ids sent in bodies (`table_ids`, `role_id` …): ours are about 30 characters. */
 export const IdText = Type.String({ minLength: 1, maxLength: 100 });
 
+/** What each status means across the API: the description of a response that does not say more. */
+export const RESPONSE_DESCRIPTIONS: Record<number, string> = {
+  200: 'OK',
+  304: 'Not modified: the `If-None-Match` ETag still matches (empty body)',
+  400: 'Invalid request: a field is missing or invalid; `error` says which',
+  401: 'Not signed in, or the session has expired: sign in again',
+  402: 'Payment required: a card or payment step is needed',
+  403: 'Signed in, but not allowed: not an operator user, or the role lacks the permission',
+  404: 'Not found, or a venue outside the account or the role’s venue scope',
+  409: 'Conflicts with the current state; `error` says why',
+  429: 'Too many requests: retry after the `Retry-After` header’s seconds',
+  500: 'Unexpected server error',
+  502: 'An upstream provider failed',
+  503: 'A dependency is unconfigured or unreachable, or the platform is in maintenance (`Retry-After`)',
+};
+
+const errorBodies = new Map<number, typeof ErrorBody>();
+/** The `{ error }` body of one status, described by what that status means. */
+export function errorBody(status: number): typeof ErrorBody {
+  let body = errorBodies.get(status);
+  if (!body) {
+    body = Type.Object({ error: Type.String() }, { additionalProperties: true, description: RESPONSE_DESCRIPTIONS[status] ?? `Error ${status}` });
+    errorBodies.set(status, body);
+  }
+  return body;
+}
+
 /** The common error responses, to spread into a route's `response`. */
 export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+  Object.fromEntries(statuses.map((status) => [status, errorBody(status)]));
 
 export const IdParams = Type.Object({ id: Type.String() });
 export const VenueParams = Type.Object({ venueId: Type.String() });

@@ -1,14 +1,20 @@
 /**
  * The one image-upload service of the product. Images arrive as base64 data URLs in JSON; the type is
  * recognised from the bytes (PNG, JPEG, WebP, GIF only; the declared type is ignored and SVG refused),
- * the size is checked per route, and the bytes are stored content-addressed under UPLOADS_DIR and
- * served from /uploads/ with immutable caching.
+ * the size is checked per route, the image is decoded and re-encoded (images.ts: only real images are
+ * stored, without their metadata), and the re-encoded bytes are stored content-addressed (named by
+ * their SHA-256) under UPLOADS_DIR and served as stored from /uploads/ with immutable caching.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.js';
+import { reencodeImage, type ImageType } from './images.js';
+
+export type { ImageType } from './images.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -26,8 +32,6 @@ export const UPLOAD_LIMITS = {
 
 /** The largest upload, base64-encoded, plus room for the JSON around it: the HTTP body limit. */
 export const MAX_UPLOAD_BODY_BYTES = Math.ceil((3 * MB * 4) / 3) + 256 * KB;
-
-export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif';
 
 const MIME: Record<ImageType, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
 const EXT: Record<ImageType, string> = { png: 'png', jpeg: 'jpg', webp: 'webp', gif: 'gif' };
@@ -50,6 +54,7 @@ export interface StoredImage {
   url: string;
   type: ImageType;
   mime: string;
+  /** The size of the image as sent (what the limit applies to), not of the re-encoded file. */
   bytes: number;
 }
 
@@ -83,14 +88,16 @@ export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
       }
       const type = sniffImageType(bytes);
       if (!type) throw badRequest('Only PNG, JPEG, WebP and GIF images are accepted');
-      const name = `${createHash('sha256').update(bytes).digest('hex')}.${EXT[type]}`;
+      // The size limit applies to what was sent; the stored image is the re-encoded one.
+      const stored = await reencodeImage(bytes, type);
+      const name = `${createHash('sha256').update(stored).digest('hex')}.${EXT[type]}`;
       const file = path.join(dir, name);
       await fs.mkdir(dir, { recursive: true });
       try {
         await fs.access(file);
       } catch {
         const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-        await fs.writeFile(tmp, bytes);
+        await fs.writeFile(tmp, stored);
         await fs.rename(tmp, file);
       }
       return { url: `${deps.publicBaseUrl}/uploads/${name}`, type, mime: MIME[type], bytes: bytes.length };
@@ -99,3 +106,25 @@ export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
 }
 
 export type Uploads = ReturnType<typeof createUploads>;
+
+/**
+ * Serves the stored images from /uploads/ as stored, cached forever (names are content hashes). They are
+ * guest-facing and embedded by other sites (widgets, mails), so any origin may load them; the type is
+ * never sniffed, and opened on their own they run nothing (a sandbox without scripts or plugins).
+ */
+export async function serveUploads(app: FastifyInstance, uploads: Pick<Uploads, 'dir'>): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: uploads.dir,
+    prefix: '/uploads/',
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+    cacheControl: true,
+    setHeaders: (res) => {
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    },
+  });
+}

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
@@ -187,18 +188,34 @@ export async function createStaff(
   return { userId, roleId, email, token, headers: bearer(token) };
 }
 
-/** 1×1 PNG, JPEG, GIF and WebP images as data URLs, for upload tests. */
+/** 1×1 PNG, JPEG, GIF and WebP images as data URLs, for upload tests (each decodes completely). */
 export const TINY_IMAGES = {
   png: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   gif: 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7',
   jpeg:
-    'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'data:image/jpeg;base64,/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAj/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKpAB//Z',
   webp: 'data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=',
 };
 
-/** A PNG data URL of about `bytes` bytes (a valid signature followed by padding). */
+/** A PNG chunk: length, type, data and CRC. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * A real PNG data URL of exactly `bytes` bytes: the 1×1 PNG with a private ancillary chunk of padding
+ * before its end, so it decodes like any image and only its size matters.
+ */
 export function pngOfSize(bytes: number): string {
-  const buf = Buffer.alloc(bytes, 0);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf);
-  return `data:image/png;base64,${buf.toString('base64')}`;
+  const tiny = Buffer.from(TINY_IMAGES.png.slice(TINY_IMAGES.png.indexOf(',') + 1), 'base64');
+  const iend = tiny.subarray(tiny.length - 12);
+  const padding = bytes - tiny.length - 12;
+  if (padding < 0) throw new Error(`pngOfSize: at least ${tiny.length + 12} bytes`);
+  const png = Buffer.concat([tiny.subarray(0, tiny.length - 12), pngChunk('mtPd', Buffer.alloc(padding)), iend]);
+  return `data:image/png;base64,${png.toString('base64')}`;
 }

@@ -40,20 +40,20 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
   const writeErrors = errorResponses(400, 401, 403, 404);
 
   // ---- time periods ----
-  app.get(`${base}/time-periods`, { schema: { ...common, params: VenueParams, response: { 200: list(TimePeriod), ...readErrors } }, onRequest: read }, async (request) => ({
+  app.get(`${base}/time-periods`, { schema: { summary: "List the venue's time periods", ...common, params: VenueParams, response: { 200: list(TimePeriod), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await availability.listTimePeriods(venueOf(request).id),
   }));
 
   app.post(
     `${base}/time-periods`,
-    { schema: { ...common, params: VenueParams, body: TimePeriodBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
+    { schema: { summary: 'Create a time period', ...common, params: VenueParams, body: TimePeriodBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await availability.createTimePeriod(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/time-periods/:id`,
     {
-      schema: { ...common, description: 'Updates the fields sent.', params: AvailabilityParams, body: TimePeriodUpdateBody, response: { 200: SuccessBody, ...writeErrors } },
+      schema: { summary: 'Update a time period', ...common, description: 'Updates the fields sent.', params: AvailabilityParams, body: TimePeriodUpdateBody, response: { 200: SuccessBody, ...writeErrors } },
       onRequest: write,
     },
     async (request) => {
@@ -62,19 +62,19 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     },
   );
 
-  app.delete(`${base}/time-periods/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
+  app.delete(`${base}/time-periods/:id`, { schema: { summary: 'Delete a time period', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await availability.deleteTimePeriod(venueOf(request).id, request.params.id);
     return { success: true };
   });
 
   // ---- shifts ----
-  app.get(`${base}/shifts`, { schema: { ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } }, onRequest: read }, async (request) => ({
+  app.get(`${base}/shifts`, { schema: { summary: "List the venue's shifts", ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await availability.listShifts(venueOf(request).id),
   }));
 
   app.post(
     `${base}/shifts`,
-    { schema: { ...common, params: VenueParams, body: ShiftBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
+    { schema: { summary: 'Create a shift', ...common, params: VenueParams, body: ShiftBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await availability.createShift(venueOf(request), request.body) }),
   );
 
@@ -82,6 +82,7 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     `${base}/shifts/:id`,
     {
       schema: {
+        summary: 'Replace a shift',
         ...common,
         description: 'Re-sends the field set: omitted fields return to their defaults; an omitted days_of_week is kept.',
         params: AvailabilityParams,
@@ -96,13 +97,13 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     },
   );
 
-  app.delete(`${base}/shifts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
+  app.delete(`${base}/shifts/:id`, { schema: { summary: 'Delete a shift', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await availability.deleteShift(venueOf(request).id, request.params.id);
     return { success: true };
   });
 
   // ---- access rules ----
-  app.get(`${base}/access-rules`, { schema: { ...common, params: VenueParams, response: { 200: list(AccessRule), ...readErrors } }, onRequest: read }, async (request) => ({
+  app.get(`${base}/access-rules`, { schema: { summary: "List the venue's access rules (bookable offers)", ...common, params: VenueParams, response: { 200: list(AccessRule), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await rules.list(venueOf(request).id),
   }));
 
@@ -110,6 +111,7 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     `${base}/access-rules`,
     {
       schema: {
+        summary: 'Create an access rule',
         ...common,
         description: 'Only name is required. The first rule makes the venue bookable on discovery surfaces.',
         params: VenueParams,
@@ -125,6 +127,7 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     `${base}/access-rules/:id`,
     {
       schema: {
+        summary: 'Replace an access rule',
         ...common,
         description: 'Same body as create; omitted fields return to their defaults, the uploaded image is kept unless display_image_url is null.',
         params: AvailabilityParams,
@@ -139,7 +142,7 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     },
   );
 
-  app.delete(`${base}/access-rules/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
+  app.delete(`${base}/access-rules/:id`, { schema: { summary: 'Delete an access rule', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await rules.remove(venueOf(request), request.params.id);
     return { success: true };
   });
@@ -148,6 +151,7 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     `${base}/access-rules/:id/image`,
     {
       schema: {
+        summary: "Upload an access rule's display image (max 2 MB)",
         ...common,
         description: 'Base64 data URL of a PNG, JPEG, WebP or GIF image, at most 2 MB; stored as display_image_url.',
         params: AvailabilityParams,
@@ -160,26 +164,26 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
   );
 
   // ---- blackouts ----
-  app.get(`${base}/blackouts`, { schema: { ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } }, onRequest: read }, async (request) => ({
+  app.get(`${base}/blackouts`, { schema: { summary: "List the venue's blackouts", ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } }, onRequest: read }, async (request) => ({
     data: await availability.listBlackouts(venueOf(request).id),
   }));
 
   app.post(
     `${base}/blackouts`,
-    { schema: { ...common, params: VenueParams, body: BlackoutBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
+    { schema: { summary: 'Create a blackout', ...common, params: VenueParams, body: BlackoutBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
     async (request) => ({ success: true, id: await availability.createBlackout(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/blackouts/:id`,
-    { schema: { ...common, params: AvailabilityParams, body: BlackoutBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
+    { schema: { summary: 'Update a blackout', ...common, params: AvailabilityParams, body: BlackoutBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
     async (request) => {
       await availability.updateBlackout(venueOf(request).id, request.params.id, request.body);
       return { success: true };
     },
   );
 
-  app.delete(`${base}/blackouts/:id`, { schema: { ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
+  app.delete(`${base}/blackouts/:id`, { schema: { summary: 'Delete a blackout', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
     await availability.deleteBlackout(venueOf(request).id, request.params.id);
     return { success: true };
   });

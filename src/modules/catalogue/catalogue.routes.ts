@@ -49,17 +49,17 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     const tags = ['bundles'];
     app.get(
       `${base}/bundles`,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      { schema: { summary: "List the venue's bundles with their items", tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await bundles.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/bundles`,
-      { schema: { tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Create a bundle', tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await bundles.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Update a bundle', tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -69,6 +69,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/bundles/:id`,
       {
         schema: {
+          summary: 'Delete a bundle and its items',
           tags,
           security,
           params: VenueItemParams,
@@ -84,12 +85,12 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.post(
       `${base}/bundles/:id/items`,
-      { schema: { tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Add an item to a bundle', tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => ({ success: true, id: await bundles.createItem(venueOf(request).id, request.params.id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Update a bundle item', tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.updateItem(venueOf(request).id, request.params.id, request.params.itemId, request.body);
         return ok;
@@ -97,7 +98,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.delete(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Delete a bundle item', tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
       async (request) => {
         await bundles.removeItem(venueOf(request).id, request.params.id, request.params.itemId);
         return ok;
@@ -107,6 +108,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/bundles/:id/items/:itemId/image`,
       {
         schema: {
+          summary: "Upload a bundle item's image (max 2 MB)",
           tags,
           security,
           params: BundleItemParams,
@@ -125,17 +127,17 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     const tags = ['promo-codes'];
     app.get(
       `${base}/promo-codes`,
-      { schema: { tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      { schema: { summary: "List the venue's promo codes", tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, onRequest: read },
       async (request) => ({ data: await promos.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/promo-codes`,
-      { schema: { tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      { schema: { summary: 'Create a promo code (409 for a duplicate code)', tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => ({ success: true, id: await promos.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/promo-codes/:id`,
-      { schema: { tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      { schema: { summary: 'Update a promo code', tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => {
         await promos.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -143,7 +145,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.delete(
       `${base}/promo-codes/:id`,
-      { schema: { tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+      { schema: { summary: 'Delete a promo code', tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
       async (request) => {
         await promos.remove(venueOf(request).id, request.params.id);
         return ok;
@@ -152,7 +154,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     app.post(
       `${base}/promo-codes/:id/reset`,
       {
-        schema: { tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
+        schema: { summary: "Reset a promo code's redemption count", tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
         onRequest: write,
       },
       async (request) => {
@@ -169,6 +171,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tag-catalogue',
       {
         schema: {
+          summary: 'The account-wide tag catalogue',
           tags: tagTags,
           security,
           querystring: KindQuery,
@@ -188,6 +191,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tags',
       {
         schema: {
+          summary: 'Add an account-wide tag',
           tags: tagTags,
           security,
           body: TagBody,
@@ -205,6 +209,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tags',
       {
         schema: {
+          summary: 'Remove an account-wide tag',
           tags: tagTags,
           security,
           querystring: TagBody,
@@ -222,6 +227,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tag-categories',
       {
         schema: {
+          summary: 'Add an account-wide tag category',
           tags: tagTags,
           security,
           body: CategoryBody,
@@ -239,6 +245,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       '/api/my/tag-categories',
       {
         schema: {
+          summary: "Set the account's flags of a tag category",
           tags: tagTags,
           security,
           body: CategoryBody,
@@ -256,6 +263,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/tag-catalogue`,
       {
         schema: {
+          summary: "The venue's merged tag catalogue",
           tags: tagTags,
           security,
           params: VenueIdParams,
@@ -270,7 +278,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.post(
       `${base}/tags`,
-      { schema: { tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      { schema: { summary: 'Add a custom tag to the venue', tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
       async (request) => {
         await tags.addTag(venueOf(request).id, request.body);
         return ok;
@@ -280,6 +288,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/tags`,
       {
         schema: {
+          summary: 'Remove a custom tag of the venue',
           tags: tagTags,
           security,
           params: VenueIdParams,
@@ -297,7 +306,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     app.post(
       `${base}/tag-categories`,
       {
-        schema: { tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
+        schema: { summary: 'Add a custom tag category to the venue', tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
         onRequest: write,
       },
       async (request) => {
@@ -309,6 +318,7 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
       `${base}/tag-categories`,
       {
         schema: {
+          summary: "Set the venue's flags of a tag category",
           tags: tagTags,
           security,
           params: VenueIdParams,

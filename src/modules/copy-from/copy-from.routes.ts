@@ -10,6 +10,7 @@ export const copyFromRoutes: RoutePlugin<{ guard: GuardFactory; copies: CopyFrom
     '/api/my-venues/:venueId/copy-from',
     {
       schema: {
+        summary: "Copy one settings scope from another of the account's venues",
         tags: ['copy-from'],
         security: [{ bearer: [] }],
         params: VenueParams,

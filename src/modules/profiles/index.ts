@@ -15,6 +15,7 @@ import { createProfilesService } from './profiles.service.js';
 import { registerProfilesReferences } from './references.js';
 
 export { profilesRoutes, type ProfilesServices } from './profiles.routes.js';
+export { BOOKING_POLICY_KINDS } from './profiles.schemas.js';
 
 export function createProfilesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): ProfilesServices {
   registerProfilesReferences(deps.references);

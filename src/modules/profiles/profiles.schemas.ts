@@ -64,6 +64,8 @@ export const Group = Type.Object({
 });
 
 // Booking policies
+/** A venue's booking policies, by name: a venue's `booking_policy` names its default among them. */
+export const BOOKING_POLICY_KINDS = ['tables', 'guest_list', 'events'] as const;
 const PolicyText = Type.String({ maxLength: 20_000 });
 export const BookingPolicies = Type.Object({ tables: Type.String(), guest_list: Type.String(), events: Type.String() });
 export const BookingPoliciesBody = Type.Object({

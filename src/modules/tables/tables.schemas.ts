@@ -6,8 +6,14 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Pence = Type.Integer({ minimum: 0, maximum: 100_000_000 });
 const Covers = Type.Integer({ minimum: 1, maximum: 1000 });
-/** Table numbers are strings; clients that send a number get it stored as its string. */
-export const TableNumber = Type.Union([Type.String({ minLength: 1, maxLength: 50 }), Type.Integer({ minimum: 0 })]);
+/**
+ * Table numbers are strings; clients that send a number get it stored as its string. A number is a whole
+ * one up to 99999 (floor plans number tables in the tens or hundreds), so its string is short and never
+ * turns into exponent notation (`1e+21`).
+ */
+export const TableNumber = Type.Union([Type.String({ minLength: 1, maxLength: 50 }), Type.Integer({ minimum: 0, maximum: 99_999 })], {
+  description: 'A string of 1 to 50 characters, or a whole number from 0 to 99999 (stored as its string)',
+});
 export const TableType = Type.Enum([...TABLE_TYPES]);
 const TableStatus = Type.Enum([...TABLE_STATUSES]);
 

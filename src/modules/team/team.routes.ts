@@ -49,7 +49,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-operator',
     {
-      schema: { tags: ['operator'], security, response: { 200: Operator, ...errorResponses(401, 403) } },
+      schema: { summary: "The caller's operator account", tags: ['operator'], security, response: { 200: Operator, ...errorResponses(401, 403) } },
       onRequest: guard({ permission: 'operators.settings:read' }),
     },
     async (request) => operators.get(operatorIdOf(request)),
@@ -59,6 +59,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-operator',
     {
       schema: {
+        summary: "Update the caller's operator account",
         tags: ['operator'],
         security,
         description: '`company_name`, `company_reg` and `vat_number` are cleared by null or an empty string; omitted fields stay.',
@@ -77,6 +78,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/client/dashboard',
     {
       schema: {
+        summary: 'The operator dashboard: account, payouts, figures and venues',
         tags: ['operator'],
         security,
         description: 'Figures cover the venues the caller’s role can reach; "month" is each venue’s current calendar month in its own time zone.',
@@ -91,6 +93,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/me/permissions',
     {
       schema: {
+        summary: "The caller's effective permissions and the permission tree",
         tags: ['permissions'],
         security,
         description: 'The caller’s effective permissions over the whole catalogue and the catalogue tree. Supports If-None-Match (304).',
@@ -107,6 +110,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-operator/members',
     {
       schema: {
+        summary: "List the account's members",
         tags: ['members'],
         security,
         description:
@@ -123,6 +127,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-operator/users-search',
     {
       schema: {
+        summary: 'Search portal users who could become members',
         tags: ['members'],
         security,
         description:
@@ -141,6 +146,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-operator/members',
     {
       schema: {
+        summary: 'Add a member to the account',
         tags: ['members'],
         security,
         description:
@@ -158,6 +164,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-operator/members/:id',
     {
       schema: {
+        summary: "Change a member's role",
         tags: ['members'],
         security,
         params: IdParams,
@@ -176,6 +183,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-operator/members/:id',
     {
       schema: {
+        summary: 'Remove a member from the account',
         tags: ['members'],
         security,
         description: 'The account’s primary contact cannot be removed (400).',
@@ -194,7 +202,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-roles',
     {
-      schema: { tags: ['roles'], security, response: { 200: RoleList, ...errorResponses(401, 403) } },
+      schema: { summary: "List the account's roles", tags: ['roles'], security, response: { 200: RoleList, ...errorResponses(401, 403) } },
       onRequest: guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.list(operatorIdOf(request)),
@@ -203,7 +211,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-roles/:id',
     {
-      schema: { tags: ['roles'], security, params: IdParams, response: { 200: Role, ...errorResponses(401, 403, 404) } },
+      schema: { summary: 'Read a role with its permission grid and venue scope', tags: ['roles'], security, params: IdParams, response: { 200: Role, ...errorResponses(401, 403, 404) } },
       onRequest: guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.get(operatorIdOf(request), request.params.id),
@@ -213,6 +221,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-roles',
     {
       schema: {
+        summary: 'Create a role',
         tags: ['roles'],
         security,
         description: 'A new role has an empty permission grid and every venue in scope (`venue_ids` empty). Names are unique per account (409).',
@@ -228,6 +237,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-roles/:id',
     {
       schema: {
+        summary: 'Update a role, its permission grid and venue scope',
         tags: ['roles'],
         security,
         description:
@@ -251,6 +261,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-roles/:id',
     {
       schema: {
+        summary: 'Delete a role',
         tags: ['roles'],
         security,
         description:
@@ -271,7 +282,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-users',
     {
-      schema: { tags: ['portal-users'], security, response: { 200: PortalUserList, ...errorResponses(401, 403) } },
+      schema: { summary: "List the account's portal users", tags: ['portal-users'], security, response: { 200: PortalUserList, ...errorResponses(401, 403) } },
       onRequest: guard({ permission: 'users.user:read' }),
     },
     async (request) => users.list(operatorIdOf(request)),
@@ -281,6 +292,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-users',
     {
       schema: {
+        summary: 'Create a portal user',
         tags: ['portal-users'],
         security,
         description:
@@ -298,6 +310,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-users/:id',
     {
       schema: {
+        summary: 'Update a portal user',
         tags: ['portal-users'],
         security,
         description:
@@ -321,6 +334,7 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
     '/api/my-users/:id',
     {
       schema: {
+        summary: 'Delete a portal user',
         tags: ['portal-users'],
         security,
         description:

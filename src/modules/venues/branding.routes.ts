@@ -37,7 +37,7 @@ export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: Brandi
   app.put(
     '/api/my-venues/:venueId/branding',
     {
-      schema: { tags, security, params: VenueParams, body: BrandingBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: { summary: "Set the venue's branding (theme, colours, font)", tags, security, params: VenueParams, body: BrandingBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
       onRequest: write,
     },
     async (request) => {

@@ -26,13 +26,13 @@ export const venuesPublicRoutes: RoutePlugin<{ branding: BrandingService }> = as
 
   app.get(
     '/api/public/venues/:venueId/booking-widget-config',
-    { ...options, schema: { tags, params: PublicVenueParams, response: { 200: BookingWidgetConfig, ...errorResponses(404) } } },
+    { ...options, schema: { summary: "A venue's public booking-widget configuration", tags, params: PublicVenueParams, response: { 200: BookingWidgetConfig, ...errorResponses(404) } } },
     async (request) => branding.bookingWidgetConfig(request.params.venueId),
   );
 
   app.get(
     '/api/public/venues/:venueId/events-widget-config',
-    { ...options, schema: { tags, params: PublicVenueParams, response: { 200: EventsWidgetConfig, ...errorResponses(404) } } },
+    { ...options, schema: { summary: "A venue's public events-widget configuration", tags, params: PublicVenueParams, response: { 200: EventsWidgetConfig, ...errorResponses(404) } } },
     async (request) => branding.eventsWidgetConfig(request.params.venueId),
   );
 
@@ -41,6 +41,7 @@ export const venuesPublicRoutes: RoutePlugin<{ branding: BrandingService }> = as
     {
       ...options,
       schema: {
+        summary: "A venue's public gift-voucher configuration",
         tags,
         description: 'Gift-voucher settings (defaults where the venue has none) and keys; `widget.enabled` needs vouchers on too.',
         params: PublicVenueParams,
@@ -55,6 +56,7 @@ export const venuesPublicRoutes: RoutePlugin<{ branding: BrandingService }> = as
     {
       ...options,
       schema: {
+        summary: "A venue's public combo-widget configuration",
         tags,
         description: 'Which widgets are on and their `{base_url}/widget/<public_id>` links (null when off).',
         params: PublicVenueParams,

@@ -19,6 +19,7 @@ import {
   StatusBody,
   StatusResult,
   UpdateVenueBody,
+  Venue,
   VenueIdParams,
   VenueList,
   VenueStats,
@@ -30,6 +31,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   const security = [{ bearer: [] }];
   const settingsRead = guard({ permission: 'venues.settings:read' });
   const settingsWrite = guard({ permission: 'venues.settings:write' });
+  const venueSettingsRead = guard({ permission: 'venues.settings:read', venueParam: 'id' });
   const venueSettingsWrite = guard({ permission: 'venues.settings:write', venueParam: 'id' });
   const sistersRead = guard({ permission: 'venues.sisters:read', venueParam: 'id' });
   const sistersWrite = guard({ permission: 'venues.sisters:write', venueParam: 'id' });
@@ -60,10 +62,28 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
     async (request) => venues.create(authOf(request), request.body),
   );
 
+  app.get(
+    '/api/my-venues/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read one venue',
+        description:
+          'Extension (the interface lists venues only as a whole): the venue with every field, as in the list. ' +
+          '404 for a venue of another account or outside the role’s venue scope.',
+        params: VenueIdParams,
+        response: { 200: Venue, ...errorResponses(401, 403, 404) },
+      },
+      onRequest: venueSettingsRead,
+    },
+    async (request) => venues.read(venueOf(request)),
+  );
+
   app.put(
     '/api/my-venues/:id',
     {
-      schema: { tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: { summary: 'Update a venue (any subset of its fields)', tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
       onRequest: venueSettingsWrite,
     },
     async (request) => {
@@ -125,7 +145,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.get(
     '/api/my-venues/:id/stats',
     {
-      schema: { tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
+      schema: { summary: "A venue's revenue, bookings and 14-day chart", tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
       onRequest: guard({ permission: 'stats:read', venueParam: 'id' }),
     },
     async (request) => venues.stats(venueOf(request)),
@@ -149,7 +169,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.get(
     '/api/my-venues/:id/sisters',
     {
-      schema: { tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
+      schema: { summary: "List a venue's sister venues", tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
       onRequest: sistersRead,
     },
     async (request) => ({ data: await venues.sisters(authOf(request), venueOf(request)) }),

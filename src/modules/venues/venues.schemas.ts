@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ClockTime, EMAIL_PATTERN, IdText, Nullable, Toggle } from '../../platform/http.js';
+import { BOOKING_POLICY_KINDS } from '../profiles/index.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Venue fields
@@ -64,7 +65,16 @@ const writableFields = {
   guest_list_enabled: Type.Optional(Toggle),
   tables_enabled: Type.Optional(Toggle),
   paid_guest_list_enabled: Type.Optional(Toggle),
-  booking_policy: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'default booking policy id' }))),
+  // The spec calls it the "default booking policy id", and a venue's booking policies are its three named
+  // texts (GET/PUT /booking-policies), so the id is one of their names. Not required to be non-empty:
+  // a new venue has no texts yet, and a text can be cleared later anyway.
+  booking_policy: Type.Optional(
+    Nullable(
+      Type.Enum([...BOOKING_POLICY_KINDS, ''], {
+        description: 'The default booking policy: `tables`, `guest_list` or `events` (the venue’s booking-policies texts); null or an empty string clears.',
+      }),
+    ),
+  ),
   default_booking_duration: Type.Optional(Type.Integer({ minimum: 5, maximum: 1440 })),
   default_party_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   default_party_max: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'not below default_party_min' })),

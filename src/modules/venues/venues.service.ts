@@ -223,6 +223,9 @@ export function createVenuesService(deps: {
   }
 
   return {
+    /** One venue the guard has already found reachable. */
+    read: (venue: VenueRow): Venue => toVenue(venue),
+
     stats: (venue: VenueRow) => venueStats(db, venue, clock.now()),
 
     /** Figures over the venues the caller reaches (`partner` is always null: there is no partner programme). */

@@ -28,7 +28,7 @@ const FULL_FIELDS = {
   guest_list_enabled: true,
   tables_enabled: 1,
   paid_guest_list_enabled: false,
-  booking_policy: 'bpol_abc',
+  booking_policy: 'guest_list',
   default_booking_duration: 90,
   default_party_min: 2,
   default_party_max: 8,
@@ -301,6 +301,8 @@ describe('PUT /api/my-venues/:id', () => {
       [{ address: null }, /address/],
       [{ timezone: 'Mars/Olympus_Mons' }, /timezone "Mars\/Olympus_Mons" is not a valid IANA time zone/],
       [{ timezone: '' }, /timezone/],
+      [{ booking_policy: 'bpol_abc' }, /booking_policy/],
+      [{ booking_policy: 'Tables' }, /booking_policy/],
     ];
     for (const [payload, message] of bad) {
       const res = await http.put(`/api/my-venues/${id}`, op, payload);
@@ -309,6 +311,20 @@ describe('PUT /api/my-venues/:id', () => {
     }
     // Nothing of the refused requests was written.
     expect(await readVenue(t, op, id)).toMatchObject({ members_only: 0, default_party_min: 1, default_party_max: 10, timezone: 'Europe/London', name: 'Test Venue' });
+  });
+
+  it('names the default booking policy among the venue’s three, and clears it with null or an empty string', async () => {
+    const op = await createOperator(t);
+    const id = await insertVenue(t, op.operatorId);
+    for (const kind of ['tables', 'guest_list', 'events']) {
+      expect((await http.put(`/api/my-venues/${id}`, op, { booking_policy: kind })).statusCode).toBe(200);
+      expect((await readVenue(t, op, id)).booking_policy).toBe(kind);
+    }
+    expect((await http.put(`/api/my-venues/${id}`, op, { booking_policy: '' })).statusCode).toBe(200);
+    expect((await readVenue(t, op, id)).booking_policy).toBeNull();
+    await http.put(`/api/my-venues/${id}`, op, { booking_policy: 'events' });
+    expect((await http.put(`/api/my-venues/${id}`, op, { booking_policy: null })).statusCode).toBe(200);
+    expect((await readVenue(t, op, id)).booking_policy).toBeNull();
   });
 
   it('sets the IANA timezone', async () => {
