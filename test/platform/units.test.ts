@@ -29,6 +29,8 @@ describe('configuration', () => {
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', PAYMENTS_PROVIDER: 'none' }).paymentsProvider).toBe('none');
     expect(loadConfig({ RATE_LIMITS: 'voucher_lookup=5/10' }).rateLimits.voucher_lookup).toEqual({ points: 5, durationSeconds: 10 });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({}).logLevel).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
   });
 
   it.each([
@@ -40,6 +42,7 @@ describe('configuration', () => {
     [{ RATE_LIMITS: 'nonsense=1/1' }, /unknown limit/],
     [{ RATE_LIMITS: 'voucher_lookup=lots' }, /RATE_LIMITS/],
     [{ PLATFORM_FEE_PERCENT: '101' }, /PLATFORM_FEE_PERCENT/],
+    [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
