@@ -14,6 +14,7 @@ import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
+import { deferredCompilers } from './platform/lazy-schemas.js';
 import { MAX_UPLOAD_BODY_BYTES } from './platform/uploads.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -46,9 +47,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false } },
+    // TypeBox validates; schemas compile on each route's first request, not at start-up (platform/lazy-schemas.ts).
+    schemaController: { compilersFactory: deferredCompilers(TypeBoxValidatorCompiler) },
   }).withTypeProvider<TypeBoxTypeProvider>();
-
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');

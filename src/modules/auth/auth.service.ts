@@ -2,8 +2,6 @@
  * Sign-in for operators and guests: password login with rate limits on failures, optional TOTP
  * second step (single-use, 5-minute challenges), guest registration, and TOTP set-up.
  */
-import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
-import QRCode from 'qrcode';
 import type { AppContext } from '../../context.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { randomToken } from '../../platform/ids.js';
@@ -27,7 +25,9 @@ export const toUser = (user: SessionUser | (SessionUser & Record<string, unknown
 export function createAuthService(ctx: AppContext) {
   const { db, clock, rateLimits, sessions } = ctx;
 
+  // otplib and qrcode are loaded on the first two-factor call, not at start-up (qrcode alone is 57 files).
   async function checkCode(secret: string, code: string): Promise<boolean> {
+    const { verify: verifyTotp } = await import('otplib');
     const result = await verifyTotp({ secret, token: code, epoch: Math.floor(clock.now().getTime() / 1000), epochTolerance: 30 });
     return result.valid;
   }
@@ -113,6 +113,7 @@ export function createAuthService(ctx: AppContext) {
     async setupTwoFactor(userId: string) {
       const user = await loadUser(userId);
       if (user.totp_enabled) throw conflict('Two-factor authentication is already enabled');
+      const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
       const secret = generateSecret();
       await db.kysely
         .updateTable('users')
