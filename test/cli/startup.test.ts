@@ -4,7 +4,7 @@
  * never a stack trace and never a password. Each is shown on the real binary, and its message on the
  * function that produces it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -89,6 +89,48 @@ afterAll(async () => {
   await new Promise((resolve) => blocker.close(resolve));
   await db.close();
   fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the compiled server (bin/maitred serve)', () => {
+  it('serves the API, its docs and health, and shuts down cleanly on SIGTERM', async () => {
+    const child = spawn(BIN, ['serve'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: db.url, UPLOADS_DIR: path.join(tmp, 'uploads'), LOG_LEVEL: 'info', PAYMENT_WEBHOOK_SECRET: 'whsec_test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (match) resolve(match[1]);
+      });
+      void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+    try {
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      const spec = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      expect(Object.keys(spec.paths).length).toBeGreaterThan(50);
+      const docs = await fetch(`${base}/docs/static/index.html`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toMatch(/swagger/i);
+      // A validator and a response serializer, compiled on first use.
+      const invalid = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(invalid.status).toBe(400);
+      expect(((await invalid.json()) as { error: string }).error).toMatch(/required field/);
+      const me = await fetch(`${base}/api/auth/me`);
+      expect(me.status).toBe(401);
+      expect(await me.json()).toEqual({ error: 'Session expired. Please log in again.' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/"signal":"SIGTERM","msg":"shutting down"/);
+    expect(stderr).toBe('');
+  });
 });
 
 describe('maitred serve refuses to start, in one actionable line', () => {
