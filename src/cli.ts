@@ -29,9 +29,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** src/ and dist/ both sit beside package.json. */
+/** The project's version: the nearest package.json above this file (in src/, dist/ or a chunk of it). */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
+    try {
+      return (JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { version: string }).version;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dir.pathname === '/') throw error;
+    }
+  }
 }
 
 /** Opens the configured database (migrated first, unless the command is `migrate` itself). */
