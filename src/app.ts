@@ -8,13 +8,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
-import { deferredCompilers } from './platform/lazy-schemas.js';
+import { deferredCompilers, typeBoxValidatorCompiler } from './platform/lazy-schemas.js';
 import { MAX_UPLOAD_BODY_BYTES } from './platform/uploads.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -48,7 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     ajv: { customOptions: { removeAdditional: false } },
     // TypeBox validates; schemas compile on each route's first request, not at start-up (platform/lazy-schemas.ts).
-    schemaController: { compilersFactory: deferredCompilers(TypeBoxValidatorCompiler) },
+    schemaController: { compilersFactory: deferredCompilers(typeBoxValidatorCompiler) },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).

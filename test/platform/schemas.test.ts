@@ -7,7 +7,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDeferredSchemas, deferredCompilers } from '../../src/platform/lazy-schemas.js';
+import { compileDeferredSchemas, deferredCompilers, typeBoxValidatorCompiler } from '../../src/platform/lazy-schemas.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 describe('every route schema of the app', () => {
@@ -24,9 +24,25 @@ describe('every route schema of the app', () => {
   });
 });
 
+describe('the TypeBox validator compiler', () => {
+  it('validates and converts exactly like @fastify/type-provider-typebox', () => {
+    const schema = Type.Object({ n: Type.Integer({ minimum: 1 }), flag: Type.Optional(Type.Boolean()), tags: Type.Optional(Type.Array(Type.String())) });
+    const inputs = [{ n: '2' }, { n: 2, flag: 'true' }, { n: 3, tags: 'a' }, { n: 0 }, {}, { n: 'x' }, { n: 1, extra: true }];
+    for (const httpPart of ['querystring', 'params', 'headers', 'body'] as const) {
+      const route = { schema, httpPart, method: 'POST', url: '/x' };
+      const ours = typeBoxValidatorCompiler(route);
+      const theirs = TypeBoxValidatorCompiler(route);
+      for (const input of inputs) expect(ours(structuredClone(input))).toEqual(theirs(structuredClone(input)));
+    }
+    // Text from a query string is converted; a body is taken as sent.
+    expect(typeBoxValidatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/x' })({ n: '2' })).toEqual({ value: { n: 2 } });
+    expect(typeBoxValidatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' })({ n: '2' })).toHaveProperty('error');
+  });
+});
+
 describe('deferred compilation', () => {
   it('validates and serializes like the eager compilers', async () => {
-    const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(TypeBoxValidatorCompiler) } });
+    const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(typeBoxValidatorCompiler) } });
     app.post(
       '/echo',
       { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }) }), response: { 200: Type.Object({ n: Type.Integer() }) } } },
@@ -42,7 +58,7 @@ describe('deferred compilation', () => {
   });
 
   it('a schema that cannot compile starts, and fails compileDeferredSchemas', async () => {
-    const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(TypeBoxValidatorCompiler) } });
+    const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(typeBoxValidatorCompiler) } });
     app.get('/broken', { schema: { response: { 200: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } } }, async () => ({ a: 1 }));
     await app.ready();
     expect(() => compileDeferredSchemas()).toThrow(/missing/);
