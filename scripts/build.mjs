@@ -21,7 +21,7 @@ export const DIST = path.join(ROOT, 'dist');
 export const STAMP = path.join(DIST, '.built');
 
 /** Bundled into dist/ (see above); must stay pure ESM with no files read relative to themselves. */
-const BUNDLED = /^(typebox|kysely|@fastify\/type-provider-typebox)(\/|$)/;
+const BUNDLED = /^(typebox|kysely)(\/|$)/;
 
 export async function build({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const { build: esbuild } = await import('esbuild');
