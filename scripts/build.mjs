@@ -8,10 +8,10 @@
  * kysely (1,300 small ESM files between them), Fastify and its dependencies, pino and the rest (the
  * server now loads ~160 files from node_modules instead of well over a thousand).
  * Left as imports from node_modules (EXTERNAL): native addons; packages that read files next to
- * themselves (the Swagger UI assets; @fastify/static and yaml, which Swagger UI loads itself, so a
- * bundled copy would be a second one); and packages loaded only when used (database drivers, Redis,
- * Stripe, two-factor, the response serializer compiler). A package src/ imports that is not in BUNDLED
- * stays external too, so a new dependency works unbundled until someone checks it and adds it here.
+ * themselves (Swagger UI and its assets; yaml, which Swagger UI loads itself, so a bundled copy would be
+ * a second one); and packages loaded only when used (database drivers, Redis, Stripe, two-factor, the
+ * response serializer compiler). A package src/ imports that is not in BUNDLED stays external too, so a
+ * new dependency works unbundled until someone checks it and adds it here.
  *
  * The output is built beside dist/ and swapped in only when complete (under the lock of
  * ensure-built.mjs), so a process that starts while another one builds never sees half a dist/.
@@ -26,10 +26,10 @@ export const DIST = path.join(ROOT, 'dist');
 export const STAMP = path.join(DIST, '.built');
 
 /** Packages src/ imports that are bundled, with what they require (less EXTERNAL): pure JavaScript. */
-const BUNDLED = /^(typebox|kysely|fastify|@fastify\/swagger|pino|rate-limiter-flexible|luxon|commander)(\/|$)/;
+const BUNDLED = /^(typebox|kysely|fastify|@fastify\/swagger|@fastify\/static|pino|rate-limiter-flexible|luxon|commander)(\/|$)/;
 /** Never bundled, wherever they are required from (see above). */
 const EXTERNAL =
-  /^(better-sqlite3|@node-rs\/argon2|@fastify\/swagger-ui|@fastify\/static|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|yaml)(\/|$)/;
+  /^(better-sqlite3|@node-rs\/argon2|@fastify\/swagger-ui|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|yaml)(\/|$)/;
 const inNodeModules = (file) => file.split(path.sep).includes('node_modules');
 
 export async function build({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {

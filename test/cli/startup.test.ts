@@ -92,7 +92,7 @@ afterAll(async () => {
 });
 
 describe('the compiled server (bin/maitred serve)', () => {
-  it('serves the API, its docs and health, and shuts down cleanly on SIGTERM', async () => {
+  it('serves the API, its docs, uploads and health, and shuts down cleanly on SIGTERM', async () => {
     const child = spawn(BIN, ['serve'], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: db.url, UPLOADS_DIR: path.join(tmp, 'uploads'), LOG_LEVEL: 'info', PAYMENT_WEBHOOK_SECRET: 'whsec_test' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,6 +114,12 @@ describe('the compiled server (bin/maitred serve)', () => {
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       const spec = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
       expect(Object.keys(spec.paths).length).toBeGreaterThan(50);
+      fs.mkdirSync(path.join(tmp, 'uploads'), { recursive: true });
+      fs.writeFileSync(path.join(tmp, 'uploads', 'smoke.png'), 'png bytes');
+      const upload = await fetch(`${base}/uploads/smoke.png`);
+      expect(upload.status).toBe(200);
+      expect(upload.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await upload.text()).toBe('png bytes');
       const docs = await fetch(`${base}/docs/static/index.html`);
       expect(docs.status).toBe(200);
       expect(await docs.text()).toMatch(/swagger/i);
