@@ -107,7 +107,9 @@ export async function migrateOrExplain(db: Db, databaseUrl: string): Promise<str
     if (!(error instanceof MigrationError)) throw error;
     const what = describeDatabase(databaseUrl);
     if (!error.migrationName) {
-      throw new StartupError(`Migrations could not run on ${what}: ${error.reason}. Check that this user may create tables there.`);
+      throw new StartupError(
+        `Migrations could not run on ${what}: ${error.reason}. Check that DATABASE_URL names this service's database and that this user may create tables there.`,
+      );
     }
     throw new StartupError(
       `Migration ${error.migrationName} failed on ${what}: ${error.reason}. Later migrations were not run; repair the database or restore a backup, then start again.`,

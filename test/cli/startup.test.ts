@@ -211,6 +211,19 @@ describe('start-up messages', () => {
     }
   });
 
+  it('a database recording a migration this version does not know is refused, named', async () => {
+    const table = db.engine === 'postgres' && db.schema ? sql.table(`${db.schema}.kysely_migration`) : sql.table('kysely_migration');
+    await sql`insert into ${table} (name, timestamp) values ('9999_from_a_newer_version', '2030-01-01T00:00:00.000Z')`.execute(db.kysely);
+    try {
+      const error = await migrateOrExplain(db, db.url).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StartupError);
+      expect((error as Error).message).toMatch(/^Migrations could not run on .*9999_from_a_newer_version.*Check that DATABASE_URL names this service's database/);
+    } finally {
+      await sql`delete from ${table} where name = '9999_from_a_newer_version'`.execute(db.kysely);
+    }
+    expect(await migrateOrExplain(db, db.url)).toEqual([]);
+  });
+
   it('a taken port names PORT; other listen failures pass through', async () => {
     const taken = { listen: () => Promise.reject(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' })) };
     await expect(listenOrExplain(taken, { port: 8080, host: '0.0.0.0' })).rejects.toThrow(
