@@ -3,6 +3,7 @@
 // reaches another module only through its index.ts. Formatting is Prettier's job (npm run format:check).
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -87,5 +88,6 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs', 'bin/*'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },
 );

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: throughput and latency of hot endpoints on a real server (SQLite by default, or
+ * `npm run bench`: start-up figures of the compiled runtime (bench/startup.ts), then throughput and
+ * latency of hot endpoints on a real server (SQLite by default, or
  * BENCH_DATABASE_URL=postgres://…), seeded with one operator, a venue with 60 tables, blocks and rules.
  * Each endpoint is driven by autocannon on loopback for BENCH_SECONDS (default 5) with 10 connections.
  * Numbers are for comparing changes on the same machine, not absolute promises.
@@ -15,6 +16,9 @@ import { createContext } from '../src/context.js';
 import { openDatabase } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createOperatorAccount } from '../src/modules/team/accounts.js';
+import { printStartup, startupOptionsFromEnv } from './startup.js';
+
+await printStartup(startupOptionsFromEnv());
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-bench-'));

@@ -15,6 +15,7 @@ import { registerApiDocs } from './platform/api-docs.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
 import { ErrorBody } from './platform/http.js';
+import { deferredCompilers } from './platform/lazy-schemas.js';
 import { assertSafeBody, assertSafeUrlParts } from './platform/input-guard.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { MAX_UPLOAD_BODY_BYTES, serveUploads } from './platform/uploads.js';
@@ -73,11 +74,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       void (reply as unknown as FastifyReply).header('X-Request-Id', request.id).code(status).send({ error: message });
     },
     clientErrorHandler,
+    // Our validator (platform/validation.ts); validators and serializers compile on each route's first
+    // request, not at start-up (platform/lazy-schemas.ts).
+    schemaController: { compilersFactory: deferredCompilers(validatorCompiler) },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
   await registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
-
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

@@ -1,35 +1,56 @@
 /**
- * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox.
+ * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox, demo.
  * Works while a server runs against the same database. With --json a command prints exactly one JSON
- * line on stdout; errors go to stderr with a non-zero exit.
+ * line on stdout; errors go to stderr with a non-zero exit (2 for bad usage).
+ *
+ * Each command imports what it needs when it runs: `maintenance on` loads the database layer and
+ * nothing of the web app, so a command finishes in a fraction of the server's start-up time.
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { loadConfig } from './config/config.js';
-import { readEnv } from './config/env.js';
-import { openDatabase, type Db } from './db/connect.js';
-import { migrateToLatest } from './db/migrate.js';
-import { setMaintenance } from './platform/maintenance.js';
-import { formatOutbox, listOutbox, OUTBOX_DEFAULT_LIMIT, OUTBOX_MAX_LIMIT } from './platform/mail/outbox.js';
-import { createOperatorAccount } from './modules/team/index.js';
-import { insertUser } from './modules/auth/index.js';
-import { serve } from './main.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { readEnv, type Env } from './config/env.js';
+import type { Db } from './db/connect.js';
+import { AppError } from './platform/errors.js';
+import { StartupError } from './startup.js';
 
 class UsageError extends Error {}
 
-/** Opens the configured database (migrated first, unless the command is `migrate` itself). */
-async function withDb<T>(fn: (db: Db) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
-  const config = loadConfig(readEnv());
-  const db = openDatabase(config.databaseUrl);
-  try {
-    if (options.migrate !== false) await migrateToLatest(db);
-    return await fn(db);
-  } finally {
-    await db.close();
+/** Where a run of the program reads its environment and writes its output. */
+interface CliIo {
+  env: Env;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The project's version: the nearest package.json above this file (in src/, dist/ or a chunk of it). */
+function packageVersion(): string {
+  for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
+    try {
+      return (JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { version: string }).version;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dir.pathname === '/') throw error;
+    }
   }
 }
 
-function print(json: boolean, value: Record<string, unknown>, text: string) {
-  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+/** Opens the configured database (migrated first, unless the command is `migrate` itself). */
+async function withDb<T>(io: CliIo, fn: (db: Db, databaseUrl: string) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+  const { databaseUrl } = loadConfig(io.env);
+  const { openDatabaseOrExplain, migrateOrExplain } = await import('./startup.js');
+  const db = await openDatabaseOrExplain(databaseUrl);
+  try {
+    if (options.migrate !== false) await migrateOrExplain(db, databaseUrl);
+    return await fn(db, databaseUrl);
+  } finally {
+    await db.close();
+  }
 }
 
 function requireText(value: string | undefined, flag: string): string {
@@ -49,17 +70,20 @@ function requireEmail(value: string | undefined): string {
   return email;
 }
 
-export function buildProgram(): Command {
+export function buildProgram(io: CliIo): Command {
+  const print = (json: boolean, value: Record<string, unknown>, text: string) => io.out(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
   const program = new Command('maitred')
     .description('Maitred: hospitality booking and operations platform')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({ writeOut: io.out, writeErr: io.err });
 
   program
     .command('serve')
     .description('run the server (what npm start runs)')
     .action(async () => {
-      await serve();
+      const { serve } = await import('./main.js');
+      await serve(io.env);
     });
 
   program
@@ -67,7 +91,8 @@ export function buildProgram(): Command {
     .description('apply pending migrations and exit')
     .option('--json', 'print one JSON line')
     .action(async (options: { json?: boolean }) => {
-      const applied = await withDb((db) => migrateToLatest(db), { migrate: false });
+      const { migrateOrExplain } = await import('./startup.js');
+      const applied = await withDb(io, migrateOrExplain, { migrate: false });
       print(Boolean(options.json), { applied }, applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
     });
 
@@ -87,7 +112,8 @@ export function buildProgram(): Command {
         email: requireEmail(options.email),
         password: requirePassword(options.password),
       };
-      const result = await withDb((db) => createOperatorAccount(db, input, new Date()));
+      const { createOperatorAccount } = await import('./modules/team/index.js');
+      const result = await withDb(io, (db) => createOperatorAccount(db, input, new Date()));
       print(
         Boolean(options.json),
         { operator_id: result.operatorId, user_id: result.userId },
@@ -110,7 +136,8 @@ export function buildProgram(): Command {
       const name = requireText(options.name, '--name');
       const email = requireEmail(options.email);
       const password = requirePassword(options.password);
-      const userId = await withDb(async (db) => {
+      const { insertUser } = await import('./modules/auth/index.js');
+      const userId = await withDb(io, async (db) => {
         const now = new Date();
         const id = await insertUser(db, { role: 'guest', name, email, password }, now);
         if (keys > 0) {
@@ -129,37 +156,109 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON line')
     .action(async (state: string, options: { json?: boolean }) => {
       if (state !== 'on' && state !== 'off') throw new UsageError('maintenance takes "on" or "off"');
-      await withDb((db) => setMaintenance(db, state === 'on'));
+      const { setMaintenance } = await import('./platform/maintenance.js');
+      await withDb(io, (db) => setMaintenance(db, state === 'on'));
       print(Boolean(options.json), { maintenance: state === 'on' }, `Maintenance mode is ${state}`);
     });
 
   program
     .command('outbox')
     .description('the mail kept in the database outbox (when no SMTP_URL), newest first')
-    .option('--limit <n>', `how many messages (default ${OUTBOX_DEFAULT_LIMIT})`)
+    .option('--limit <n>', 'how many messages (default 20)')
     .option('--json', 'print one JSON line')
     .action(async (options: { limit?: string; json?: boolean }) => {
+      const { formatOutbox, listOutbox, OUTBOX_DEFAULT_LIMIT, OUTBOX_MAX_LIMIT } = await import('./platform/mail/outbox.js');
       const limit = options.limit === undefined ? OUTBOX_DEFAULT_LIMIT : Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > OUTBOX_MAX_LIMIT) {
         throw new UsageError(`--limit must be a whole number from 1 to ${OUTBOX_MAX_LIMIT}`);
       }
-      const entries = await withDb((db) => listOutbox(db, limit));
+      const entries = await withDb(io, (db) => listOutbox(db, limit));
       const data = entries.map((e) => ({ to: e.to, subject: e.subject, created_at: e.created_at, sent_at: e.sent_at }));
       print(Boolean(options.json), { data }, formatOutbox(entries));
+    });
+
+  program
+    .command('demo')
+    .description('a demo operator with one fully configured venue; prints its login and widget URLs')
+    .option('--json', 'print one JSON line')
+    .action(async (options: { json?: boolean }) => {
+      // A known password: the demo is for looking around locally, never on a production deployment.
+      if (io.env.NODE_ENV === 'production') throw new UsageError('demo refuses to run with NODE_ENV=production');
+      const config = loadConfig({ ...io.env, LOG_LEVEL: 'silent' });
+      const [{ createContext }, { buildApp }, { runDemo }, { createOperatorAccount }] = await Promise.all([
+        import('./context.js'),
+        import('./app.js'),
+        import('./demo/demo.js'),
+        import('./modules/team/index.js'),
+      ]);
+      const demo = await withDb(io, async (db) => {
+        const ctx = createContext(config, db);
+        const app = await buildApp(ctx);
+        try {
+          return await runDemo(app, (input) => createOperatorAccount(db, input, new Date()));
+        } finally {
+          await app.close();
+          await ctx.rateLimits.close();
+          await ctx.mail.stop();
+        }
+      });
+      const { created: _created, operator_id: _operator, ...result } = demo;
+      const lines = [
+        `${demo.created ? 'Created' : 'Found'} the demo venue ${demo.venue_id}.`,
+        `Log in as ${demo.email} with the password ${demo.password}.`,
+        ...Object.entries(demo.widgets).map(([type, url]) => `  ${type} widget: ${url ?? 'off'}`),
+      ];
+      print(Boolean(options.json), result, lines.join('\n'));
     });
 
   return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Writes the one line an error deserves and returns the exit code: 2 for bad usage, 1 otherwise.
+ * Expected failures (bad input, configuration, start-up) are one line without a stack trace; anything
+ * else is a bug, so its stack is printed too.
+ */
+export function reportFailure(error: unknown, err: (text: string) => void): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  const expected = error instanceof UsageError || error instanceof ConfigError || error instanceof StartupError || error instanceof AppError;
+  const message = error instanceof Error ? error.message : String(error);
+  err(`maitred: ${expected ? message : error instanceof Error && error.stack ? error.stack : message}\n`);
+  return error instanceof UsageError ? 2 : 1;
+}
+
+async function execute(args: string[], io: CliIo): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram(io).parseAsync(args, { from: 'user' });
+    return 0;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exit(error.exitCode === 0 ? 0 : 2);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`maitred: ${message}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    return reportFailure(error, io.err);
   }
+}
+
+/**
+ * Runs the program on `args` (what follows `maitred` on the command line) in this process, with its
+ * output captured: tests call it instead of spawning the binary. `env` defaults to this process's.
+ */
+export async function runCli(args: string[], options: { env?: Env } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await execute(args, {
+    env: options.env ?? readEnv(),
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+/** ./bin/maitred: runs the program on process.argv and exits with its code on failure. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const code = await execute(argv.slice(2), {
+    env: readEnv(),
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+  });
+  // On success the process ends by itself once the command has closed what it opened (or, for
+  // `serve`, keeps running); exiting here would cut off output still being written to a pipe.
+  if (code !== 0) process.exit(code);
 }

@@ -99,6 +99,17 @@ function secretsKey(env: Env): Buffer | undefined {
   return key;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** pino's levels; a typo would otherwise surface as a stack trace from inside the logger. */
+function logLevel(env: Env): string {
+  const raw = optional(env, 'LOG_LEVEL');
+  if (raw === undefined) return 'info';
+  const level = raw.toLowerCase();
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
 /** RATE_LIMITS="voucher_lookup=20/60,registration=5/3600" overrides named defaults (points/seconds). */
 function rateLimits(env: Env): Record<RateLimitName, RateLimitRule> {
   const limits = { ...DEFAULT_RATE_LIMITS };
@@ -147,7 +158,7 @@ export function loadConfig(env: Env): Config {
     databaseUrl,
     publicBaseUrl,
     redisUrl: optional(env, 'REDIS_URL'),
-    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    logLevel: logLevel(env),
     paymentsProvider: providerRaw as PaymentsProviderName,
     stripe: {
       secretKey: stripeSecret,

@@ -1,11 +1,15 @@
 /**
  * Opens the database named by DATABASE_URL: embedded SQLite (better-sqlite3, WAL, foreign keys,
  * busy timeout, BEGIN IMMEDIATE transactions) or PostgreSQL (pg pool).
+ *
+ * Each driver is loaded only when its engine is opened: a SQLite deployment never loads pg, nor a
+ * PostgreSQL one the native SQLite addon. Both are CommonJS, so require() keeps opening synchronous.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import {
   CompiledQuery,
   Kysely,
@@ -27,9 +31,18 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// COUNT(*) and BIGINT come back from pg as strings; our counts always fit in a double.
-pg.types.setTypeParser(20, (value) => Number(value));
-pg.types.setTypeParser(1700, (value) => Number(value));
+const requireDriver = createRequire(import.meta.url);
+
+let pgModule: typeof pg | undefined;
+function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = requireDriver('pg') as typeof pg;
+    // COUNT(*) and BIGINT come back from pg as strings; our counts always fit in a double.
+    pgModule.types.setTypeParser(20, (value) => Number(value));
+    pgModule.types.setTypeParser(1700, (value) => Number(value));
+  }
+  return pgModule;
+}
 
 /**
  * SQLite's default deferred BEGIN lets two writers both read, then fail to upgrade their lock with
@@ -53,7 +66,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
+  const Sqlite = requireDriver('better-sqlite3') as typeof SQLite;
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -64,7 +78,7 @@ export function openSqlite(file: string): Db {
 }
 
 export function openPostgres(connectionString: string, options: { schema?: string; max?: number } = {}): Db {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString,
     max: options.max ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),

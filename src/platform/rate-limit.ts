@@ -6,7 +6,9 @@
  * succeeds (`refund`): the store counts atomically, so concurrent attempts cannot all slip past a limit
  * the way "check, then count the failure afterwards" lets them.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitName, RateLimitRule } from '../config/config.js';
 import { tooManyRequests } from './errors.js';
@@ -31,8 +33,16 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
+const requireCjs = createRequire(import.meta.url);
+
+/** The Redis client is loaded only when REDIS_URL is set (CommonJS, so this stays synchronous). */
+function connectRedis(url: string): Redis {
+  const { Redis: Client } = requireCjs('ioredis') as typeof IORedis;
+  return new Client(url, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+}
+
 export function createRateLimits(rules: Record<RateLimitName, RateLimitRule>, redisUrl?: string, namespace = 'maitred'): RateLimits {
-  const redis = redisUrl ? new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const redis = redisUrl ? connectRedis(redisUrl) : undefined;
   const limiters = new Map<RateLimitName, RateLimiterAbstract>();
   for (const [name, rule] of Object.entries(rules) as [RateLimitName, RateLimitRule][]) {
     const options = { keyPrefix: `${namespace}:rl:${name}`, points: rule.points, duration: rule.durationSeconds };

@@ -1,11 +1,16 @@
 /**
- * The CLI as a separate process against the test database, while the app runs in this process:
- * --json output contracts, error exits, and maintenance mode reaching a running server within 2 s.
+ * The CLI against the test database, while the app runs in this process: --json output contracts,
+ * error exits, and maintenance mode reaching a running server within 2 s. Commands run in-process
+ * through runCli (the same program the binary runs, with its output captured); the real bin/maitred is
+ * spawned where the process itself is the point: its version, and a separate process switching
+ * maintenance mode with exactly one JSON line on stdout.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const run = promisify(execFile);
@@ -17,12 +22,17 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function cli(args: string[]) {
+const env = () => ({ ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' });
+
+/** The program in this process, output captured. */
+function cli(args: string[]) {
+  return runCli(args, { env: env() });
+}
+
+/** The real binary as a child process (it builds dist/ first if src/ is newer). */
+async function spawnCli(args: string[]) {
   try {
-    const { stdout, stderr } = await run(BIN, args, {
-      env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' },
-      timeout: 30_000,
-    });
+    const { stdout, stderr } = await run(BIN, args, { env: env(), timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -82,7 +92,11 @@ describe('maitred CLI', () => {
     const before = await t.app.inject({ url: '/api/auth/me' });
     expect(before.statusCode).toBe(401);
 
-    expect((await cli(['maintenance', 'on', '--json'])).stdout.trim()).toBe('{"maintenance":true}');
+    // A separate process, as an operator would run it: exactly one JSON line on stdout.
+    const on = await spawnCli(['maintenance', 'on', '--json']);
+    expect(on.code).toBe(0);
+    expect(on.stdout).toBe('{"maintenance":true}\n');
+    expect(on.stdout.trim()).toBe('{"maintenance":true}');
     await new Promise((r) => setTimeout(r, 1100)); // the server re-reads the flag at most once a second
     const during = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.test', password: 'x' } });
     expect(during.statusCode).toBe(503);
@@ -92,6 +106,20 @@ describe('maitred CLI', () => {
     expect((await cli(['maintenance', 'off'])).code).toBe(0);
     await new Promise((r) => setTimeout(r, 1100));
     expect((await t.app.inject({ url: '/api/auth/me' })).statusCode).toBe(401);
+  });
+
+  it('--version prints the package version, from the binary and in-process', async () => {
+    const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+    const binary = await spawnCli(['--version']);
+    expect(binary).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('exits 2 on an unknown command, with the reason on stderr', async () => {
+    const res = await cli(['frobnicate']);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/unknown command 'frobnicate'/);
   });
 
   it('migrate is idempotent', async () => {

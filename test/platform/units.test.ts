@@ -50,6 +50,8 @@ describe('configuration', () => {
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', PAYMENTS_PROVIDER: 'none' }).paymentsProvider).toBe('none');
     expect(loadConfig({ RATE_LIMITS: 'voucher_lookup=5/10' }).rateLimits.voucher_lookup).toEqual({ points: 5, durationSeconds: 10 });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({}).logLevel).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
   });
 
   it.each([
@@ -65,6 +67,7 @@ describe('configuration', () => {
     [{ SECRETS_KEY: 'ab'.repeat(31) }, /SECRETS_KEY/],
     [{ SECRETS_KEY: Buffer.alloc(16).toString('base64') }, /SECRETS_KEY/],
     [{ SESSION_MAX_DAYS: '0' }, /SESSION_MAX_DAYS/],
+    [{ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/],
   ])('refuses %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -6,8 +6,6 @@
  * it succeeds, so concurrent guesses cannot outrun a limit. TOTP secrets are sealed at rest, a code is
  * accepted at most once per user, and turning two-factor on or off signs the user out everywhere else.
  */
-import { generateSecret, generateURI } from 'otplib';
-import QRCode from 'qrcode';
 import type { Db } from '../../db/connect.js';
 import type { SessionUser } from '../../platform/auth-guard.js';
 import type { BotCheck } from '../../platform/bot-check.js';
@@ -143,6 +141,7 @@ export function createAuthService(deps: { db: Db; clock: Clock; rateLimits: Rate
     async setupTwoFactor(userId: string) {
       const user = await loadUser(userId);
       if (user.totp_enabled) throw conflict('Two-factor authentication is already enabled');
+      const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
       const secret = generateSecret();
       await db.kysely
         .updateTable('users')

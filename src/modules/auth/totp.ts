@@ -3,7 +3,6 @@
  * and each code accepted at most once. A code is claimed by moving the user's last accepted time step
  * forward with a conditional update, so of two requests carrying the same code only one gets through.
  */
-import { verify as verifyTotp } from 'otplib';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/secret-box.js';
@@ -22,6 +21,8 @@ export function createTotp(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
 
     /** The time step `code` belongs to when it is valid now and later than the user's last accepted one. */
     async match(secret: string, code: string, lastStep: number | null): Promise<number | undefined> {
+      // otplib loads on the first two-factor call, not at start-up.
+      const { verify: verifyTotp } = await import('otplib');
       const result = await verifyTotp({ secret, token: code, epoch: Math.floor(clock.now().getTime() / 1000), epochTolerance: TOLERANCE_SECONDS });
       // The functional API also serves HOTP, whose result carries no time step.
       if (!result.valid || !('timeStep' in result) || (lastStep !== null && result.timeStep <= lastStep)) return undefined;

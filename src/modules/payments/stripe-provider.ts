@@ -6,7 +6,8 @@
  * local recording server); every mutating call carries an idempotency key.
  */
 import { randomUUID } from 'node:crypto';
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import {
   CURRENCY,
   PaymentProviderError,
@@ -96,11 +97,16 @@ const STATE_CODES = new Set([
 const CALLER_CODES = new Set(['amount_too_small', 'amount_too_large']);
 const REFUSED_MESSAGE = 'The payment provider refused the request.';
 
+// The SDK is large: it is loaded when a Stripe provider is created, never under the simulated provider.
+const requireCjs = createRequire(import.meta.url);
+const sdk = (): typeof Stripe => requireCjs('stripe') as typeof Stripe;
+
 /** Maps the SDK's errors onto the provider-neutral kinds. */
 export function translateStripeError(error: unknown): PaymentProviderError {
   if (error instanceof PaymentProviderError) return error;
-  if (error instanceof Stripe.errors.StripeCardError) return new PaymentProviderError('card', error.message, error.code ?? 'card_declined');
-  if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+  const { errors } = sdk();
+  if (error instanceof errors.StripeCardError) return new PaymentProviderError('card', error.message, error.code ?? 'card_declined');
+  if (error instanceof errors.StripeInvalidRequestError) {
     const code = error.code ?? null;
     if (code === 'resource_missing' || error.statusCode === 404) return new PaymentProviderError('not_found', error.message, code);
     if (code && STATE_CODES.has(code)) return new PaymentProviderError('state', error.message, code);
@@ -108,12 +114,13 @@ export function translateStripeError(error: unknown): PaymentProviderError {
     return new PaymentProviderError('invalid_request', error.message, code, code && CALLER_CODES.has(code) ? error.message : REFUSED_MESSAGE);
   }
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof Stripe.errors.StripeError ? (error.code ?? null) : null;
+  const code = error instanceof errors.StripeError ? (error.code ?? null) : null;
   return new PaymentProviderError('unavailable', `Stripe request failed: ${message}`, code);
 }
 
 export function createStripeProvider(options: StripeProviderOptions): PaymentProvider {
-  const stripe = new Stripe(options.secretKey, {
+  const StripeSdk = sdk();
+  const stripe = new StripeSdk(options.secretKey, {
     ...sdkHostOptions(options.apiBase),
     maxNetworkRetries: options.maxNetworkRetries ?? 2,
     timeout: options.timeoutMs ?? 20_000,

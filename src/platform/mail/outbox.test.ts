@@ -6,8 +6,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram } from '../../cli.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli.js';
 import { createTestApp, TEST_NOW, type TestApp } from '../../../test/helpers/app.js';
 
 const run = promisify(execFile);
@@ -32,23 +32,14 @@ async function queueThree() {
 
 const at = (minutes: number) => new Date(new Date(TEST_NOW).getTime() + minutes * 60_000).toISOString();
 
-/** Runs the CLI command in this process against the test database; returns what it printed on stdout. */
+/**
+ * Runs the CLI command in this process against the test database; returns what it printed on stdout,
+ * or throws with what it printed on stderr when it failed (2: bad usage).
+ */
 async function cliInProcess(args: string[]): Promise<string> {
-  const saved = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = t.db.url;
-  let out = '';
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    await buildProgram().parseAsync(args, { from: 'user' });
-    return out;
-  } finally {
-    write.mockRestore();
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
-  }
+  const res = await runCli(args, { env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' } });
+  if (res.code !== 0) throw new Error(`exit ${res.code}: ${res.stderr}`);
+  return res.stdout;
 }
 
 describe('maitred outbox', () => {
@@ -104,7 +95,7 @@ describe('maitred outbox', () => {
       (async () => {
         out = await cliInProcess(['outbox', '--json', '--limit', limit]);
       })(),
-    ).rejects.toThrow(/--limit must be a whole number from 1 to 1000/);
+    ).rejects.toThrow(/exit 2: maitred: --limit must be a whole number from 1 to 1000/);
     expect(out).toBe('');
   });
 });

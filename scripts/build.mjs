@@ -1,0 +1,99 @@
+/**
+ * `npm run build`: compiles src/ into dist/ with esbuild, which only strips types (type checking is
+ * `npm run typecheck`). The two entry points (src/cli.ts for ./bin/maitred, src/main.ts for the server)
+ * are bundled with code splitting, so each CLI command's dynamic import() becomes a chunk of its own.
+ *
+ * Most of a start is Node loading npm packages file by file: resolving, reading and compiling each one.
+ * So the packages the server starts with are bundled too, with everything they require: typebox and
+ * kysely (1,300 small ESM files between them), Fastify and its dependencies, pino and the rest (the
+ * server now loads ~160 files from node_modules instead of well over a thousand).
+ * Left as imports from node_modules (EXTERNAL): native addons; packages that read files next to
+ * themselves (Swagger UI and its assets; yaml, which Swagger UI loads itself, so a bundled copy would be
+ * a second one); and packages loaded only when used (database drivers, Redis, Stripe, two-factor, the
+ * response serializer compiler). A package src/ imports that is not in BUNDLED stays external too, so a
+ * new dependency works unbundled until someone checks it and adds it here.
+ *
+ * The output is built beside dist/ and swapped in only when complete (under the lock of
+ * ensure-built.mjs), so a process that starts while another one builds never sees half a dist/.
+ * `dist/.built` records when the sources were read.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = path.join(ROOT, 'dist');
+export const STAMP = path.join(DIST, '.built');
+
+/** Packages src/ imports that are bundled, with what they require (less EXTERNAL): pure JavaScript. */
+const BUNDLED = /^(typebox|kysely|fastify|@fastify\/swagger|@fastify\/static|pino|rate-limiter-flexible|luxon|commander)(\/|$)/;
+/** Never bundled, wherever they are required from (see above). */
+const EXTERNAL =
+  /^(better-sqlite3|@node-rs\/argon2|@fastify\/swagger-ui|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|yaml)(\/|$)/;
+const inNodeModules = (file) => file.split(path.sep).includes('node_modules');
+
+export async function build({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const { build: esbuild } = await import('esbuild');
+  const startedAt = new Date();
+  const outdir = `${DIST}.tmp-${process.pid}`;
+  fs.rmSync(outdir, { recursive: true, force: true });
+  try {
+    await esbuild({
+      absWorkingDir: ROOT,
+      entryPoints: ['src/cli.ts', 'src/main.ts'],
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: 'linked',
+      chunkNames: 'chunks/[name]-[hash]',
+      logLevel: 'warning',
+      // Bundled CommonJS code calls require() for Node's built-ins and the external packages.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      plugins: [
+        {
+          name: 'external-packages',
+          setup(builder) {
+            builder.onResolve({ filter: /^[^./]/ }, (args) => {
+              if (args.path.startsWith('node:') || EXTERNAL.test(args.path)) return { path: args.path, external: true };
+              // Undefined: esbuild resolves and bundles it (Node built-ins stay imports on platform node).
+              if (inNodeModules(args.importer) || BUNDLED.test(args.path)) return undefined;
+              return { path: args.path, external: true };
+            });
+          },
+        },
+      ],
+    }).catch((error) => {
+      // esbuild has already printed each error with its file and line.
+      const count = error.errors?.length ?? 1;
+      throw new Error(`building dist/ from src/ failed with ${count} error${count === 1 ? '' : 's'} (shown above)`);
+    });
+    fs.writeFileSync(path.join(outdir, '.built'), `${startedAt.toISOString()}\n`);
+    // The stamp carries the time the sources were read: a file saved during the build is newer.
+    fs.utimesSync(path.join(outdir, '.built'), startedAt, startedAt);
+    swapIn(outdir);
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+  log(`built dist/ from src/ in ${Date.now() - startedAt.getTime()} ms`);
+}
+
+function swapIn(outdir) {
+  const old = `${DIST}.old-${process.pid}`;
+  if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
+  fs.renameSync(outdir, DIST);
+  fs.rmSync(old, { recursive: true, force: true });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    // The same lock as the build before a start, so the two never swap dist/ at once.
+    const { withBuildLock } = await import('./ensure-built.mjs');
+    await withBuildLock(() => build());
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : error}\n`);
+    process.exit(1);
+  }
+}
