@@ -17,7 +17,10 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
@@ -56,7 +59,7 @@ export default tseslint.config(
             {
               from: { element: { type: 'db' } },
               disallow: { to: { element: { type: 'module' } }, dependency: { kind: 'value' } },
-              message: 'db/ may only import the modules\' table types (db/schema.ts)',
+              message: "db/ may only import the modules' table types (db/schema.ts)",
             },
             // A module reaches another module only through its index.ts: never its tables, repositories or services.
             {

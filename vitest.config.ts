@@ -15,7 +15,15 @@ export default defineConfig({
     projects: [
       { test: { ...shared, name: 'sqlite', env: { TEST_ENGINE: 'sqlite' } } },
       { test: { ...shared, name: 'postgres', env: { TEST_ENGINE: 'postgres' } } },
-      { test: { ...shared, include: ['test/browser/**/*.test.ts'], exclude: ['**/node_modules/**'], name: 'browser', env: { TEST_ENGINE: 'sqlite' } } },
+      {
+        test: {
+          ...shared,
+          include: ['test/browser/**/*.test.ts'],
+          exclude: ['**/node_modules/**'],
+          name: 'browser',
+          env: { TEST_ENGINE: 'sqlite' },
+        },
+      },
     ],
   },
 });

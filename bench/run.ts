@@ -23,7 +23,13 @@ await printStartup(startupOptionsFromEnv());
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-bench-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(dir, 'bench.db')}`;
-const config = loadConfig({ DATABASE_URL: databaseUrl, UPLOADS_DIR: path.join(dir, 'uploads'), LOG_LEVEL: 'silent', NODE_ENV: 'production', RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60' });
+const config = loadConfig({
+  DATABASE_URL: databaseUrl,
+  UPLOADS_DIR: path.join(dir, 'uploads'),
+  LOG_LEVEL: 'silent',
+  NODE_ENV: 'production',
+  RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60',
+});
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
 const ctx = createContext(config, db, { log: pino({ level: 'silent' }) });
@@ -45,8 +51,13 @@ const post = async (url: string, body: unknown, token?: string) => {
 const { token } = await post('/api/auth/login', { email, password: 'bench-password' });
 const { id: venueId } = await post('/api/my-venues', { name: 'Bench Venue', address: '1 Bench Street' }, token);
 const tableIds: string[] = [];
-for (let i = 1; i <= 60; i++) tableIds.push((await post(`/api/my-venues/${venueId}/tables`, { table_number: `T${i}`, capacity: 2 + (i % 6) }, token)).id);
-await post(`/api/my-venues/${venueId}/tables/block`, { table_ids: tableIds.slice(0, 10), from: '2026-12-05T18:00', to: '2026-12-05T23:00' }, token);
+for (let i = 1; i <= 60; i++)
+  tableIds.push((await post(`/api/my-venues/${venueId}/tables`, { table_number: `T${i}`, capacity: 2 + (i % 6) }, token)).id);
+await post(
+  `/api/my-venues/${venueId}/tables/block`,
+  { table_ids: tableIds.slice(0, 10), from: '2026-12-05T18:00', to: '2026-12-05T23:00' },
+  token,
+);
 for (let i = 0; i < 5; i++) await post(`/api/my-venues/${venueId}/access-rules`, { name: `Rule ${i}`, rule_type: 'table' }, token);
 
 const auth = { authorization: `Bearer ${token}` };
@@ -54,12 +65,20 @@ const scenarios: { name: string; opts: autocannon.Options }[] = [
   { name: 'GET /healthz', opts: { url: `${base}/healthz` } },
   { name: 'GET /api/auth/me', opts: { url: `${base}/api/auth/me`, headers: auth } },
   { name: 'GET /api/my-venues', opts: { url: `${base}/api/my-venues`, headers: auth } },
-  { name: 'GET tables (60, availability window)', opts: { url: `${base}/api/my-venues/${venueId}/tables?date=2026-12-05&time=20:00&duration=120`, headers: auth } },
+  {
+    name: 'GET tables (60, availability window)',
+    opts: { url: `${base}/api/my-venues/${venueId}/tables?date=2026-12-05&time=20:00&duration=120`, headers: auth },
+  },
   { name: 'GET access-rules', opts: { url: `${base}/api/my-venues/${venueId}/access-rules`, headers: auth } },
   { name: 'GET public booking-widget-config', opts: { url: `${base}/api/public/venues/${venueId}/booking-widget-config` } },
   {
     name: 'POST /api/auth/login (argon2id)',
-    opts: { url: `${base}/api/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password' }) },
+    opts: {
+      url: `${base}/api/auth/login`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench-password' }),
+    },
   },
 ];
 

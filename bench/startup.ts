@@ -48,7 +48,10 @@ function rssMb(pid: number): number {
 async function startServer(bin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; rss: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   let exited = false;
@@ -56,7 +59,10 @@ async function startServer(bin: string, env: NodeJS.ProcessEnv): Promise<{ ms: n
   try {
     for (;;) {
       if (exited) throw new Error(`the server exited before answering: ${stderr.trim()}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (res) => res.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (performance.now() - started > 60_000) throw new Error('the server did not answer /healthz within 60 s');
       await sleep(5);

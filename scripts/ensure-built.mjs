@@ -69,7 +69,10 @@ export async function withBuildLock(fn, skip = () => false) {
     try {
       locked = tryLock();
     } catch (error) {
-      throw new Error(`cannot build dist/ in ${ROOT} (${error.code ?? error.message}): run \`npm run build\` as a user who may write there`, { cause: error });
+      throw new Error(
+        `cannot build dist/ in ${ROOT} (${error.code ?? error.message}): run \`npm run build\` as a user who may write there`,
+        { cause: error },
+      );
     }
     if (locked) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -84,8 +87,11 @@ export async function withBuildLock(fn, skip = () => false) {
 
 export async function ensureBuilt() {
   if (!isStale()) return;
-  await withBuildLock(async () => {
-    const { build } = await import('./build.mjs');
-    await build({ log: (line) => process.stderr.write(`maitred: ${line}\n`) });
-  }, () => !isStale());
+  await withBuildLock(
+    async () => {
+      const { build } = await import('./build.mjs');
+      await build({ log: (line) => process.stderr.write(`maitred: ${line}\n`) });
+    },
+    () => !isStale(),
+  );
 }

@@ -221,7 +221,8 @@ export function buildProgram(io: CliIo): Command {
  */
 export function reportFailure(error: unknown, err: (text: string) => void): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-  const expected = error instanceof UsageError || error instanceof ConfigError || error instanceof StartupError || error instanceof AppError;
+  const expected =
+    error instanceof UsageError || error instanceof ConfigError || error instanceof StartupError || error instanceof AppError;
   const message = error instanceof Error ? error.message : String(error);
   err(`maitred: ${expected ? message : error instanceof Error && error.stack ? error.stack : message}\n`);
   return error instanceof UsageError ? 2 : 1;

@@ -21,16 +21,22 @@ export interface Server {
 export async function serve(env: Env = readEnv()): Promise<Server> {
   const config = loadConfig(env);
   const db = await openDatabaseOrExplain(config.databaseUrl);
-  const ctx = await orClose(() => db.close(), async () => {
-    await migrateOrExplain(db, config.databaseUrl);
-    if (!config.paymentWebhookSecret) {
-      // Decisions, Configuration: without PAYMENT_WEBHOOK_SECRET the database holds a random one, shown once.
-      const webhook = await ensureWebhookSecret(db, new Date());
-      if (webhook.created) console.log(`Payment webhook signing secret (set it at the provider): ${webhook.secret}`);
-    }
-    return createContext(config, db);
-  });
-  const app = await orClose(() => ctx.close(), () => buildApp(ctx));
+  const ctx = await orClose(
+    () => db.close(),
+    async () => {
+      await migrateOrExplain(db, config.databaseUrl);
+      if (!config.paymentWebhookSecret) {
+        // Decisions, Configuration: without PAYMENT_WEBHOOK_SECRET the database holds a random one, shown once.
+        const webhook = await ensureWebhookSecret(db, new Date());
+        if (webhook.created) console.log(`Payment webhook signing secret (set it at the provider): ${webhook.secret}`);
+      }
+      return createContext(config, db);
+    },
+  );
+  const app = await orClose(
+    () => ctx.close(),
+    () => buildApp(ctx),
+  );
   const close = async () => {
     await app.close();
     await ctx.close();
@@ -40,10 +46,13 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   await orClose(close, () => listenOrExplain(app, config));
   if (!ctx.botCheck.enabled) ctx.log.warn('TURNSTILE_SECRET_KEY is not set: the guest bot check is disabled');
   if (!config.secretsKey) {
-    ctx.log.warn('SECRETS_KEY is not set: two-factor secrets are encrypted with a key kept in the database; set SECRETS_KEY to keep the key apart from the data');
+    ctx.log.warn(
+      'SECRETS_KEY is not set: two-factor secrets are encrypted with a key kept in the database; set SECRETS_KEY to keep the key apart from the data',
+    );
   }
   if (secrets.sealed > 0) ctx.log.info({ sealed: secrets.sealed }, 'two-factor secrets encrypted with the current key');
-  if (secrets.unreadable > 0) ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
+  if (secrets.unreadable > 0)
+    ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
   ctx.mail.start();
 
   let closing = false;

@@ -85,7 +85,10 @@ export async function openDatabaseOrExplain(databaseUrl: string): Promise<Db> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })),
+        CONNECT_TIMEOUT_MS,
+      );
     });
     await Promise.race([db.kysely.selectNoFrom((eb) => eb.lit(1).as('ok')).execute(), timeout]);
     return db;

@@ -24,7 +24,10 @@ export class MigrationError extends Error {
 async function anyPending(db: Db): Promise<boolean> {
   try {
     const kysely = db.schema ? db.kysely.withSchema(db.schema) : db.kysely;
-    const rows = await (kysely as unknown as Kysely<Record<string, { name: string }>>).selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute();
+    const rows = await (kysely as unknown as Kysely<Record<string, { name: string }>>)
+      .selectFrom(DEFAULT_MIGRATION_TABLE)
+      .select('name')
+      .execute();
     const ours = Object.keys(migrations);
     return rows.length !== ours.length || rows.some((row) => !(row.name in migrations));
   } catch {

@@ -11,7 +11,8 @@ import type { CatalogueTables } from '../modules/catalogue/catalogue.table.js';
 import type { BookingsTables } from '../modules/bookings/bookings.table.js';
 
 export interface Database
-  extends PlatformTables,
+  extends
+    PlatformTables,
     AuthTables,
     TeamTables,
     VenuesTables,

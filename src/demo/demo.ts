@@ -94,7 +94,10 @@ const canvas = (tables: typeof GROUND, label: string) => [
 ];
 
 /** Creates (or finds) the demo account, venue and configuration; returns the login and widget URLs. */
-export async function runDemo(app: App, createOperator: (input: { operatorName: string; userName: string; email: string; password: string }) => Promise<unknown>): Promise<DemoResult> {
+export async function runDemo(
+  app: App,
+  createOperator: (input: { operatorName: string; userName: string; email: string; password: string }) => Promise<unknown>,
+): Promise<DemoResult> {
   let api: Client;
   try {
     api = await login(app);
@@ -108,7 +111,8 @@ export async function runDemo(app: App, createOperator: (input: { operatorName: 
   );
   const venueId = existing?.id ?? (await buildVenue(api));
   // Each widget's page (null while it is off, as the public combo config shows them).
-  const settings = (await api.get<{ data: Record<string, { enabled: boolean; url: string }> }>(`/api/my-venues/${venueId}/widget-settings`)).data;
+  const settings = (await api.get<{ data: Record<string, { enabled: boolean; url: string }> }>(`/api/my-venues/${venueId}/widget-settings`))
+    .data;
   const widgets = Object.fromEntries(Object.entries(settings).map(([type, widget]) => [type, widget.enabled ? widget.url : null]));
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD, operator_id: operatorId, venue_id: venueId, created: !existing, widgets };
 }
@@ -154,7 +158,10 @@ async function buildVenue(api: Client): Promise<string> {
   await api.id(`${base}/floors`, { name: 'Terrace', sort_order: 1, canvas_data: canvas(TERRACE, 'Terrace') });
   const tables = (await api.get<{ data: { id: string; table_number: string }[] }>(`${base}/tables`)).data;
   const table = (n: string) => tables.find((t) => t.table_number === n)!.id;
-  await api.post(`${base}/tables/set-area`, { table_ids: GROUND.filter((t) => t.type !== 'booth').map((t) => table(t.number)), seating_area_id: areas.main });
+  await api.post(`${base}/tables/set-area`, {
+    table_ids: GROUND.filter((t) => t.type !== 'booth').map((t) => table(t.number)),
+    seating_area_id: areas.main,
+  });
   await api.post(`${base}/tables/set-area`, { table_ids: ['11', '12'].map(table), seating_area_id: areas.booths });
   await api.post(`${base}/tables/set-area`, { table_ids: TERRACE.map((t) => table(t.number)), seating_area_id: areas.terrace });
   await api.post(`${base}/tables/combos`, { name: 'Window 1+2', table_ids: [table('1'), table('2')] });
@@ -172,7 +179,12 @@ async function buildVenue(api: Client): Promise<string> {
     cancel_cutoff_value: 24,
     cancel_cutoff_unit: 'hours',
   });
-  await api.id(`${base}/payment-policies`, { name: 'Card hold for large groups', deposit_type: 'hold', refund_type: 'none', cancel_type: 'anytime' });
+  await api.id(`${base}/payment-policies`, {
+    name: 'Card hold for large groups',
+    deposit_type: 'hold',
+    refund_type: 'none',
+    cancel_type: 'anytime',
+  });
   await api.put(`${base}/booking-policies`, {
     tables: 'Tables are held for 15 minutes after the booked time. Parties of 6 or more pay a deposit.',
     guest_list: 'Guest list closes at 23:00. Smart casual; the door has the final say.',
@@ -191,7 +203,12 @@ async function buildVenue(api: Client): Promise<string> {
     cond_bookings_min: 5,
     act_autoapprove_enabled: true,
   });
-  const listProfile = await api.id(`${base}/list-profiles`, { name: 'Weekend guest list', admission_rule_group_id: group, max_covers_enabled: true, max_covers: 120 });
+  const listProfile = await api.id(`${base}/list-profiles`, {
+    name: 'Weekend guest list',
+    admission_rule_group_id: group,
+    max_covers_enabled: true,
+    max_covers: 120,
+  });
   const tableProfile = await api.id(`${base}/table-profiles`, {
     name: 'Dinner tables',
     payment_policy_id: deposit,
@@ -203,8 +220,21 @@ async function buildVenue(api: Client): Promise<string> {
   // Availability: periods, shifts, access rules.
   const lunch = await api.id(`${base}/time-periods`, { name: 'Lunch', time_from: '12:00', time_to: '15:00' });
   const dinner = await api.id(`${base}/time-periods`, { name: 'Dinner', time_from: '17:30', time_to: '23:00' });
-  await api.id(`${base}/shifts`, { name: 'Lunch service', days_of_week: DAYS, time_type: 'custom', time_period_id: lunch, duration_type: 'custom', duration_minutes: 90 });
-  await api.id(`${base}/shifts`, { name: 'Dinner service', days_of_week: DAYS, time_type: 'custom', time_period_id: dinner, payment_policy_id: deposit });
+  await api.id(`${base}/shifts`, {
+    name: 'Lunch service',
+    days_of_week: DAYS,
+    time_type: 'custom',
+    time_period_id: lunch,
+    duration_type: 'custom',
+    duration_minutes: 90,
+  });
+  await api.id(`${base}/shifts`, {
+    name: 'Dinner service',
+    days_of_week: DAYS,
+    time_type: 'custom',
+    time_period_id: dinner,
+    payment_policy_id: deposit,
+  });
   await api.id(`${base}/access-rules`, {
     name: 'Lunch tables',
     rule_type: 'table',
@@ -260,8 +290,21 @@ async function buildVenue(api: Client): Promise<string> {
   });
 
   // Look and widgets.
-  await api.put(`${base}/branding`, { theme: 'midnight', accent_color: '#d4a017', bg_color: '#14131a', text_color: '#f4f1ea', font_key: 'serif' });
-  await api.put(`${base}/widget-theme`, { theme_mode: 'detailed', show_map: true, show_about: true, show_tandc: true, show_info_card: true, show_contact: true });
+  await api.put(`${base}/branding`, {
+    theme: 'midnight',
+    accent_color: '#d4a017',
+    bg_color: '#14131a',
+    text_color: '#f4f1ea',
+    font_key: 'serif',
+  });
+  await api.put(`${base}/widget-theme`, {
+    theme_mode: 'detailed',
+    show_map: true,
+    show_about: true,
+    show_tandc: true,
+    show_info_card: true,
+    show_contact: true,
+  });
   for (const type of ['bookings', 'events', 'combo']) await api.put(`${base}/widget-settings/${type}`, { enabled: true });
 
   await api.put(`/api/my-venues/${venueId}/status`, { status: 'live' });

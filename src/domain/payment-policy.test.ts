@@ -44,13 +44,62 @@ describe('cancellation window', () => {
     ['anytime, after the start', { cancel_type: 'anytime' }, london('2026-07-15', '19:00'), '2026-07-15T20:00:00Z', true, undefined],
     ['never, long before', { cancel_type: 'never' }, london('2026-07-15', '19:00'), '2026-07-01T00:00:00Z', false, 'never'],
     // BST: 19:00 local is 18:00Z; 24 h before is 2026-07-14T18:00Z.
-    ['cutoff 24 h, exactly at the deadline', { cancel_type: 'cutoff' }, london('2026-07-15', '19:00'), '2026-07-14T18:00:00.000Z', true, undefined],
-    ['cutoff 24 h, 1 ms after the deadline', { cancel_type: 'cutoff' }, london('2026-07-15', '19:00'), '2026-07-14T18:00:00.001Z', false, 'past_cutoff'],
-    ['cutoff 24 h, 1 ms before the deadline', { cancel_type: 'cutoff' }, london('2026-07-15', '19:00'), '2026-07-14T17:59:59.999Z', true, undefined],
-    ['cutoff 30 minutes', { cancel_type: 'cutoff', cancel_cutoff_value: 30, cancel_cutoff_unit: 'minutes' }, london('2026-07-15', '19:00'), '2026-07-15T17:30:00.000Z', true, undefined],
-    ['cutoff 30 minutes, after', { cancel_type: 'cutoff', cancel_cutoff_value: 30, cancel_cutoff_unit: 'minutes' }, london('2026-07-15', '19:00'), '2026-07-15T17:30:00.001Z', false, 'past_cutoff'],
-    ['cutoff 0 = until the start', { cancel_type: 'cutoff', cancel_cutoff_value: 0 }, london('2026-07-15', '19:00'), '2026-07-15T18:00:00.000Z', true, undefined],
-    ['cutoff 1 week', { cancel_type: 'cutoff', cancel_cutoff_value: 1, cancel_cutoff_unit: 'weeks' }, london('2026-07-15', '19:00'), '2026-07-08T18:00:00.001Z', false, 'past_cutoff'],
+    [
+      'cutoff 24 h, exactly at the deadline',
+      { cancel_type: 'cutoff' },
+      london('2026-07-15', '19:00'),
+      '2026-07-14T18:00:00.000Z',
+      true,
+      undefined,
+    ],
+    [
+      'cutoff 24 h, 1 ms after the deadline',
+      { cancel_type: 'cutoff' },
+      london('2026-07-15', '19:00'),
+      '2026-07-14T18:00:00.001Z',
+      false,
+      'past_cutoff',
+    ],
+    [
+      'cutoff 24 h, 1 ms before the deadline',
+      { cancel_type: 'cutoff' },
+      london('2026-07-15', '19:00'),
+      '2026-07-14T17:59:59.999Z',
+      true,
+      undefined,
+    ],
+    [
+      'cutoff 30 minutes',
+      { cancel_type: 'cutoff', cancel_cutoff_value: 30, cancel_cutoff_unit: 'minutes' },
+      london('2026-07-15', '19:00'),
+      '2026-07-15T17:30:00.000Z',
+      true,
+      undefined,
+    ],
+    [
+      'cutoff 30 minutes, after',
+      { cancel_type: 'cutoff', cancel_cutoff_value: 30, cancel_cutoff_unit: 'minutes' },
+      london('2026-07-15', '19:00'),
+      '2026-07-15T17:30:00.001Z',
+      false,
+      'past_cutoff',
+    ],
+    [
+      'cutoff 0 = until the start',
+      { cancel_type: 'cutoff', cancel_cutoff_value: 0 },
+      london('2026-07-15', '19:00'),
+      '2026-07-15T18:00:00.000Z',
+      true,
+      undefined,
+    ],
+    [
+      'cutoff 1 week',
+      { cancel_type: 'cutoff', cancel_cutoff_value: 1, cancel_cutoff_unit: 'weeks' },
+      london('2026-07-15', '19:00'),
+      '2026-07-08T18:00:00.001Z',
+      false,
+      'past_cutoff',
+    ],
   ] as const)('%s', (_case, terms, booking, now, allowed, reason) => {
     const result = cancellationAllowed(policy(terms as Partial<PaymentPolicyTerms>), booking, at(now));
     expect(result.allowed).toBe(allowed);
@@ -84,27 +133,97 @@ describe('cancellation window', () => {
   // Each row: the deadline, allowed exactly at it, refused 1 ms after it.
   it.each([
     // The booking's own time in the spring-forward gap (01:30 does not exist on 29 March) moves forward to 02:30 BST = 01:30Z.
-    ['booking in the spring-forward gap, 1 hour', { date: '2026-03-29', time: '01:30', timezone: 'Europe/London' }, 1, 'hours', '2026-03-29T00:30:00.000Z'],
+    [
+      'booking in the spring-forward gap, 1 hour',
+      { date: '2026-03-29', time: '01:30', timezone: 'Europe/London' },
+      1,
+      'hours',
+      '2026-03-29T00:30:00.000Z',
+    ],
     // A booking at 01:30 on 25 October (repeated hour) is the first 01:30, BST = 00:30Z.
-    ['booking in the repeated autumn hour, 30 minutes', { date: '2026-10-25', time: '01:30', timezone: 'Europe/London' }, 30, 'minutes', '2026-10-25T00:00:00.000Z'],
+    [
+      'booking in the repeated autumn hour, 30 minutes',
+      { date: '2026-10-25', time: '01:30', timezone: 'Europe/London' },
+      30,
+      'minutes',
+      '2026-10-25T00:00:00.000Z',
+    ],
     // 1 day before 26 October 01:30 GMT is 25 October 01:30, a repeated wall-clock time: the first one (BST), as localToUtc resolves it.
-    ['1 day landing in the repeated autumn hour takes the first', { date: '2026-10-26', time: '01:30', timezone: 'Europe/London' }, 1, 'days', '2026-10-25T00:30:00.000Z'],
+    [
+      '1 day landing in the repeated autumn hour takes the first',
+      { date: '2026-10-26', time: '01:30', timezone: 'Europe/London' },
+      1,
+      'days',
+      '2026-10-25T00:30:00.000Z',
+    ],
     // 1 day before 30 March 01:30 BST is 29 March 01:30, which does not exist: moved forward to 02:30 BST.
-    ['1 day landing in the spring-forward gap moves forward', { date: '2026-03-30', time: '01:30', timezone: 'Europe/London' }, 1, 'days', '2026-03-29T01:30:00.000Z'],
-    ['1 week across spring-forward keeps the wall clock', { date: '2026-04-02', time: '19:00', timezone: 'Europe/London' }, 1, 'weeks', '2026-03-26T19:00:00.000Z'],
-    ['168 hours across spring-forward is elapsed time', { date: '2026-04-02', time: '19:00', timezone: 'Europe/London' }, 168, 'hours', '2026-03-26T18:00:00.000Z'],
-    ['90 minutes back across the spring-forward instant', { date: '2026-03-29', time: '03:00', timezone: 'Europe/London' }, 90, 'minutes', '2026-03-29T00:30:00.000Z'],
+    [
+      '1 day landing in the spring-forward gap moves forward',
+      { date: '2026-03-30', time: '01:30', timezone: 'Europe/London' },
+      1,
+      'days',
+      '2026-03-29T01:30:00.000Z',
+    ],
+    [
+      '1 week across spring-forward keeps the wall clock',
+      { date: '2026-04-02', time: '19:00', timezone: 'Europe/London' },
+      1,
+      'weeks',
+      '2026-03-26T19:00:00.000Z',
+    ],
+    [
+      '168 hours across spring-forward is elapsed time',
+      { date: '2026-04-02', time: '19:00', timezone: 'Europe/London' },
+      168,
+      'hours',
+      '2026-03-26T18:00:00.000Z',
+    ],
+    [
+      '90 minutes back across the spring-forward instant',
+      { date: '2026-03-29', time: '03:00', timezone: 'Europe/London' },
+      90,
+      'minutes',
+      '2026-03-29T00:30:00.000Z',
+    ],
     // Southern hemisphere: Sydney leaves daylight time on 5 April 2026 (03:00 AEDT → 02:00 AEST).
-    ['Sydney, 1 day across the end of daylight time', { date: '2026-04-05', time: '19:00', timezone: 'Australia/Sydney' }, 1, 'days', '2026-04-04T08:00:00.000Z'],
-    ['Sydney, 24 hours across the end of daylight time', { date: '2026-04-05', time: '19:00', timezone: 'Australia/Sydney' }, 24, 'hours', '2026-04-04T09:00:00.000Z'],
+    [
+      'Sydney, 1 day across the end of daylight time',
+      { date: '2026-04-05', time: '19:00', timezone: 'Australia/Sydney' },
+      1,
+      'days',
+      '2026-04-04T08:00:00.000Z',
+    ],
+    [
+      'Sydney, 24 hours across the end of daylight time',
+      { date: '2026-04-05', time: '19:00', timezone: 'Australia/Sydney' },
+      24,
+      'hours',
+      '2026-04-04T09:00:00.000Z',
+    ],
     // New York springs forward on 8 March 2026; the cutoff crosses it and midnight.
-    ['New York, 2 days across spring-forward and midnight', { date: '2026-03-09', time: '00:30', timezone: 'America/New_York' }, 2, 'days', '2026-03-07T05:30:00.000Z'],
-    ['UTC venue, 0 days is the start itself', { date: '2026-03-29', time: '01:30', timezone: 'UTC' }, 0, 'days', '2026-03-29T01:30:00.000Z'],
+    [
+      'New York, 2 days across spring-forward and midnight',
+      { date: '2026-03-09', time: '00:30', timezone: 'America/New_York' },
+      2,
+      'days',
+      '2026-03-07T05:30:00.000Z',
+    ],
+    [
+      'UTC venue, 0 days is the start itself',
+      { date: '2026-03-29', time: '01:30', timezone: 'UTC' },
+      0,
+      'days',
+      '2026-03-29T01:30:00.000Z',
+    ],
   ] as const)('deadline edge: %s', (_case, booking, value, unit, deadline) => {
     const terms = policy({ cancel_type: 'cutoff', cancel_cutoff_value: value, cancel_cutoff_unit: unit });
     expect(cancellationDeadline(terms, booking)?.toISOString()).toBe(deadline);
     expect(cancellationAllowed(terms, booking, at(deadline))).toEqual({ allowed: true, deadline: at(deadline) });
-    expect(cancellationAllowed(terms, booking, new Date(at(deadline).getTime() + MS))).toEqual({ allowed: false, reason: 'past_cutoff', deadline: at(deadline) });
+    expect(cancellationAllowed(terms, booking, new Date(at(deadline).getTime() + MS))).toEqual({
+      allowed: false,
+      reason: 'past_cutoff',
+      deadline: at(deadline),
+    });
   });
 
   it('refuses to decide with an invalid now, rather than letting a late cancellation through', () => {
@@ -148,8 +267,14 @@ describe('refund due', () => {
     const terms = policy({ cancel_type: 'cutoff', refund_type: 'partial', refund_percent: 50 });
     const booking = { date: '2026-07-15', time: '19:00', timezone: 'Europe/London' };
     expect(cancellationOutcome(terms, booking, at('2026-07-14T18:00:00Z'), 4000)).toMatchObject({ allowed: true, refund_pence: 2000 });
-    expect(cancellationOutcome(terms, booking, at('2026-07-14T18:00:01Z'), 4000)).toMatchObject({ allowed: false, refund_pence: 0, reason: 'past_cutoff' });
-    expect(cancellationOutcome(policy({ cancel_type: 'never', refund_type: 'full' }), booking, at('2026-07-01T00:00:00Z'), 4000)).toMatchObject({
+    expect(cancellationOutcome(terms, booking, at('2026-07-14T18:00:01Z'), 4000)).toMatchObject({
+      allowed: false,
+      refund_pence: 0,
+      reason: 'past_cutoff',
+    });
+    expect(
+      cancellationOutcome(policy({ cancel_type: 'never', refund_type: 'full' }), booking, at('2026-07-01T00:00:00Z'), 4000),
+    ).toMatchObject({
       allowed: false,
       refund_pence: 0,
     });

@@ -46,7 +46,10 @@ export interface BookingStart {
   timezone: string;
 }
 
-export function depositRequirement(policy: Pick<PaymentPolicyTerms, 'deposit_type'>): { required: boolean; mode: 'deposit' | 'hold' | null } {
+export function depositRequirement(policy: Pick<PaymentPolicyTerms, 'deposit_type'>): {
+  required: boolean;
+  mode: 'deposit' | 'hold' | null;
+} {
   if (policy.deposit_type === 'deposit' || policy.deposit_type === 'hold') return { required: true, mode: policy.deposit_type };
   return { required: false, mode: null };
 }
@@ -58,7 +61,10 @@ export function depositRequirement(policy: Pick<PaymentPolicyTerms, 'deposit_typ
  * DST gap or repeated hour resolves as every venue-local time does (`localToUtc`: forward out of the gap,
  * the first of the repeated hour). Null for the other cancel types.
  */
-export function cancellationDeadline(policy: Omit<PaymentPolicyTerms, 'deposit_type' | 'refund_type' | 'refund_percent'>, booking: BookingStart): Date | null {
+export function cancellationDeadline(
+  policy: Omit<PaymentPolicyTerms, 'deposit_type' | 'refund_type' | 'refund_percent'>,
+  booking: BookingStart,
+): Date | null {
   if (policy.cancel_type !== 'cutoff') return null;
   const value = Number.isFinite(policy.cancel_cutoff_value) ? Math.max(0, policy.cancel_cutoff_value) : 0;
   switch (policy.cancel_cutoff_unit) {
@@ -78,8 +84,7 @@ export function cancellationDeadline(policy: Omit<PaymentPolicyTerms, 'deposit_t
 }
 
 export type CancellationCheck =
-  | { allowed: true; deadline: Date | null }
-  | { allowed: false; reason: 'never' | 'past_cutoff'; deadline: Date | null };
+  { allowed: true; deadline: Date | null } | { allowed: false; reason: 'never' | 'past_cutoff'; deadline: Date | null };
 
 /** Cancelling exactly at the deadline instant is still allowed; one millisecond later is not. */
 export function cancellationAllowed(policy: PaymentPolicyTerms, booking: BookingStart, now: Date): CancellationCheck {

@@ -54,7 +54,9 @@ describe('parseVenueInstant', () => {
     for (const date of ['2026-03-29', '2026-10-25']) {
       for (let minute = 0; minute < 24 * 60; minute += 15) {
         const time = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
-        expect(parseVenueInstant(`${date}T${time}`, 'Europe/London')?.getTime(), `${date} ${time}`).toBe(localToUtc(date, time, 'Europe/London').getTime());
+        expect(parseVenueInstant(`${date}T${time}`, 'Europe/London')?.getTime(), `${date} ${time}`).toBe(
+          localToUtc(date, time, 'Europe/London').getTime(),
+        );
       }
     }
   });

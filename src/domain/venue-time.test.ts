@@ -34,7 +34,9 @@ describe('venue-local time', () => {
 
   it('shifts by calendar days across DST', () => {
     const start = localToUtc('2026-03-29', '19:00', 'Europe/London');
-    expect(shiftInstant(start, -1, 'days', 'Europe/London').toISOString()).toBe(localToUtc('2026-03-28', '19:00', 'Europe/London').toISOString());
+    expect(shiftInstant(start, -1, 'days', 'Europe/London').toISOString()).toBe(
+      localToUtc('2026-03-28', '19:00', 'Europe/London').toISOString(),
+    );
     expect(shiftInstant(start, -24, 'hours', 'Europe/London').toISOString()).toBe('2026-03-28T18:00:00.000Z');
   });
 });

@@ -49,5 +49,7 @@ export type DurationUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
 /** Moves an instant by a signed amount of a unit, in the venue's zone (days and months are calendar). */
 export function shiftInstant(instant: Date, amount: number, unit: string, zone: string): Date {
   const key = (['minutes', 'hours', 'days', 'weeks', 'months'].includes(unit) ? unit : 'hours') as DurationUnit;
-  return DateTime.fromJSDate(instant, { zone }).plus({ [key]: amount }).toJSDate();
+  return DateTime.fromJSDate(instant, { zone })
+    .plus({ [key]: amount })
+    .toJSDate();
 }

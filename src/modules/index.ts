@@ -75,7 +75,23 @@ export function composeModules(infra: Infra) {
   const catalogue = createCatalogueModule({ ...shared, uploads });
   const copies = createCopyFromService({ db, clock, access, scopes: copyScopes });
 
-  return { references, copyScopes, sessions, access, guard: access.guard, payments, auth, team, venues, branding, tables, availability, profiles, catalogue, copies };
+  return {
+    references,
+    copyScopes,
+    sessions,
+    access,
+    guard: access.guard,
+    payments,
+    auth,
+    team,
+    venues,
+    branding,
+    tables,
+    availability,
+    profiles,
+    catalogue,
+    copies,
+  };
 }
 
 export type Modules = ReturnType<typeof composeModules>;

@@ -88,7 +88,12 @@ export function describeResponses(schema: RouteSchema | undefined, method: strin
     Object.entries(schema.response).map(([status, body]) => {
       if (typeof body.description === 'string' && body.description !== '') return [status, body];
       const code = Number(status);
-      const fallback = code >= 200 && code < 300 ? (reads ? 'OK: the requested data' : 'OK: the change was made') : (RESPONSE_DESCRIPTIONS[code] ?? `Status ${status}`);
+      const fallback =
+        code >= 200 && code < 300
+          ? reads
+            ? 'OK: the requested data'
+            : 'OK: the change was made'
+          : (RESPONSE_DESCRIPTIONS[code] ?? `Status ${status}`);
       return [status, { ...body, description: fallback }];
     }),
   );
@@ -117,7 +122,9 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
       // from any other host, and from a browser that reached the service by another name).
       servers: [{ url: '/' }],
       tags: TAGS,
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The `token` from `POST /api/auth/login`' } } },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The `token` from `POST /api/auth/login`' } },
+      },
     },
     transform: ({ schema, url, route }) => ({ schema: describeResponses(schema as RouteSchema, route.method) as typeof schema, url }),
   });
@@ -128,7 +135,12 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
     theme: {
       title: 'Maitred API',
       favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON_SVG }],
-      css: [{ filename: 'maitred.css', content: '.swagger-ui .topbar { background-color: #1c1917; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
+      css: [
+        {
+          filename: 'maitred.css',
+          content: '.swagger-ui .topbar { background-color: #1c1917; } .swagger-ui .topbar .download-url-wrapper { display: none; }',
+        },
+      ],
     },
     // The token pasted into Authorize is kept in memory only (not persisted to localStorage).
     uiConfig: { docExpansion: 'list', deepLinking: true, displayRequestDuration: true },

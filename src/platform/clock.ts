@@ -22,4 +22,3 @@ export function fixedClock(start: string | Date): TestClock {
     },
   };
 }
-

@@ -3,7 +3,10 @@ import { Type, type TSchema } from 'typebox';
 
 export const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
 export const SuccessBody = Type.Object({ success: Type.Boolean() }, { description: 'Done: `{ success: true }`' });
-export const CreatedBody = Type.Object({ success: Type.Boolean(), id: Type.String() }, { description: 'Created: `{ success: true, id }` with the new id' });
+export const CreatedBody = Type.Object(
+  { success: Type.Boolean(), id: Type.String() },
+  { description: 'Created: `{ success: true, id }` with the new id' },
+);
 
 /** Boolean toggles: accept JSON booleans and the 0/1 integers that older clients send. */
 export const Toggle = Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1)]);
@@ -14,7 +17,11 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 // A pattern's `description` completes "must be …" in validation messages (src/platform/validation.ts),
 // so a client reads the expected format rather than a regular expression.
-export const ClockTime = Type.String({ maxLength: 5, pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'a clock time as HH:MM (24-hour)' });
+export const ClockTime = Type.String({
+  maxLength: 5,
+  pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+  description: 'a clock time as HH:MM (24-hour)',
+});
 export const DateString = Type.String({ maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a date as YYYY-MM-DD' });
 
 /** Ids sent in bodies (`table_ids`, `role_id` …): ours are about 30 characters. */
@@ -41,15 +48,17 @@ const errorBodies = new Map<number, typeof ErrorBody>();
 export function errorBody(status: number): typeof ErrorBody {
   let body = errorBodies.get(status);
   if (!body) {
-    body = Type.Object({ error: Type.String() }, { additionalProperties: true, description: RESPONSE_DESCRIPTIONS[status] ?? `Error ${status}` });
+    body = Type.Object(
+      { error: Type.String() },
+      { additionalProperties: true, description: RESPONSE_DESCRIPTIONS[status] ?? `Error ${status}` },
+    );
     errorBodies.set(status, body);
   }
   return body;
 }
 
 /** The common error responses, to spread into a route's `response`. */
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, errorBody(status)]));
+export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody(status)]));
 
 export const IdParams = Type.Object({ id: Type.String() });
 export const VenueParams = Type.Object({ venueId: Type.String() });

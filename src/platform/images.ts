@@ -31,7 +31,7 @@ sharp.cache(false);
 export function isLosslessWebp(bytes: Uint8Array): boolean {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const walk = (start: number, end: number): boolean | undefined => {
-    for (let at = start; at + 8 <= end; ) {
+    for (let at = start; at + 8 <= end;) {
       const fourcc = view.toString('latin1', at, at + 4);
       const size = view.readUInt32LE(at + 4);
       if (fourcc === 'VP8L') return true;

@@ -87,7 +87,10 @@ export function assertSafeBody(body: unknown): void {
  * hook, since the auth guard looks the venue id up in the database).
  */
 export function assertSafeUrlParts(params: unknown, query: unknown): void {
-  for (const [where, part] of [['params', params], ['query', query]] as const) {
+  for (const [where, part] of [
+    ['params', params],
+    ['query', query],
+  ] as const) {
     if (typeof part !== 'object' || part === null) continue;
     for (const [key, raw] of Object.entries(part as Record<string, unknown>)) {
       if (textProblem(key)) throw badRequest(`${where} has a parameter name that is not valid text`);

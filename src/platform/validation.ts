@@ -139,7 +139,8 @@ function codePoints(text: string, atMost: number): number {
 export function firstIssue(schema: Schema, value: unknown, path: string): ValidationIssue | undefined {
   if (schema.anyOf) return anyOfIssue(schema.anyOf, value, path);
   if ('const' in schema && schema.const !== value) return issueAt(path, 'const', `must be ${show(schema.const)}`);
-  if (schema.enum && !schema.enum.includes(value as never)) return issueAt(path, 'enum', oneOf(schema.enum), { allowedValues: schema.enum });
+  if (schema.enum && !schema.enum.includes(value as never))
+    return issueAt(path, 'enum', oneOf(schema.enum), { allowedValues: schema.enum });
   const { type } = schema;
   if (type !== undefined && !(typeof type === 'string' ? typeMatches(type, value) : type.some((one) => typeMatches(one, value)))) {
     return issueAt(path, 'type', `must be ${describe({ type })}`, { type });
@@ -176,7 +177,9 @@ function stringIssue(schema: Schema, value: string, path: string): ValidationIss
     return issue('maxLength', format() ?? `must be at most ${plural(maxLength, 'character')}`, { limit: maxLength });
   }
   if (minLength !== undefined && value.length < minLength * 2 && codePoints(value, minLength) < minLength) {
-    return issue('minLength', minLength === 1 ? 'must not be empty' : `must be at least ${plural(minLength, 'character')}`, { limit: minLength });
+    return issue('minLength', minLength === 1 ? 'must not be empty' : `must be at least ${plural(minLength, 'character')}`, {
+      limit: minLength,
+    });
   }
   if (pattern !== undefined && !regExpOf(pattern).test(value)) {
     return issue('pattern', format() ?? 'is not in the expected format');
@@ -189,8 +192,10 @@ function numberIssue(schema: Schema, value: number, path: string): ValidationIss
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = schema as Record<string, number | undefined>;
   if (minimum !== undefined && value < minimum) return issue('minimum', `must be at least ${minimum}`, { limit: minimum });
   if (maximum !== undefined && value > maximum) return issue('maximum', `must be at most ${maximum}`, { limit: maximum });
-  if (exclusiveMinimum !== undefined && value <= exclusiveMinimum) return issue('exclusiveMinimum', `must be more than ${exclusiveMinimum}`);
-  if (exclusiveMaximum !== undefined && value >= exclusiveMaximum) return issue('exclusiveMaximum', `must be less than ${exclusiveMaximum}`);
+  if (exclusiveMinimum !== undefined && value <= exclusiveMinimum)
+    return issue('exclusiveMinimum', `must be more than ${exclusiveMinimum}`);
+  if (exclusiveMaximum !== undefined && value >= exclusiveMaximum)
+    return issue('exclusiveMaximum', `must be less than ${exclusiveMaximum}`);
   if (multipleOf !== undefined && !Number.isInteger(value / multipleOf)) return issue('multipleOf', `must be a multiple of ${multipleOf}`);
   return undefined;
 }
@@ -198,7 +203,8 @@ function numberIssue(schema: Schema, value: number, path: string): ValidationIss
 function arrayIssue(schema: Schema, value: unknown[], path: string): ValidationIssue | undefined {
   const { maxItems, minItems, uniqueItems } = schema as { maxItems?: number; minItems?: number; uniqueItems?: boolean };
   const issue = (keyword: string, message: string, params?: Record<string, unknown>) => issueAt(path, keyword, message, params);
-  if (maxItems !== undefined && value.length > maxItems) return issue('maxItems', `must have at most ${plural(maxItems, 'item')}`, { limit: maxItems });
+  if (maxItems !== undefined && value.length > maxItems)
+    return issue('maxItems', `must have at most ${plural(maxItems, 'item')}`, { limit: maxItems });
   if (minItems !== undefined && value.length < minItems) {
     return issue('minItems', minItems === 1 ? 'must not be empty' : `must have at least ${plural(minItems, 'item')}`, { limit: minItems });
   }

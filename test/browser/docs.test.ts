@@ -43,7 +43,9 @@ describe.skipIf(!present)('/docs in chromium', () => {
     });
     page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP blocked ${event.blockedURI} (${event.violatedDirective})`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`CSP blocked ${event.blockedURI} (${event.violatedDirective})`),
+      );
     });
 
     await page.goto(`${origin}/docs`);

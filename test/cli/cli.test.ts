@@ -43,7 +43,19 @@ async function spawnCli(args: string[]) {
 describe('maitred CLI', () => {
   it('operator create --json prints exactly one JSON line and the owner can log in', async () => {
     const email = `cli-owner-${Date.now()}@example.test`;
-    const res = await cli(['operator', 'create', '--operator', 'CLI Bars Ltd', '--name', 'Olive Owner', '--email', email, '--password', 'cli-password-1', '--json']);
+    const res = await cli([
+      'operator',
+      'create',
+      '--operator',
+      'CLI Bars Ltd',
+      '--name',
+      'Olive Owner',
+      '--email',
+      email,
+      '--password',
+      'cli-password-1',
+      '--json',
+    ]);
     expect(res.code).toBe(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -57,7 +69,19 @@ describe('maitred CLI', () => {
 
   it('guest create --json with keys', async () => {
     const email = `cli-guest-${Date.now()}@example.test`;
-    const res = await cli(['guest', 'create', '--name', 'Gus Guest', '--email', email, '--password', 'cli-password-2', '--keys', '25', '--json']);
+    const res = await cli([
+      'guest',
+      'create',
+      '--name',
+      'Gus Guest',
+      '--email',
+      email,
+      '--password',
+      'cli-password-2',
+      '--keys',
+      '25',
+      '--json',
+    ]);
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout.trim());
     expect(out).toEqual({ user_id: expect.stringMatching(/^usr_/) });
@@ -75,7 +99,19 @@ describe('maitred CLI', () => {
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(/already exists/);
 
-    const short = await cli(['operator', 'create', '--operator', 'X', '--name', 'Y', '--email', 'y@example.test', '--password', 'short', '--json']);
+    const short = await cli([
+      'operator',
+      'create',
+      '--operator',
+      'X',
+      '--name',
+      'Y',
+      '--email',
+      'y@example.test',
+      '--password',
+      'short',
+      '--json',
+    ]);
     expect(short.code).not.toBe(0);
     expect(short.stdout).toBe('');
     expect(short.stderr).toMatch(/password/);

@@ -26,7 +26,15 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-startup-'));
 async function serve(env: Record<string, string>) {
   try {
     const { stdout, stderr } = await run(BIN, ['serve'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', UPLOADS_DIR: path.join(tmp, 'uploads'), LOG_LEVEL: 'silent', PAYMENT_WEBHOOK_SECRET: 'whsec_test', ...env },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        UPLOADS_DIR: path.join(tmp, 'uploads'),
+        LOG_LEVEL: 'silent',
+        PAYMENT_WEBHOOK_SECRET: 'whsec_test',
+        ...env,
+      },
       timeout: 30_000,
     });
     return { code: 0, stdout, stderr };
@@ -94,7 +102,15 @@ afterAll(async () => {
 describe('the compiled server (bin/maitred serve)', () => {
   it('serves the API, its docs, uploads and health, and shuts down cleanly on SIGTERM', async () => {
     const child = spawn(BIN, ['serve'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: db.url, UPLOADS_DIR: path.join(tmp, 'uploads'), LOG_LEVEL: 'info', PAYMENT_WEBHOOK_SECRET: 'whsec_test' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATABASE_URL: db.url,
+        UPLOADS_DIR: path.join(tmp, 'uploads'),
+        LOG_LEVEL: 'info',
+        PAYMENT_WEBHOOK_SECRET: 'whsec_test',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -124,7 +140,11 @@ describe('the compiled server (bin/maitred serve)', () => {
       expect(docs.status).toBe(200);
       expect(await docs.text()).toMatch(/swagger/i);
       // A validator and a response serializer, compiled on first use.
-      const invalid = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const invalid = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(invalid.status).toBe(400);
       expect(((await invalid.json()) as { error: string }).error).toMatch(/required field/);
       const me = await fetch(`${base}/api/auth/me`);
@@ -155,12 +175,20 @@ describe('maitred serve refuses to start, in one actionable line', () => {
     fs.writeFileSync(notADirectory, 'not a directory');
     const file = path.join(notADirectory, 'maitred.db');
     const res = await serve({ DATABASE_URL: `sqlite:${file}` });
-    expectOneLineFailure(res, new RegExp(`Cannot open SQLite database ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*Check that the path in DATABASE_URL is right`));
+    expectOneLineFailure(
+      res,
+      new RegExp(
+        `Cannot open SQLite database ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*Check that the path in DATABASE_URL is right`,
+      ),
+    );
   });
 
   it('when PostgreSQL is unreachable: names the database, host and user, never the password', async () => {
     const res = await serve({ DATABASE_URL: 'postgres://maitred:s3cret-pw@127.0.0.1:1/maitred_prod' });
-    expectOneLineFailure(res, /Cannot connect to PostgreSQL database "maitred_prod" on 127\.0\.0\.1:1 as maitred: .*ECONNREFUSED.*Check that PostgreSQL is running/);
+    expectOneLineFailure(
+      res,
+      /Cannot connect to PostgreSQL database "maitred_prod" on 127\.0\.0\.1:1 as maitred: .*ECONNREFUSED.*Check that PostgreSQL is running/,
+    );
     expect(res.stderr).not.toContain('s3cret-pw');
   });
 
@@ -168,7 +196,10 @@ describe('maitred serve refuses to start, in one actionable line', () => {
     const broken = await databaseWithConflictingTable();
     try {
       const res = await serve({ DATABASE_URL: broken.url });
-      expectOneLineFailure(res, /Migration 0001_foundation failed on (SQLite|PostgreSQL) database .*operators.*already exists.*repair the database or restore a backup/);
+      expectOneLineFailure(
+        res,
+        /Migration 0001_foundation failed on (SQLite|PostgreSQL) database .*operators.*already exists.*repair the database or restore a backup/,
+      );
     } finally {
       await broken.close();
     }
@@ -177,7 +208,9 @@ describe('maitred serve refuses to start, in one actionable line', () => {
 
 describe('start-up messages', () => {
   it('describe a database without its password', () => {
-    expect(describeDatabase('postgres://app:pa%24%24@db.internal:6432/bookings?sslmode=require')).toBe('PostgreSQL database "bookings" on db.internal:6432 as app');
+    expect(describeDatabase('postgres://app:pa%24%24@db.internal:6432/bookings?sslmode=require')).toBe(
+      'PostgreSQL database "bookings" on db.internal:6432 as app',
+    );
     expect(describeDatabase('postgresql://app@db.internal')).toBe('PostgreSQL database "app" on db.internal:5432 as app');
     expect(describeDatabase('sqlite:./data/x.db')).toBe(`SQLite database ${path.resolve('data/x.db')}`);
     expect(describeDatabase('sqlite::memory:')).toBe('the in-memory SQLite database');
@@ -186,7 +219,9 @@ describe('start-up messages', () => {
   it('a SQLite path that is a directory cannot be opened', async () => {
     const error = await openDatabaseOrExplain(`sqlite:${tmp}`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StartupError);
-    expect((error as Error).message).toMatch(new RegExp(`^Cannot open SQLite database ${tmp.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+\\. Check that`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^Cannot open SQLite database ${tmp.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .+\\. Check that`),
+    );
   });
 
   it('a PostgreSQL database that does not exist: says to create it', async () => {
@@ -194,7 +229,9 @@ describe('start-up messages', () => {
     url.pathname = `/maitred_missing_${base32(randomBytes(4)).toLowerCase()}`;
     const error = await openDatabaseOrExplain(url.href).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StartupError);
-    expect((error as Error).message).toMatch(/^Cannot connect to PostgreSQL database "maitred_missing_\w+" on .*does not exist.*Create the database \(createdb\)/);
+    expect((error as Error).message).toMatch(
+      /^Cannot connect to PostgreSQL database "maitred_missing_\w+" on .*does not exist.*Create the database \(createdb\)/,
+    );
   });
 
   it('a failing migration is named; a healthy database migrates to nothing', async () => {
@@ -217,7 +254,9 @@ describe('start-up messages', () => {
     try {
       const error = await migrateOrExplain(db, db.url).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StartupError);
-      expect((error as Error).message).toMatch(/^Migrations could not run on .*9999_from_a_newer_version.*Check that DATABASE_URL names this service's database/);
+      expect((error as Error).message).toMatch(
+        /^Migrations could not run on .*9999_from_a_newer_version.*Check that DATABASE_URL names this service's database/,
+      );
     } finally {
       await sql`delete from ${table} where name = '9999_from_a_newer_version'`.execute(db.kysely);
     }

@@ -112,7 +112,15 @@ export async function insertVenue(t: TestApp, operatorId: string, fields: Record
   const at = t.clock.now().toISOString();
   await t.db.kysely
     .insertInto('venues')
-    .values({ id, operator_id: operatorId, name: 'Test Venue', address: '1 High Street, London', created_at: at, updated_at: at, ...fields })
+    .values({
+      id,
+      operator_id: operatorId,
+      name: 'Test Venue',
+      address: '1 High Street, London',
+      created_at: at,
+      updated_at: at,
+      ...fields,
+    })
     .execute();
   return id;
 }
@@ -121,10 +129,19 @@ export async function insertVenue(t: TestApp, operatorId: string, fields: Record
  * Inserts a row of a venue's table directly (id, venue_id and timestamps filled in) and returns its id:
  * fixtures owned by another module, whose own tests cover its routes.
  */
-export async function insertVenueRow(t: TestApp, table: string, venueId: string, fields: Record<string, unknown> = {}, idPrefix = 'ref'): Promise<string> {
+export async function insertVenueRow(
+  t: TestApp,
+  table: string,
+  venueId: string,
+  fields: Record<string, unknown> = {},
+  idPrefix = 'ref',
+): Promise<string> {
   const id = newId(idPrefix);
   const at = t.clock.now().toISOString();
-  await (t.db.kysely as unknown as Kysely<any>).insertInto(table).values({ id, venue_id: venueId, created_at: at, updated_at: at, ...fields }).execute();
+  await (t.db.kysely as unknown as Kysely<any>)
+    .insertInto(table)
+    .values({ id, venue_id: venueId, created_at: at, updated_at: at, ...fields })
+    .execute();
   return id;
 }
 
@@ -169,7 +186,15 @@ export async function createStaff(
   const roleId = `role_${base32(randomBytes(16))}`;
   await t.db.kysely
     .insertInto('roles')
-    .values({ id: roleId, operator_id: operator.operatorId, name: `Staff ${++counter}`, description: '', is_system: 0, created_at: at, updated_at: at })
+    .values({
+      id: roleId,
+      operator_id: operator.operatorId,
+      name: `Staff ${++counter}`,
+      description: '',
+      is_system: 0,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   for (const [key, action] of Object.entries(permissions)) {
     await t.db.kysely
@@ -192,8 +217,7 @@ export async function createStaff(
 export const TINY_IMAGES = {
   png: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   gif: 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7',
-  jpeg:
-    'data:image/jpeg;base64,/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAj/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKpAB//Z',
+  jpeg: 'data:image/jpeg;base64,/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAj/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKpAB//Z',
   webp: 'data:image/webp;base64,UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=',
 };
 

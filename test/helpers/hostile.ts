@@ -69,7 +69,18 @@ export const nested = (depth: number): unknown => {
 export const nestedJson = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 // Strings that satisfy the formats the schemas use; the first one a pattern accepts is taken.
-const FORMAT_SAMPLES = ['12:00', '23:59', '2026-07-01', '2026-12-31', '#ffffff', 'edge@example.test', 'https://example.test/x', 'bar', '123456', '/x'];
+const FORMAT_SAMPLES = [
+  '12:00',
+  '23:59',
+  '2026-07-01',
+  '2026-12-31',
+  '#ffffff',
+  'edge@example.test',
+  'https://example.test/x',
+  'bar',
+  '123456',
+  '/x',
+];
 const WIDE = '😀'; // one character, two UTF-16 units, four UTF-8 bytes
 
 function edgeString(schema: Schema, side: 'max' | 'min', index: number): string {
@@ -115,7 +126,12 @@ export function edgeValue(schema: Schema, side: 'max' | 'min', index = 0): unkno
     }
     case 'object':
       // Each field its own index, so that two fields of one format (time_from, time_to) differ.
-      return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([key, property], ordinal) => [key, edgeValue(property, side, index + ordinal)]));
+      return Object.fromEntries(
+        Object.entries<Schema>(schema.properties ?? {}).map(([key, property], ordinal) => [
+          key,
+          edgeValue(property, side, index + ordinal),
+        ]),
+      );
     default:
       return null;
   }
@@ -135,13 +151,20 @@ export function unboundedFields(schema: Schema | undefined, where: string): stri
     if (schema.maxItems === undefined) found.push(`${where}[]`);
     found.push(...unboundedFields(schema.items, `${where}[]`));
   }
-  for (const [key, property] of Object.entries<Schema>(schema.properties ?? {})) found.push(...unboundedFields(property, `${where}.${key}`));
+  for (const [key, property] of Object.entries<Schema>(schema.properties ?? {}))
+    found.push(...unboundedFields(property, `${where}.${key}`));
   return [...new Set(found)];
 }
 
 /** The least body a create route takes: its required fields, each at its least. */
 export const leastBody = (schema: Schema) =>
-  edgeValue({ ...schema, properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([key]) => schema.required?.includes(key))) }, 'min');
+  edgeValue(
+    {
+      ...schema,
+      properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([key]) => schema.required?.includes(key))),
+    },
+    'min',
+  );
 
 /** Named hostile bodies for a route's body schema. */
 export function hostileBodies(schema: Schema | undefined): [string, unknown][] {
@@ -161,7 +184,8 @@ export function hostileBodies(schema: Schema | undefined): [string, unknown][] {
 /** Named hostile query strings for a route's documented query parameters. */
 export function hostileQueries(query: DocumentedRoute['query']): [string, string][] {
   if (query.length === 0) return [['NUL in an undocumented parameter', 'x=%00']];
-  const all = (value: (schema: Schema) => string) => query.map(({ name, schema }) => `${encodeURIComponent(name)}=${encodeURIComponent(value(schema))}`).join('&');
+  const all = (value: (schema: Schema) => string) =>
+    query.map(({ name, schema }) => `${encodeURIComponent(name)}=${encodeURIComponent(value(schema))}`).join('&');
   return [
     ['NUL bytes', all(() => 'a\u0000b')],
     ['huge values', all(() => 'q'.repeat(5000))],

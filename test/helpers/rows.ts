@@ -21,7 +21,9 @@ export async function readRow(t: TestApp, table: string, id: string): Promise<Re
 }
 
 export async function countRows(t: TestApp, table: string, where: Record<string, unknown>): Promise<number> {
-  let query = loose(t).selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+  let query = loose(t)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'));
   for (const [column, value] of Object.entries(where)) query = query.where(column, '=', value);
   const row = await query.executeTakeFirstOrThrow();
   return Number(row.n);
@@ -32,7 +34,9 @@ async function tableExists(t: TestApp, table: string): Promise<boolean> {
     const { rows } = await sql<{ oid: string | null }>`select to_regclass(${table})::text as oid`.execute(t.db.kysely);
     return Boolean(rows[0]?.oid);
   }
-  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = ${table}`.execute(t.db.kysely);
+  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = ${table}`.execute(
+    t.db.kysely,
+  );
   return rows.length > 0;
 }
 
@@ -57,15 +61,27 @@ export async function standInTicketTypes(t: TestApp): Promise<void> {
   }
   const repoint = (column: string) => async (db: unknown, _venueId: string, remap: IdRemap) => {
     const k = ('kysely' in (db as object) ? (db as { kysely: unknown }).kysely : db) as Kysely<any>;
-    for (const [from, to] of remap) if (from !== to) await k.updateTable('ticket_types').set({ [column]: to }).where(column, '=', from).execute();
+    for (const [from, to] of remap)
+      if (from !== to)
+        await k
+          .updateTable('ticket_types')
+          .set({ [column]: to })
+          .where(column, '=', from)
+          .execute();
   };
   t.ctx.references.onRepoint('ticket_profile', repoint('ticket_profile_id'));
   t.ctx.references.onRepoint('admission_group', repoint('admission_rule_group_id'));
 }
 
-export async function insertTicketType(t: TestApp, fields: { ticket_profile_id?: string | null; admission_rule_group_id?: string | null }): Promise<string> {
+export async function insertTicketType(
+  t: TestApp,
+  fields: { ticket_profile_id?: string | null; admission_rule_group_id?: string | null },
+): Promise<string> {
   await standInTicketTypes(t);
   const id = `tt_${Math.random().toString(36).slice(2)}`;
-  await loose(t).insertInto('ticket_types').values({ id, ...fields }).execute();
+  await loose(t)
+    .insertInto('ticket_types')
+    .values({ id, ...fields })
+    .execute();
   return id;
 }

@@ -69,7 +69,17 @@ describe('GET /api/openapi.json', () => {
   it('opens with a getting-started guide', async () => {
     const { info } = (await t.app.inject({ url: '/api/openapi.json' })).json();
     expect(info.title).toBe('Maitred API');
-    for (const part of ['POST /api/auth/login', 'Authorization: Bearer', 'limit', 'offset', '`page`', 'paging=cursor', '{ "error"', '429', 'Retry-After']) {
+    for (const part of [
+      'POST /api/auth/login',
+      'Authorization: Bearer',
+      'limit',
+      'offset',
+      '`page`',
+      'paging=cursor',
+      '{ "error"',
+      '429',
+      'Retry-After',
+    ]) {
       expect(info.description, part).toContain(part);
     }
   });

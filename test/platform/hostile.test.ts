@@ -48,7 +48,12 @@ describe('control characters', () => {
       ['POST', '/api/my-roles', { name: 'Host\u0000' }, 'body.name'],
       ['POST', '/api/my-roles', { name: 'Host', description: 'bell\u0007' }, 'body.description'],
       ['PUT', `/api/my-venues/${venueId}`, { description: 'next line\u0085' }, 'body.description'],
-      ['POST', `/api/my-venues/${venueId}/floors`, { name: 'Main', canvas_data: [{ type: 'label', text: 'esc\u001b[31m' }] }, 'body.canvas_data.0.text'],
+      [
+        'POST',
+        `/api/my-venues/${venueId}/floors`,
+        { name: 'Main', canvas_data: [{ type: 'label', text: 'esc\u001b[31m' }] },
+        'body.canvas_data.0.text',
+      ],
     ];
     for (const [method, url, payload, field] of cases) {
       const res = await send(method, url, payload);
@@ -108,7 +113,11 @@ describe('the shape of a body', () => {
       ['PUT', '/api/my-roles/rol_x', `{"name":"R","permissions":${nestedJson(5000)}}`],
       ['POST', `/api/my-venues/${venueId}/bundles`, `{"name":"B","applicable_profiles":${nestedJson(5000)}}`],
       ['PUT', `/api/my-venues/${venueId}/bundles/bnd_x`, `{"name":"B","applicable_profiles":${nestedJson(5000)}}`],
-      ['POST', `/api/my-venues/${venueId}/floors`, `{"name":"F","canvas_data":[{"type":"label","deep":${'{"a":'.repeat(4200)}1${'}'.repeat(4200)}}]}`],
+      [
+        'POST',
+        `/api/my-venues/${venueId}/floors`,
+        `{"name":"F","canvas_data":[{"type":"label","deep":${'{"a":'.repeat(4200)}1${'}'.repeat(4200)}}]}`,
+      ],
       ['POST', '/api/auth/login', nestedJson(100_000)],
       // 33 levels: one too many (the canvas item is level 3).
       ['POST', `/api/my-venues/${venueId}/floors`, `{"name":"F","canvas_data":[{"type":"label","x":${nestedJson(30)}}]}`],
@@ -163,7 +172,11 @@ describe('on a listening server', () => {
       }
     })();
     const started = performance.now();
-    const res = await fetch(`${base}/api/my-venues/${venueId}/bundles`, { method: 'POST', headers: { ...op.headers, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${base}/api/my-venues/${venueId}/bundles`, {
+      method: 'POST',
+      headers: { ...op.headers, 'content-type': 'application/json' },
+      body,
+    });
     const elapsed = performance.now() - started;
     done = true;
     await probe;
@@ -220,11 +233,21 @@ describe('every documented route', () => {
         }
       }
       for (const [kind, query] of hostileQueries(route.query)) {
-        probes.push({ label: `${name}: query ${kind}`, method: route.method, url: `${url}?${query}`, expect: /NUL|control/.test(kind) ? 400 : undefined });
+        probes.push({
+          label: `${name}: query ${kind}`,
+          method: route.method,
+          url: `${url}?${query}`,
+          expect: /NUL|control/.test(kind) ? 400 : undefined,
+        });
       }
       if (route.pathParams.length > 0) {
         probes.push({ label: `${name}: NUL ids`, method: route.method, url: urlOf(route, `${venueId}%00`, '%E2%80%AE%00x'), expect: 400 });
-        probes.push({ label: `${name}: over-long ids`, method: route.method, url: urlOf(route, 'v'.repeat(150), 'i'.repeat(150)), expect: 414 });
+        probes.push({
+          label: `${name}: over-long ids`,
+          method: route.method,
+          url: urlOf(route, 'v'.repeat(150), 'i'.repeat(150)),
+          expect: 414,
+        });
       }
     }
     // Writes that delete come last, so the other probes still find the venue's things.
@@ -238,8 +261,10 @@ describe('every documented route', () => {
           const res = await send(probe.method, probe.url, probe.payload);
           const body = res.body.length > 200 ? `${res.body.slice(0, 200)}…` : res.body;
           if (res.statusCode >= 500) failures.push(`${probe.label} → ${res.statusCode} ${body}`);
-          else if (probe.expect && res.statusCode !== probe.expect) failures.push(`${probe.label} → ${res.statusCode}, expected ${probe.expect}: ${body}`);
-          else if (res.statusCode >= 400 && typeof safeJson(res.body)?.error !== 'string') failures.push(`${probe.label} → ${res.statusCode} without { error }: ${body}`);
+          else if (probe.expect && res.statusCode !== probe.expect)
+            failures.push(`${probe.label} → ${res.statusCode}, expected ${probe.expect}: ${body}`);
+          else if (res.statusCode >= 400 && typeof safeJson(res.body)?.error !== 'string')
+            failures.push(`${probe.label} → ${res.statusCode} without { error }: ${body}`);
         }),
       );
     }

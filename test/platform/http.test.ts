@@ -38,7 +38,12 @@ describe('errors', () => {
   });
 
   it('malformed JSON is 400, multipart is 400, other content types are 400', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{nope',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ error: 'Malformed JSON body' });
     const multipart = await t.app.inject({
@@ -49,12 +54,22 @@ describe('errors', () => {
     });
     expect(multipart.statusCode).toBe(400);
     expect(multipart.json().error).toMatch(/Multipart/);
-    const xml = await t.app.inject({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/xml' }, payload: '<n>1</n>' });
+    const xml = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<n>1</n>',
+    });
     expect(xml.statusCode).toBe(400);
   });
 
   it('an empty JSON body counts as no body', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -64,17 +79,37 @@ describe('validation messages on real routes', () => {
     const op = await createOperator(t);
     const venue = `/api/my-venues/${await insertVenue(t, op.operatorId)}`;
     const cases: [string, string, unknown, string][] = [
-      ['POST', `${venue}/tables/set-type`, { table_ids: ['tbl_x'], table_type: 'round' }, 'body.table_type must be one of: standard, low, high, booth, bar'],
+      [
+        'POST',
+        `${venue}/tables/set-type`,
+        { table_ids: ['tbl_x'], table_type: 'round' },
+        'body.table_type must be one of: standard, low, high, booth, bar',
+      ],
       ['PUT', `${venue}/smart-tables`, { reassign_time: '25:00' }, 'body.reassign_time must be a clock time as HH:MM (24-hour)'],
       ['GET', `${venue}/tables?date=15/06/2026`, undefined, 'query.date must be a date as YYYY-MM-DD'],
       ['PUT', `${venue}/branding`, { accent_color: 'red' }, 'body.accent_color must be a hex colour, #rgb or #rrggbb'],
       ['PUT', `${venue}/widget-settings/popup`, { enabled: true }, 'params.type must be one of: bookings, events, vouchers, combo'],
       ['PUT', `${venue}/widget-theme`, { show_map: 'yes' }, 'body.show_map must be one of: true, false, 0, 1'],
-      ['POST', `${venue}/bundles`, { name: 'B', applicable_profiles: ['tables', 'tables'] }, 'body.applicable_profiles must not list tables twice'],
-      ['POST', `${venue}/shifts`, { name: 'S', days_of_week: ['monday'] }, 'body.days_of_week.0 must be one of: mon, tue, wed, thu, fri, sat, sun'],
+      [
+        'POST',
+        `${venue}/bundles`,
+        { name: 'B', applicable_profiles: ['tables', 'tables'] },
+        'body.applicable_profiles must not list tables twice',
+      ],
+      [
+        'POST',
+        `${venue}/shifts`,
+        { name: 'S', days_of_week: ['monday'] },
+        'body.days_of_week.0 must be one of: mon, tue, wed, thu, fri, sat, sun',
+      ],
     ];
     for (const [method, url, payload, message] of cases) {
-      const res = await t.app.inject({ method: method as 'POST', url, headers: op.headers, ...(payload ? { payload: payload as object } : {}) });
+      const res = await t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: op.headers,
+        ...(payload ? { payload: payload as object } : {}),
+      });
       expect(res.statusCode, url).toBe(400);
       expect(res.json(), url).toEqual({ error: message });
     }
@@ -86,7 +121,12 @@ describe('authentication comes before parsing and validation', () => {
     const invalid = await t.app.inject({ method: 'PUT', url: '/api/my-operator', payload: { name: 42 } });
     expect(invalid.statusCode).toBe(401);
     expect(invalid.json()).toEqual({ error: 'Session expired. Please log in again.' });
-    const malformed = await t.app.inject({ method: 'PUT', url: '/api/my-operator', headers: { 'content-type': 'application/json' }, payload: '{oops' });
+    const malformed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/my-operator',
+      headers: { 'content-type': 'application/json' },
+      payload: '{oops',
+    });
     expect(malformed.statusCode).toBe(401);
     expect(malformed.headers['cache-control']).toBe('private, no-store');
   });

@@ -27,7 +27,11 @@ describe('every route schema of the app', () => {
 
 describe('our validator compiler', () => {
   it('accepts, refuses and converts exactly like @fastify/type-provider-typebox (reporting the first problem only)', () => {
-    const schema = Type.Object({ n: Type.Integer({ minimum: 1 }), flag: Type.Optional(Type.Boolean()), tags: Type.Optional(Type.Array(Type.String())) });
+    const schema = Type.Object({
+      n: Type.Integer({ minimum: 1 }),
+      flag: Type.Optional(Type.Boolean()),
+      tags: Type.Optional(Type.Array(Type.String())),
+    });
     const inputs = [{ n: '2' }, { n: 2, flag: 'true' }, { n: 3, tags: 'a' }, { n: 0 }, {}, { n: 'x' }, { n: 1, extra: true }];
     for (const httpPart of ['querystring', 'params', 'headers', 'body'] as const) {
       const route = { schema, httpPart, method: 'POST', url: '/x' };
@@ -65,7 +69,11 @@ describe('deferred compilation', () => {
 
   it('a schema that cannot compile starts, and fails compileDeferredSchemas', async () => {
     const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(validatorCompiler) } });
-    app.get('/broken', { schema: { response: { 200: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } } }, async () => ({ a: 1 }));
+    app.get(
+      '/broken',
+      { schema: { response: { 200: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } } },
+      async () => ({ a: 1 }),
+    );
     await app.ready();
     expect(() => compileDeferredSchemas()).toThrow(/missing/);
     expect((await app.inject({ url: '/broken' })).statusCode).toBe(500);

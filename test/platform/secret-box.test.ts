@@ -2,7 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/platform/clock.js';
-import { createSecretBox, ensureStoredSecretsKey, isSealed, open, seal, storedSecretsKey, UnreadableSecretError } from '../../src/platform/secret-box.js';
+import {
+  createSecretBox,
+  ensureStoredSecretsKey,
+  isSealed,
+  open,
+  seal,
+  storedSecretsKey,
+  UnreadableSecretError,
+} from '../../src/platform/secret-box.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 describe('seal and open', () => {

@@ -42,7 +42,10 @@ describe('configuration', () => {
     expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
     expect(loadConfig({ SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
     expect(loadConfig({ SESSION_MAX_DAYS: '7' }).sessionMaxDays).toBe(7);
-    expect(loadConfig({ RATE_LIMITS: 'login_failures_email=5/900' }).rateLimits.login_failures_email).toEqual({ points: 5, durationSeconds: 900 });
+    expect(loadConfig({ RATE_LIMITS: 'login_failures_email=5/900' }).rateLimits.login_failures_email).toEqual({
+      points: 5,
+      durationSeconds: 900,
+    });
   });
 
   it('chooses stripe when a secret key is set, and honours overrides', () => {
@@ -92,7 +95,22 @@ describe('permissions', () => {
   it('the effective map covers the whole catalogue, including the keys the decisions name', () => {
     const map = effectivePermissions(grants, false);
     expect(Object.keys(map).sort()).toEqual([...PERMISSION_KEYS].sort());
-    for (const key of ['operators.settings', 'operators.members', 'users.role', 'users.user', 'availability', 'tables', 'profiles', 'catalogue', 'guests', 'bookings', 'events', 'vouchers', 'payouts', 'stats']) {
+    for (const key of [
+      'operators.settings',
+      'operators.members',
+      'users.role',
+      'users.user',
+      'availability',
+      'tables',
+      'profiles',
+      'catalogue',
+      'guests',
+      'bookings',
+      'events',
+      'vouchers',
+      'payouts',
+      'stats',
+    ]) {
       expect(PERMISSION_KEYS).toContain(key);
     }
     expect(map['users.user']).toEqual({ read: true, write: false });
@@ -135,6 +153,10 @@ describe('upload size messages', () => {
       'Image is too large: 501 KB exceeds the 500 KB limit',
     );
     const stored = await uploads.saveImage(pngOfSize(UPLOAD_LIMITS.venueLogo), UPLOAD_LIMITS.venueLogo);
-    expect(stored).toMatchObject({ type: 'png', bytes: UPLOAD_LIMITS.venueLogo, url: expect.stringMatching(/^http:\/\/x\.test\/uploads\/[0-9a-f]{64}\.png$/) });
+    expect(stored).toMatchObject({
+      type: 'png',
+      bytes: UPLOAD_LIMITS.venueLogo,
+      url: expect.stringMatching(/^http:\/\/x\.test\/uploads\/[0-9a-f]{64}\.png$/),
+    });
   });
 });

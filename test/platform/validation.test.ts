@@ -6,7 +6,10 @@ import { bodyProblem, MAX_BODY_DEPTH, textProblem } from '../../src/platform/inp
 import { validatorCompiler, type ValidationIssue } from '../../src/platform/validation.js';
 
 function validate(schema: TSchema, value: unknown, httpPart = 'body') {
-  const check = validatorCompiler({ schema, httpPart, url: '/x', method: 'POST' }) as (v: unknown) => { value?: unknown; error?: ValidationIssue[] };
+  const check = validatorCompiler({ schema, httpPart, url: '/x', method: 'POST' }) as (v: unknown) => {
+    value?: unknown;
+    error?: ValidationIssue[];
+  };
   return check(value);
 }
 const messageOf = (schema: TSchema, value: unknown) => {
@@ -17,7 +20,9 @@ const messageOf = (schema: TSchema, value: unknown) => {
 describe('validation messages', () => {
   it('lists the allowed values of enums and unions of literals', () => {
     expect(messageOf(Type.Object({ k: Type.Enum(['low', 'high', 'bar']) }), { k: 'round' })).toBe('/k must be one of: low, high, bar');
-    expect(messageOf(Type.Object({ k: Type.Union([Type.Literal('tables'), Type.Literal('events')]) }), { k: 'x' })).toBe('/k must be one of: tables, events');
+    expect(messageOf(Type.Object({ k: Type.Union([Type.Literal('tables'), Type.Literal('events')]) }), { k: 'x' })).toBe(
+      '/k must be one of: tables, events',
+    );
     expect(messageOf(Type.Object({ k: Nullable(Type.Enum(['a', 'b'])) }), { k: 'c' })).toBe('/k must be one of: a, b, null');
     expect(messageOf(Type.Object({ t: Toggle }), { t: 2 })).toBe('/t must be one of: true, false, 0, 1');
   });
@@ -57,8 +62,12 @@ describe('validation messages', () => {
     expect(messageOf(schema, { name: 'a', extra: 1 })).toBe('has unknown field extra');
     expect(messageOf(schema, JSON.parse('{"name":"a","constructor":1}'))).toBe('has unknown field constructor');
     expect(messageOf(schema, { name: 'a', ['k'.repeat(5000)]: 1 })).toBe(`has unknown field ${'k'.repeat(40)}…`);
-    expect(messageOf(schema, { name: 'a', list: ['x'.repeat(5000), 'x'.repeat(5000)] })).toBe(`/list must not list ${'x'.repeat(40)}… twice`);
-    expect(validate(schema, { name: 'a', n: 3, list: ['x', 'y'], note: null })).toEqual({ value: { name: 'a', n: 3, list: ['x', 'y'], note: null } });
+    expect(messageOf(schema, { name: 'a', list: ['x'.repeat(5000), 'x'.repeat(5000)] })).toBe(
+      `/list must not list ${'x'.repeat(40)}… twice`,
+    );
+    expect(validate(schema, { name: 'a', n: 3, list: ['x', 'y'], note: null })).toEqual({
+      value: { name: 'a', n: 3, list: ['x', 'y'], note: null },
+    });
   });
 
   it('counts lengths in characters, as JSON Schema does', () => {
@@ -73,10 +82,14 @@ describe('validation messages', () => {
   });
 
   it('answers a huge array in linear time, stopping at the first problem', () => {
-    const schema = Type.Object({ list: Type.Array(Type.Union([Type.Literal('tables'), Type.Literal('events')]), { maxItems: 2, uniqueItems: true }) });
+    const schema = Type.Object({
+      list: Type.Array(Type.Union([Type.Literal('tables'), Type.Literal('events')]), { maxItems: 2, uniqueItems: true }),
+    });
     const started = performance.now();
     expect(messageOf(schema, { list: Array(100_000).fill('tables') })).toBe('/list must have at most 2 items');
-    expect(messageOf(Type.Object({ list: Type.Array(Type.String(), { uniqueItems: true }) }), { list: Array(100_000).fill('x') })).toBe('/list must not list x twice');
+    expect(messageOf(Type.Object({ list: Type.Array(Type.String(), { uniqueItems: true }) }), { list: Array(100_000).fill('x') })).toBe(
+      '/list must not list x twice',
+    );
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });

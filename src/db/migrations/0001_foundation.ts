@@ -133,7 +133,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('role_venues_pk', ['role_id', 'venue_id'])
     .execute();
 
-
   await idColumn(db.schema.createTable('bookings'))
     .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))
     .addColumn('venue_id', 'text', (c) => c.notNull().references('venues.id').onDelete('cascade'))
@@ -169,8 +168,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Overlap look-ups ask `ends_at > from AND starts_at < to`: leading with ends_at bounds the scan to
   // stays that have not ended, instead of a table's whole booking history.
-  await db.schema.createIndex('booking_tables_table_window_idx').on('booking_tables').columns(['table_id', 'ends_at', 'starts_at']).execute();
-  await db.schema.createIndex('booking_tables_venue_window_idx').on('booking_tables').columns(['venue_id', 'ends_at', 'starts_at']).execute();
+  await db.schema
+    .createIndex('booking_tables_table_window_idx')
+    .on('booking_tables')
+    .columns(['table_id', 'ends_at', 'starts_at'])
+    .execute();
+  await db.schema
+    .createIndex('booking_tables_venue_window_idx')
+    .on('booking_tables')
+    .columns(['venue_id', 'ends_at', 'starts_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

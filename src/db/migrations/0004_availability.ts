@@ -58,8 +58,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   // "Blocks of a table (or of the venue) overlapping a time range": `blocked_to > from AND blocked_from < to`.
   // Led by blocked_to, the range skips the past blocks that pile up over the years (led by blocked_from it
   // would scan all of them); blocked_from is then checked inside the index. The venue index also serves the block list.
-  await db.schema.createIndex('table_blocks_table_window_idx').on('table_blocks').columns(['table_id', 'blocked_to', 'blocked_from']).execute();
-  await db.schema.createIndex('table_blocks_venue_window_idx').on('table_blocks').columns(['venue_id', 'blocked_to', 'blocked_from']).execute();
+  await db.schema
+    .createIndex('table_blocks_table_window_idx')
+    .on('table_blocks')
+    .columns(['table_id', 'blocked_to', 'blocked_from'])
+    .execute();
+  await db.schema
+    .createIndex('table_blocks_venue_window_idx')
+    .on('table_blocks')
+    .columns(['venue_id', 'blocked_to', 'blocked_from'])
+    .execute();
 
   await idColumn(db.schema.createTable('table_combinations'))
     .addColumn('venue_id', 'text', venueRef)

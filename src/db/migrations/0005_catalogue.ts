@@ -128,7 +128,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .$call(flagColumns)
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('tag_categories_venue_kind_name_uq').on('tag_categories').columns(['venue_id', 'kind', 'name']).unique().execute();
+  await db.schema
+    .createIndex('tag_categories_venue_kind_name_uq')
+    .on('tag_categories')
+    .columns(['venue_id', 'kind', 'name'])
+    .unique()
+    .execute();
   await sql`create unique index tag_categories_venue_kind_lname_uq on tag_categories (venue_id, kind, lower(name))`.execute(db);
 
   await idColumn(db.schema.createTable('custom_tags'))
@@ -156,7 +161,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['operator_id', 'kind', 'name'])
     .unique()
     .execute();
-  await sql`create unique index account_tag_categories_operator_kind_lname_uq on account_tag_categories (operator_id, kind, lower(name))`.execute(db);
+  await sql`create unique index account_tag_categories_operator_kind_lname_uq on account_tag_categories (operator_id, kind, lower(name))`.execute(
+    db,
+  );
 
   await idColumn(db.schema.createTable('account_tags'))
     .addColumn('operator_id', 'text', (c) => c.notNull().references('operators.id').onDelete('cascade'))

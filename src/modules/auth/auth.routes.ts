@@ -7,7 +7,10 @@ import { CodeBody, LoginBody, LoginResult, RegisterBody, SessionResult, SetupRes
 import { toUser, type AuthService } from './auth.service.js';
 import type { Sessions } from './sessions.js';
 
-export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; sessions: Sessions }> = async (app, { guard, auth, sessions }) => {
+export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; sessions: Sessions }> = async (
+  app,
+  { guard, auth, sessions },
+) => {
   const signedIn = guard({ role: 'any' });
   const tags = ['auth'];
 
@@ -30,13 +33,29 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
 
   app.get(
     '/api/auth/me',
-    { schema: { summary: 'The signed-in user (validates the token)', tags, security: [{ bearer: [] }], response: { 200: Type.Object({ user: User }), ...errorResponses(401) } }, onRequest: signedIn },
+    {
+      schema: {
+        summary: 'The signed-in user (validates the token)',
+        tags,
+        security: [{ bearer: [] }],
+        response: { 200: Type.Object({ user: User }), ...errorResponses(401) },
+      },
+      onRequest: signedIn,
+    },
     async (request) => ({ user: toUser(authOf(request).user) }),
   );
 
   app.post(
     '/api/auth/logout',
-    { schema: { summary: 'Sign out: end this session', tags, security: [{ bearer: [] }], response: { 200: SuccessBody, ...errorResponses(401) } }, onRequest: signedIn },
+    {
+      schema: {
+        summary: 'Sign out: end this session',
+        tags,
+        security: [{ bearer: [] }],
+        response: { 200: SuccessBody, ...errorResponses(401) },
+      },
+      onRequest: signedIn,
+    },
     async (request) => {
       await sessions.revoke(authOf(request).sessionId);
       return { success: true };
@@ -61,13 +80,30 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
 
   app.post(
     '/api/2fa/setup',
-    { schema: { summary: 'Start two-factor setup: a new authenticator secret and QR code', tags, security: [{ bearer: [] }], response: { 200: SetupResult, ...errorResponses(401, 409) } }, onRequest: signedIn },
+    {
+      schema: {
+        summary: 'Start two-factor setup: a new authenticator secret and QR code',
+        tags,
+        security: [{ bearer: [] }],
+        response: { 200: SetupResult, ...errorResponses(401, 409) },
+      },
+      onRequest: signedIn,
+    },
     async (request) => auth.setupTwoFactor(authOf(request).user.id),
   );
 
   app.post(
     '/api/2fa/enable',
-    { schema: { summary: 'Turn two-factor authentication on with a first code', tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 409, 429) } }, onRequest: signedIn },
+    {
+      schema: {
+        summary: 'Turn two-factor authentication on with a first code',
+        tags,
+        security: [{ bearer: [] }],
+        body: CodeBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 409, 429) },
+      },
+      onRequest: signedIn,
+    },
     async (request) => {
       await auth.enableTwoFactor(authOf(request).user.id, authOf(request).sessionId, request.body.code);
       return { success: true };
@@ -76,7 +112,16 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
 
   app.post(
     '/api/2fa/disable',
-    { schema: { summary: 'Turn two-factor authentication off with a current code', tags, security: [{ bearer: [] }], body: CodeBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 429) } }, onRequest: signedIn },
+    {
+      schema: {
+        summary: 'Turn two-factor authentication off with a current code',
+        tags,
+        security: [{ bearer: [] }],
+        body: CodeBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 429) },
+      },
+      onRequest: signedIn,
+    },
     async (request) => {
       await auth.disableTwoFactor(authOf(request).user.id, authOf(request).sessionId, request.body.code);
       return { success: true };

@@ -20,10 +20,7 @@ export const LoginBody = Type.Object({
 
 export const SessionResult = Type.Object({ user: User, token: Type.String() });
 
-export const LoginResult = Type.Union([
-  SessionResult,
-  Type.Object({ requires_2fa: Type.Literal(true), challenge_id: Type.String() }),
-]);
+export const LoginResult = Type.Union([SessionResult, Type.Object({ requires_2fa: Type.Literal(true), challenge_id: Type.String() })]);
 
 export const RegisterBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),

@@ -45,7 +45,14 @@ function failureLimits(email: string, ip: string): LimitKey[] {
 
 const codeLimit = (userId: string): LimitKey => ({ name: 'two_factor_failures_user', key: userId });
 
-export function createAuthService(deps: { db: Db; clock: Clock; rateLimits: RateLimits; sessions: Sessions; botCheck: BotCheck; secrets: SecretBox }) {
+export function createAuthService(deps: {
+  db: Db;
+  clock: Clock;
+  rateLimits: RateLimits;
+  sessions: Sessions;
+  botCheck: BotCheck;
+  secrets: SecretBox;
+}) {
   const { db, clock, rateLimits, sessions, botCheck } = deps;
   const totp = createTotp({ db, clock, secrets: deps.secrets });
 
@@ -116,7 +123,10 @@ export function createAuthService(deps: { db: Db; clock: Clock; rateLimits: Rate
         throw new AppError(401, CHALLENGE_EXPIRED);
       }
 
-      const step = user.totp_enabled && user.totp_secret ? await totp.match(await totp.openSecret(user.id, user.totp_secret), code, user.totp_last_step) : undefined;
+      const step =
+        user.totp_enabled && user.totp_secret
+          ? await totp.match(await totp.openSecret(user.id, user.totp_secret), code, user.totp_last_step)
+          : undefined;
       if (step === undefined || !(await totp.claimStep(user.id, step))) throw new AppError(401, INVALID_CODE);
       // Single use: only the request that flips used_at gets a session.
       const claimed = await db.kysely
@@ -166,7 +176,13 @@ export function createAuthService(deps: { db: Db; clock: Clock; rateLimits: Rate
       // Conditional on the pending secret read: a set-up started meanwhile is not enabled with the old code.
       const updated = await db.kysely
         .updateTable('users')
-        .set({ totp_secret: await totp.sealSecret(userId, secret), totp_pending_secret: null, totp_enabled: 1, totp_last_step: step, updated_at: clock.now().toISOString() })
+        .set({
+          totp_secret: await totp.sealSecret(userId, secret),
+          totp_pending_secret: null,
+          totp_enabled: 1,
+          totp_last_step: step,
+          updated_at: clock.now().toISOString(),
+        })
         .where('id', '=', userId)
         .where('totp_enabled', '=', 0)
         .where('totp_pending_secret', '=', pending)

@@ -65,7 +65,11 @@ describe('sessions', () => {
     const op = await createOperator(t);
     const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: op.email, password: 'nope-nope' } });
     expect(wrong.statusCode).toBe(401);
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@x.test', password: 'nope-nope' } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'nobody@x.test', password: 'nope-nope' },
+    });
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json().error).toBe(wrong.json().error);
     const missing = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: op.email } });
@@ -83,7 +87,11 @@ describe('sessions', () => {
 
   it('logs in case-insensitively by email', async () => {
     const op = await createOperator(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: op.email.toUpperCase(), password: TEST_PASSWORD } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: op.email.toUpperCase(), password: TEST_PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -92,26 +100,56 @@ describe('rate limits on failed logins', () => {
   it('after 10 failures for one email from one address, refuses that address with 429 even with the right password, not the others', async () => {
     const op = await createOperator(t);
     for (let i = 0; i < 10; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.0.0.1', payload: { email: op.email, password: 'wrong-password' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.0.0.1',
+        payload: { email: op.email, password: 'wrong-password' },
+      });
       expect(res.statusCode).toBe(401);
     }
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.0.0.1', payload: { email: op.email, password: TEST_PASSWORD } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.0.0.1',
+      payload: { email: op.email, password: TEST_PASSWORD },
+    });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({ error: 'Too many requests. Please try again later.' });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // The guesser at 10.0.0.1 does not lock the owner out: from their own address they sign in.
-    const owner = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.0.1.1', payload: { email: op.email, password: TEST_PASSWORD } });
+    const owner = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.0.1.1',
+      payload: { email: op.email, password: TEST_PASSWORD },
+    });
     expect(owner.statusCode).toBe(200);
   });
 
   it('limits failures per client address across emails', async () => {
     for (let i = 0; i < 10; i++) {
-      await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.9.9', payload: { email: `x${i}@y.test`, password: 'wrong-password' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.9.9.9',
+        payload: { email: `x${i}@y.test`, password: 'wrong-password' },
+      });
     }
     const op = await createOperator(t);
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.9.9', payload: { email: op.email, password: TEST_PASSWORD } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.9.9.9',
+      payload: { email: op.email, password: TEST_PASSWORD },
+    });
     expect(blocked.statusCode).toBe(429);
-    const elsewhere = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.9.9.10', payload: { email: op.email, password: TEST_PASSWORD } });
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '10.9.9.10',
+      payload: { email: op.email, password: TEST_PASSWORD },
+    });
     expect(elsewhere.statusCode).toBe(200);
   });
 });
@@ -137,7 +175,11 @@ describe('two-factor authentication', () => {
     expect(first.json().token).toBeUndefined();
     const challenge_id = first.json().challenge_id;
 
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/2fa/validate', payload: { challenge_id, code: '123456' === (await totp(secret)) ? '654321' : '123456' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/2fa/validate',
+      payload: { challenge_id, code: '123456' === (await totp(secret)) ? '654321' : '123456' },
+    });
     expect(wrong.statusCode).toBe(401);
     const right = await t.app.inject({ method: 'POST', url: '/api/2fa/validate', payload: { challenge_id, code: await totp(secret) } });
     expect(right.statusCode).toBe(200);
@@ -153,12 +195,23 @@ describe('two-factor authentication', () => {
     const op = await createOperator(t);
     const { secret } = (await t.app.inject({ method: 'POST', url: '/api/2fa/setup', headers: op.headers })).json();
     await t.app.inject({ method: 'POST', url: '/api/2fa/enable', headers: op.headers, payload: { code: await totp(secret) } });
-    const { challenge_id } = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: op.email, password: TEST_PASSWORD } })).json();
+    const { challenge_id } = (
+      await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: op.email, password: TEST_PASSWORD } })
+    ).json();
     t.clock.advance(5 * 60_000 + 1);
     const late = await t.app.inject({ method: 'POST', url: '/api/2fa/validate', payload: { challenge_id, code: await totp(secret) } });
     expect(late.statusCode).toBe(401);
 
-    expect((await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: '000000' === (await totp(secret)) ? '111111' : '000000' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/2fa/disable',
+          headers: op.headers,
+          payload: { code: '000000' === (await totp(secret)) ? '111111' : '000000' },
+        })
+      ).statusCode,
+    ).toBe(400);
     const off = await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: await totp(secret) } });
     expect(off.json()).toEqual({ success: true });
     expect(await login(t, op.email)).toEqual(expect.any(String));
@@ -168,14 +221,28 @@ describe('two-factor authentication', () => {
 describe('guest registration', () => {
   it('registers a guest who can then log in; duplicate email is 409; weak password is 400', async () => {
     const email = `guest-${Date.now()}@example.test`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Gina', email, password: 'long-enough-pw' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Gina', email, password: 'long-enough-pw' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().user).toMatchObject({ role: 'guest', name: 'Gina', operator_id: null });
-    const again = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Gina', email, password: 'long-enough-pw' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Gina', email, password: 'long-enough-pw' },
+    });
     expect(again.statusCode).toBe(409);
-    const weak = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Gina', email: `x${email}`, password: 'short' } });
+    const weak = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Gina', email: `x${email}`, password: 'short' },
+    });
     expect(weak.statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long-enough-pw' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long-enough-pw' } })).statusCode,
+    ).toBe(200);
   });
 
   it('guests are refused on operator routes with 403', async () => {
@@ -192,8 +259,12 @@ describe('bot check on registration', () => {
     try {
       const body = { name: 'Bot', email: `bot-${Date.now()}@example.test`, password: 'long-enough-pw' };
       expect((await failing.app.inject({ method: 'POST', url: '/api/auth/register', payload: body })).statusCode).toBe(400);
-      expect((await failing.app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...body, turnstile_token: 'x' } })).statusCode).toBe(403);
-      expect((await passing.app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...body, turnstile_token: 'x' } })).statusCode).toBe(201);
+      expect(
+        (await failing.app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...body, turnstile_token: 'x' } })).statusCode,
+      ).toBe(403);
+      expect(
+        (await passing.app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...body, turnstile_token: 'x' } })).statusCode,
+      ).toBe(201);
     } finally {
       await failing.close();
       await passing.close();

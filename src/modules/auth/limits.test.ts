@@ -35,7 +35,8 @@ describe.each([
 
   it('a right password gives its attempt back: 9 failures and a sign-in leave room for 10 more failures', async () => {
     const op = await createOperator(t);
-    for (let i = 0; i < 9; i++) expect((await loginFrom(t, '10.21.0.1', `nobody-${i}@example.test`, 'wrong-password')).statusCode).toBe(401);
+    for (let i = 0; i < 9; i++)
+      expect((await loginFrom(t, '10.21.0.1', `nobody-${i}@example.test`, 'wrong-password')).statusCode).toBe(401);
     expect((await loginFrom(t, '10.21.0.1', op.email, TEST_PASSWORD)).statusCode).toBe(200);
     // The address's failures stay counted (signing in to one's own account does not clear them).
     expect((await loginFrom(t, '10.21.0.1', 'nobody-9@example.test', 'wrong-password')).statusCode).toBe(401);
@@ -70,7 +71,9 @@ describe('guessing one email from many addresses', () => {
     const own = await createTestApp({ RATE_LIMITS: 'login_failures_email=20/900' });
     try {
       const op = await createOperator(own);
-      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => loginFrom(own, `10.32.0.${i + 1}`, op.email, 'wrong-password')));
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => loginFrom(own, `10.32.0.${i + 1}`, op.email, 'wrong-password')),
+      );
       const codes = answers.map((res) => res.statusCode);
       expect(codes.filter((code) => code === 401).length).toBeLessThanOrEqual(20);
       expect(codes.filter((code) => code === 401).length + codes.filter((code) => code === 429).length).toBe(60);

@@ -23,7 +23,12 @@ export function createTotp(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
     async match(secret: string, code: string, lastStep: number | null): Promise<number | undefined> {
       // otplib loads on the first two-factor call, not at start-up.
       const { verify: verifyTotp } = await import('otplib');
-      const result = await verifyTotp({ secret, token: code, epoch: Math.floor(clock.now().getTime() / 1000), epochTolerance: TOLERANCE_SECONDS });
+      const result = await verifyTotp({
+        secret,
+        token: code,
+        epoch: Math.floor(clock.now().getTime() / 1000),
+        epochTolerance: TOLERANCE_SECONDS,
+      });
       // The functional API also serves HOTP, whose result carries no time step.
       if (!result.valid || !('timeStep' in result) || (lastStep !== null && result.timeStep <= lastStep)) return undefined;
       return result.timeStep;

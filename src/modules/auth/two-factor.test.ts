@@ -30,7 +30,12 @@ async function wrongCode(app: TestApp, secret: string): Promise<string> {
 async function withTwoFactor(app: TestApp): Promise<TestOperator & { secret: string }> {
   const op = await createOperator(app);
   const { secret } = (await app.app.inject({ method: 'POST', url: '/api/2fa/setup', headers: op.headers })).json();
-  const enabled = await app.app.inject({ method: 'POST', url: '/api/2fa/enable', headers: op.headers, payload: { code: await codeAt(app, secret) } });
+  const enabled = await app.app.inject({
+    method: 'POST',
+    url: '/api/2fa/enable',
+    headers: op.headers,
+    payload: { code: await codeAt(app, secret) },
+  });
   expect(enabled.statusCode).toBe(200);
   app.clock.advance(30_000);
   return { ...op, secret };
@@ -75,7 +80,8 @@ describe('wrong codes per user', () => {
     const wrong = await wrongCode(t, op.secret);
     for (let c = 0; c < 2; c++) {
       const id = await challenge(t, op.email, `10.50.${c}.1`);
-      for (let i = 0; i < 5; i++) expect((await validate(t, id, wrong, `10.50.${c}.${i + 2}`)).json().error).toBe('Invalid authentication code');
+      for (let i = 0; i < 5; i++)
+        expect((await validate(t, id, wrong, `10.50.${c}.${i + 2}`)).json().error).toBe('Invalid authentication code');
     }
     const id = await challenge(t, op.email, '10.50.9.1');
     const refused = await validate(t, id, await codeAt(t, op.secret), '10.50.9.1');
@@ -94,9 +100,16 @@ describe('wrong codes per user', () => {
     const op = await withTwoFactor(t);
     const wrong = await wrongCode(t, op.secret);
     for (let i = 0; i < 10; i++) {
-      expect((await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: wrong } })).statusCode).toBe(400);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: wrong } })).statusCode,
+      ).toBe(400);
     }
-    const refused = await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: await codeAt(t, op.secret) } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/2fa/disable',
+      headers: op.headers,
+      payload: { code: await codeAt(t, op.secret) },
+    });
     expect(refused.statusCode).toBe(429);
     expect((await userRow(t, op.userId)).totp_enabled).toBe(1);
   });
@@ -138,7 +151,10 @@ describe('sessions end when two-factor changes', () => {
     const other = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: op.email, password: TEST_PASSWORD } });
     const otherHeaders = bearer(other.json().token);
     const { secret } = (await t.app.inject({ method: 'POST', url: '/api/2fa/setup', headers: op.headers })).json();
-    expect((await t.app.inject({ method: 'POST', url: '/api/2fa/enable', headers: op.headers, payload: { code: await codeAt(t, secret) } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/2fa/enable', headers: op.headers, payload: { code: await codeAt(t, secret) } }))
+        .statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ url: '/api/auth/me', headers: otherHeaders })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/auth/me', headers: op.headers })).statusCode).toBe(200);
 
@@ -147,7 +163,10 @@ describe('sessions end when two-factor changes', () => {
     const secondHeaders = bearer(signedIn.json().token);
     expect((await t.app.inject({ url: '/api/auth/me', headers: secondHeaders })).statusCode).toBe(200);
     t.clock.advance(30_000);
-    expect((await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: await codeAt(t, secret) } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: await codeAt(t, secret) } }))
+        .statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ url: '/api/auth/me', headers: secondHeaders })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/auth/me', headers: op.headers })).statusCode).toBe(200);
   });
@@ -186,7 +205,9 @@ describe('TOTP secrets at rest', () => {
       expect(stored).not.toContain(secret);
       expect(open(configured, stored, `users.totp:${op.userId}`)).toBe(secret);
       expect(() => open(randomBytes(32), stored, `users.totp:${op.userId}`)).toThrow(UnreadableSecretError);
-      expect(await own.db.kysely.selectFrom('platform_settings').select('key').where('key', '=', SECRETS_KEY_SETTING).executeTakeFirst()).toBeUndefined();
+      expect(
+        await own.db.kysely.selectFrom('platform_settings').select('key').where('key', '=', SECRETS_KEY_SETTING).executeTakeFirst(),
+      ).toBeUndefined();
       own.clock.advance(30_000);
       expect((await validate(own, await challenge(own, op.email), await codeAt(own, secret))).statusCode).toBe(200);
     } finally {
@@ -198,7 +219,11 @@ describe('TOTP secrets at rest', () => {
     const op = await createOperator(t);
     const secret = generateSecret();
     const pendingSecret = generateSecret();
-    await t.db.kysely.updateTable('users').set({ totp_secret: secret, totp_pending_secret: pendingSecret, totp_enabled: 1 }).where('id', '=', op.userId).execute();
+    await t.db.kysely
+      .updateTable('users')
+      .set({ totp_secret: secret, totp_pending_secret: pendingSecret, totp_enabled: 1 })
+      .where('id', '=', op.userId)
+      .execute();
     expect((await validate(t, await challenge(t, op.email), await codeAt(t, secret))).statusCode).toBe(200);
 
     const result = await t.ctx.auth.prepareSecrets();

@@ -127,7 +127,11 @@ export function listClientUsers(db: Conn, operatorId: string) {
 /** Id, name and email of these users (any account; callers scope what they ask for). */
 export async function userSummaries(db: Conn, userIds: readonly string[]) {
   if (userIds.length === 0) return [];
-  return kyselyOf(db).selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+  return kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('id', 'in', [...new Set(userIds)])
+    .execute();
 }
 
 /** Portal users of the account whose name or email contains `text` (any case), except `excludeIds`. */

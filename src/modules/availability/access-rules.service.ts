@@ -43,7 +43,13 @@ function requireWhenOn(on: number, field: string, ...values: unknown[]) {
   }
 }
 
-export function createAccessRulesService(deps: { db: Db; clock: Clock; references: References; uploads: Pick<Uploads, 'saveImage'>; publicBaseUrl: string }) {
+export function createAccessRulesService(deps: {
+  db: Db;
+  clock: Clock;
+  references: References;
+  uploads: Pick<Uploads, 'saveImage'>;
+  publicBaseUrl: string;
+}) {
   const db = deps.db.kysely;
   const now = () => deps.clock.now().toISOString();
   const uploadsPrefix = `${deps.publicBaseUrl}/uploads/`;
@@ -57,7 +63,10 @@ export function createAccessRulesService(deps: { db: Db; clock: Clock; reference
   /** The stored rule for a body: omitted fields take their defaults, except the uploaded image, which is kept. */
   async function ruleValues(venueId: string, body: AccessRuleBody, current?: RuleRow): Promise<RuleValues> {
     const flag = (key: (typeof ACCESS_RULE_TOGGLES)[number]) => toFlag(body[key]) ?? 0;
-    const toggles = Object.fromEntries(ACCESS_RULE_TOGGLES.map((key) => [key, flag(key)])) as Record<(typeof ACCESS_RULE_TOGGLES)[number], number>;
+    const toggles = Object.fromEntries(ACCESS_RULE_TOGGLES.map((key) => [key, flag(key)])) as Record<
+      (typeof ACCESS_RULE_TOGGLES)[number],
+      number
+    >;
 
     const time_from = body.time_from ?? null;
     const time_to = body.time_to ?? null;
@@ -97,8 +106,10 @@ export function createAccessRulesService(deps: { db: Db; clock: Clock; reference
     const booking_cutoff_unit = body.booking_cutoff_unit ?? null;
     const booking_start_value = body.booking_start_value ?? null;
     const booking_start_unit = body.booking_start_unit ?? null;
-    if ((booking_cutoff_value === null) !== (booking_cutoff_unit === null)) throw badRequest('booking_cutoff_value and booking_cutoff_unit must be given together');
-    if ((booking_start_value === null) !== (booking_start_unit === null)) throw badRequest('booking_start_value and booking_start_unit must be given together');
+    if ((booking_cutoff_value === null) !== (booking_cutoff_unit === null))
+      throw badRequest('booking_cutoff_value and booking_cutoff_unit must be given together');
+    if ((booking_start_value === null) !== (booking_start_unit === null))
+      throw badRequest('booking_start_value and booking_start_unit must be given together');
     if (toggles.booking_window_enabled && booking_cutoff_value === null && booking_start_value === null) {
       throw badRequest('booking_window_enabled is on, so booking_cutoff_* or booking_start_* is required');
     }
@@ -171,7 +182,10 @@ export function createAccessRulesService(deps: { db: Db; clock: Clock; reference
       const id = newId('rule');
       const at = now();
       await withTransaction(deps.db, async (trx) => {
-        await trx.insertInto('access_rules').values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at }).execute();
+        await trx
+          .insertInto('access_rules')
+          .values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at })
+          .execute();
         await syncBookable(trx, venue.id, at);
       });
       return id;
@@ -181,7 +195,12 @@ export function createAccessRulesService(deps: { db: Db; clock: Clock; reference
     async update(venue: VenueRow, id: string, body: AccessRuleBody) {
       const current = await ruleOf(venue.id, id);
       const values = await ruleValues(venue.id, body, current);
-      await db.updateTable('access_rules').set({ ...values, updated_at: now() }).where('venue_id', '=', venue.id).where('id', '=', id).execute();
+      await db
+        .updateTable('access_rules')
+        .set({ ...values, updated_at: now() })
+        .where('venue_id', '=', venue.id)
+        .where('id', '=', id)
+        .execute();
     },
 
     async remove(venue: VenueRow, id: string) {

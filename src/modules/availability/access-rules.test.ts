@@ -1,5 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, insertVenueRow, pngOfSize, setupVenue, TINY_IMAGES, venueApi, type TestApp, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  insertVenueRow,
+  pngOfSize,
+  setupVenue,
+  TINY_IMAGES,
+  venueApi,
+  type TestApp,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -149,7 +161,9 @@ describe('access rules', () => {
     // Toggles off keep their values stored (they apply again when switched back on).
     const off = { ...body, name: 'VIP (paused)', party_size_enabled: false, surge_price_enabled: 0, rule_type: 'table' };
     expect((await v.put(`/access-rules/${id}`, off)).json()).toEqual({ success: true });
-    expect((await v.get('/access-rules')).json().data).toEqual([{ ...expected, name: 'VIP (paused)', party_size_enabled: false, surge_price_enabled: false, rule_type: 'table' }]);
+    expect((await v.get('/access-rules')).json().data).toEqual([
+      { ...expected, name: 'VIP (paused)', party_size_enabled: false, surge_price_enabled: false, rule_type: 'table' },
+    ]);
 
     // What a PUT leaves out returns to its default.
     expect((await v.put(`/access-rules/${id}`, { name: 'Plain' })).statusCode).toBe(200);
@@ -282,7 +296,9 @@ describe('access control', () => {
     expect((await v.put(`/access-rules/${theirs}`, { name: 'Mine' })).statusCode).toBe(404);
     expect((await v.del(`/access-rules/${theirs}`)).statusCode).toBe(404);
     expect((await v.post(`/access-rules/${theirs}/image`, { data: TINY_IMAGES.png })).statusCode).toBe(404);
-    expect((await o.get('/access-rules')).json().data).toEqual([expect.objectContaining({ id: theirs, name: 'Theirs', display_image_url: null })]);
+    expect((await o.get('/access-rules')).json().data).toEqual([
+      expect.objectContaining({ id: theirs, name: 'Theirs', display_image_url: null }),
+    ]);
     expect((await v.get('/access-rules')).json().data).toEqual([]);
   });
 });

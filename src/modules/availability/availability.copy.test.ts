@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createTestApp, insertVenue, insertVenueRow, TINY_IMAGES, venueApi, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createTestApp,
+  insertVenue,
+  insertVenueRow,
+  TINY_IMAGES,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+} from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
 
 let t: TestApp;
@@ -24,7 +33,9 @@ function api(venueId: string, headers: Record<string, string>) {
 const scope = (name: string) => t.ctx.copyScopes.get(name)!;
 
 async function copy(name: string, op: TestOperator, sourceVenueId: string, targetVenueId: string) {
-  return withTransaction(t.db, (trx) => scope(name).copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));
+  return withTransaction(t.db, (trx) =>
+    scope(name).copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }),
+  );
 }
 
 /**
@@ -161,7 +172,9 @@ describe('copy-from scopes of the availability module', () => {
     const venue = await t.db.kysely.selectFrom('venues').select('is_bookable').where('id', '=', targetId).executeTakeFirstOrThrow();
     expect(venue.is_bookable).toBe(0);
     expect(await copy('access-rules', op, sourceId, targetId)).toBe(1);
-    expect((await t.db.kysely.selectFrom('venues').select('is_bookable').where('id', '=', targetId).executeTakeFirstOrThrow()).is_bookable).toBe(1);
+    expect(
+      (await t.db.kysely.selectFrom('venues').select('is_bookable').where('id', '=', targetId).executeTakeFirstOrThrow()).is_bookable,
+    ).toBe(1);
   });
 
   it('availability: replaces periods, blackouts, shifts and rules; shifts point at the copied periods', async () => {
@@ -171,7 +184,15 @@ describe('copy-from scopes of the availability module', () => {
     expect(periods).toEqual([{ id: expect.any(String), name: 'Dinner', time_from: '18:00', time_to: '23:00' }]);
     expect(periods[0].id).not.toBe(dst.period);
     expect(await data(d, '/blackouts')).toEqual([
-      { id: expect.any(String), date_from: '2026-12-25', date_to: '2026-12-26', description: 'Christmas', affects_guestlist: true, affects_events: false, affects_reservations: true },
+      {
+        id: expect.any(String),
+        date_from: '2026-12-25',
+        date_to: '2026-12-26',
+        description: 'Christmas',
+        affects_guestlist: true,
+        affects_events: false,
+        affects_reservations: true,
+      },
     ]);
     const shifts = await data(d, '/shifts');
     expect(shifts.map((x: any) => [x.name, x.time_period_id])).toEqual([['Dinner shift', periods[0].id]]);
@@ -182,7 +203,13 @@ describe('copy-from scopes of the availability module', () => {
     const { op, sourceId, targetId, d } = await scenario();
     await expect(
       withTransaction(t.db, async (trx) => {
-        await scope('availability').copy({ trx, operatorId: op.operatorId, sourceVenueId: sourceId, targetVenueId: targetId, now: t.clock.now() });
+        await scope('availability').copy({
+          trx,
+          operatorId: op.operatorId,
+          sourceVenueId: sourceId,
+          targetVenueId: targetId,
+          now: t.clock.now(),
+        });
         throw new Error('a later scope failed');
       }),
     ).rejects.toThrow('a later scope failed');

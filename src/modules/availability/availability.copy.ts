@@ -27,7 +27,10 @@ async function copyTimePeriods(trx: Kysely<Database>, { sourceVenueId, targetVen
   for (const row of rows) {
     const id = newId('tp');
     map.set(row.id, id);
-    await trx.insertInto('time_periods').values({ ...row, id, venue_id: targetVenueId, created_at: at, updated_at: at }).execute();
+    await trx
+      .insertInto('time_periods')
+      .values({ ...row, id, venue_id: targetVenueId, created_at: at, updated_at: at })
+      .execute();
   }
   return { count: rows.length, match: ((id) => (id === null ? null : (map.get(id) ?? null))) as IdMatch };
 }
@@ -36,7 +39,10 @@ async function copyBlackouts(trx: Kysely<Database>, { sourceVenueId, targetVenue
   const at = now.toISOString();
   const rows = await trx.selectFrom('blackouts').selectAll().where('venue_id', '=', sourceVenueId).execute();
   for (const row of rows) {
-    await trx.insertInto('blackouts').values({ ...row, id: newId('blk'), venue_id: targetVenueId, created_at: at, updated_at: at }).execute();
+    await trx
+      .insertInto('blackouts')
+      .values({ ...row, id: newId('blk'), venue_id: targetVenueId, created_at: at, updated_at: at })
+      .execute();
   }
   return rows.length;
 }

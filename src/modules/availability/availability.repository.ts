@@ -65,12 +65,23 @@ async function repointRules(
 export function registerAvailabilityReferences(references: References): void {
   references.own('time_period', {
     keyed: (db, venueId) =>
-      kyselyOf(db).selectFrom('time_periods').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+      kyselyOf(db)
+        .selectFrom('time_periods')
+        .select(['id', 'name as key'])
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     existing: async (db, venueId, ids) =>
       new Set(
-        (await kyselyOf(db).selectFrom('time_periods').select('id').where('venue_id', '=', venueId).where('id', 'in', [...ids]).execute()).map(
-          (row) => row.id,
-        ),
+        (
+          await kyselyOf(db)
+            .selectFrom('time_periods')
+            .select('id')
+            .where('venue_id', '=', venueId)
+            .where('id', 'in', [...ids])
+            .execute()
+        ).map((row) => row.id),
       ),
   });
 
@@ -78,17 +89,29 @@ export function registerAvailabilityReferences(references: References): void {
   references.onRepoint('table', async (db, venueId, remap, now) => {
     const shifts = await kyselyOf(db).selectFrom('shifts').select(['id', 'table_ids']).where('venue_id', '=', venueId).execute();
     for (const { id, values } of remapLists(shifts, ['table_ids'], remap)) {
-      await kyselyOf(db).updateTable('shifts').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+      await kyselyOf(db)
+        .updateTable('shifts')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
     const rules = await kyselyOf(db).selectFrom('access_rules').select(['id', 'table_ids']).where('venue_id', '=', venueId).execute();
     for (const { id, values } of remapLists(rules, ['table_ids'], remap)) {
-      await kyselyOf(db).updateTable('access_rules').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+      await kyselyOf(db)
+        .updateTable('access_rules')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
   });
   references.onRepoint('seating_area', async (db, venueId, remap, now) => {
     const shifts = await kyselyOf(db).selectFrom('shifts').select(['id', 'seating_area_ids']).where('venue_id', '=', venueId).execute();
     for (const { id, values } of remapLists(shifts, ['seating_area_ids'], remap)) {
-      await kyselyOf(db).updateTable('shifts').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+      await kyselyOf(db)
+        .updateTable('shifts')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
     const rules = await kyselyOf(db)
       .selectFrom('access_rules')
@@ -96,7 +119,11 @@ export function registerAvailabilityReferences(references: References): void {
       .where('venue_id', '=', venueId)
       .execute();
     for (const { id, values } of remapLists(rules, ['seating_area_ids', 'guest_pick_area_ids'], remap)) {
-      await kyselyOf(db).updateTable('access_rules').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+      await kyselyOf(db)
+        .updateTable('access_rules')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
   });
   references.onRepoint('bundle', async (db, venueId, remap) => {
@@ -110,7 +137,12 @@ export function registerAvailabilityReferences(references: References): void {
     await repointRules(db, 'payment_policy_id', venueId, remap);
     for (const [from, to] of remap) {
       if (from === to) continue;
-      await kyselyOf(db).updateTable('shifts').set('payment_policy_id', to).where('payment_policy_id', '=', from).where('venue_id', '=', venueId).execute();
+      await kyselyOf(db)
+        .updateTable('shifts')
+        .set('payment_policy_id', to)
+        .where('payment_policy_id', '=', from)
+        .where('venue_id', '=', venueId)
+        .execute();
     }
   });
   references.onRepoint('list_profile', (db, venueId, remap) => repointRules(db, 'list_profile_id', venueId, remap));

@@ -32,7 +32,10 @@ export interface AvailabilityServices {
   rules: AccessRulesService;
 }
 
-export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: GuardFactory }> = async (app, { guard, availability, rules }) => {
+export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: GuardFactory }> = async (
+  app,
+  { guard, availability, rules },
+) => {
   const read = guard({ permission: 'availability:read', venueParam: 'venueId' });
   const write = guard({ permission: 'availability:write', venueParam: 'venueId' });
   const common = { tags: ['availability'], security: [{ bearer: [] }] };
@@ -40,20 +43,48 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
   const writeErrors = errorResponses(400, 401, 403, 404);
 
   // ---- time periods ----
-  app.get(`${base}/time-periods`, { schema: { summary: "List the venue's time periods", ...common, params: VenueParams, response: { 200: list(TimePeriod), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await availability.listTimePeriods(venueOf(request).id),
-  }));
+  app.get(
+    `${base}/time-periods`,
+    {
+      schema: {
+        summary: "List the venue's time periods",
+        ...common,
+        params: VenueParams,
+        response: { 200: list(TimePeriod), ...readErrors },
+      },
+      onRequest: read,
+    },
+    async (request) => ({
+      data: await availability.listTimePeriods(venueOf(request).id),
+    }),
+  );
 
   app.post(
     `${base}/time-periods`,
-    { schema: { summary: 'Create a time period', ...common, params: VenueParams, body: TimePeriodBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Create a time period',
+        ...common,
+        params: VenueParams,
+        body: TimePeriodBody,
+        response: { 200: CreatedBody, ...writeErrors },
+      },
+      onRequest: write,
+    },
     async (request) => ({ success: true, id: await availability.createTimePeriod(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/time-periods/:id`,
     {
-      schema: { summary: 'Update a time period', ...common, description: 'Updates the fields sent.', params: AvailabilityParams, body: TimePeriodUpdateBody, response: { 200: SuccessBody, ...writeErrors } },
+      schema: {
+        summary: 'Update a time period',
+        ...common,
+        description: 'Updates the fields sent.',
+        params: AvailabilityParams,
+        body: TimePeriodUpdateBody,
+        response: { 200: SuccessBody, ...writeErrors },
+      },
       onRequest: write,
     },
     async (request) => {
@@ -62,19 +93,42 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     },
   );
 
-  app.delete(`${base}/time-periods/:id`, { schema: { summary: 'Delete a time period', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
-    await availability.deleteTimePeriod(venueOf(request).id, request.params.id);
-    return { success: true };
-  });
+  app.delete(
+    `${base}/time-periods/:id`,
+    {
+      schema: { summary: 'Delete a time period', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } },
+      onRequest: write,
+    },
+    async (request) => {
+      await availability.deleteTimePeriod(venueOf(request).id, request.params.id);
+      return { success: true };
+    },
+  );
 
   // ---- shifts ----
-  app.get(`${base}/shifts`, { schema: { summary: "List the venue's shifts", ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await availability.listShifts(venueOf(request).id),
-  }));
+  app.get(
+    `${base}/shifts`,
+    {
+      schema: { summary: "List the venue's shifts", ...common, params: VenueParams, response: { 200: list(Shift), ...readErrors } },
+      onRequest: read,
+    },
+    async (request) => ({
+      data: await availability.listShifts(venueOf(request).id),
+    }),
+  );
 
   app.post(
     `${base}/shifts`,
-    { schema: { summary: 'Create a shift', ...common, params: VenueParams, body: ShiftBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Create a shift',
+        ...common,
+        params: VenueParams,
+        body: ShiftBody,
+        response: { 200: CreatedBody, ...writeErrors },
+      },
+      onRequest: write,
+    },
     async (request) => ({ success: true, id: await availability.createShift(venueOf(request), request.body) }),
   );
 
@@ -97,15 +151,34 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     },
   );
 
-  app.delete(`${base}/shifts/:id`, { schema: { summary: 'Delete a shift', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
-    await availability.deleteShift(venueOf(request).id, request.params.id);
-    return { success: true };
-  });
+  app.delete(
+    `${base}/shifts/:id`,
+    {
+      schema: { summary: 'Delete a shift', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } },
+      onRequest: write,
+    },
+    async (request) => {
+      await availability.deleteShift(venueOf(request).id, request.params.id);
+      return { success: true };
+    },
+  );
 
   // ---- access rules ----
-  app.get(`${base}/access-rules`, { schema: { summary: "List the venue's access rules (bookable offers)", ...common, params: VenueParams, response: { 200: list(AccessRule), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await rules.list(venueOf(request).id),
-  }));
+  app.get(
+    `${base}/access-rules`,
+    {
+      schema: {
+        summary: "List the venue's access rules (bookable offers)",
+        ...common,
+        params: VenueParams,
+        response: { 200: list(AccessRule), ...readErrors },
+      },
+      onRequest: read,
+    },
+    async (request) => ({
+      data: await rules.list(venueOf(request).id),
+    }),
+  );
 
   app.post(
     `${base}/access-rules`,
@@ -129,7 +202,8 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
       schema: {
         summary: 'Replace an access rule',
         ...common,
-        description: 'Same body as create; omitted fields return to their defaults, the uploaded image is kept unless display_image_url is null.',
+        description:
+          'Same body as create; omitted fields return to their defaults, the uploaded image is kept unless display_image_url is null.',
         params: AvailabilityParams,
         body: AccessRuleBody,
         response: { 200: SuccessBody, ...writeErrors },
@@ -142,10 +216,17 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
     },
   );
 
-  app.delete(`${base}/access-rules/:id`, { schema: { summary: 'Delete an access rule', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
-    await rules.remove(venueOf(request), request.params.id);
-    return { success: true };
-  });
+  app.delete(
+    `${base}/access-rules/:id`,
+    {
+      schema: { summary: 'Delete an access rule', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } },
+      onRequest: write,
+    },
+    async (request) => {
+      await rules.remove(venueOf(request), request.params.id);
+      return { success: true };
+    },
+  );
 
   app.post(
     `${base}/access-rules/:id/image`,
@@ -164,27 +245,59 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
   );
 
   // ---- blackouts ----
-  app.get(`${base}/blackouts`, { schema: { summary: "List the venue's blackouts", ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } }, onRequest: read }, async (request) => ({
-    data: await availability.listBlackouts(venueOf(request).id),
-  }));
+  app.get(
+    `${base}/blackouts`,
+    {
+      schema: { summary: "List the venue's blackouts", ...common, params: VenueParams, response: { 200: list(Blackout), ...readErrors } },
+      onRequest: read,
+    },
+    async (request) => ({
+      data: await availability.listBlackouts(venueOf(request).id),
+    }),
+  );
 
   app.post(
     `${base}/blackouts`,
-    { schema: { summary: 'Create a blackout', ...common, params: VenueParams, body: BlackoutBody, response: { 200: CreatedBody, ...writeErrors } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Create a blackout',
+        ...common,
+        params: VenueParams,
+        body: BlackoutBody,
+        response: { 200: CreatedBody, ...writeErrors },
+      },
+      onRequest: write,
+    },
     async (request) => ({ success: true, id: await availability.createBlackout(venueOf(request).id, request.body) }),
   );
 
   app.put(
     `${base}/blackouts/:id`,
-    { schema: { summary: 'Update a blackout', ...common, params: AvailabilityParams, body: BlackoutBody, response: { 200: SuccessBody, ...writeErrors } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Update a blackout',
+        ...common,
+        params: AvailabilityParams,
+        body: BlackoutBody,
+        response: { 200: SuccessBody, ...writeErrors },
+      },
+      onRequest: write,
+    },
     async (request) => {
       await availability.updateBlackout(venueOf(request).id, request.params.id, request.body);
       return { success: true };
     },
   );
 
-  app.delete(`${base}/blackouts/:id`, { schema: { summary: 'Delete a blackout', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } }, onRequest: write }, async (request) => {
-    await availability.deleteBlackout(venueOf(request).id, request.params.id);
-    return { success: true };
-  });
+  app.delete(
+    `${base}/blackouts/:id`,
+    {
+      schema: { summary: 'Delete a blackout', ...common, params: AvailabilityParams, response: { 200: SuccessBody, ...readErrors } },
+      onRequest: write,
+    },
+    async (request) => {
+      await availability.deleteBlackout(venueOf(request).id, request.params.id);
+      return { success: true };
+    },
+  );
 };

@@ -27,7 +27,9 @@ export const TimePeriod = Type.Object({ id: Type.String(), name: Type.String(), 
 const shiftFields = {
   name: Name,
   days_of_week: Type.Array(DayOfWeek, { minItems: 1, maxItems: 7 }),
-  time_type: Type.Optional(Type.Enum(['default', 'custom'], { description: '`default` uses the venue hours; `custom` the period or time_from/time_to' })),
+  time_type: Type.Optional(
+    Type.Enum(['default', 'custom'], { description: '`default` uses the venue hours; `custom` the period or time_from/time_to' }),
+  ),
   time_period_id: Type.Optional(Nullable(Id)),
   time_from: Type.Optional(Nullable(ClockTime)),
   time_to: Type.Optional(Nullable(ClockTime)),
@@ -37,7 +39,9 @@ const shiftFields = {
   party_size_max: Type.Optional(Nullable(PartySize)),
   seating_area_ids: Type.Optional(IdList),
   table_ids: Type.Optional(IdList),
-  duration_type: Type.Optional(Type.Enum(['default', 'custom'], { description: '`default` uses the venue default; `custom` duration_minutes' })),
+  duration_type: Type.Optional(
+    Type.Enum(['default', 'custom'], { description: '`default` uses the venue default; `custom` duration_minutes' }),
+  ),
   duration_minutes: Type.Optional(Nullable(Minutes)),
   payment_policy_id: Type.Optional(Nullable(Id)),
 };
@@ -69,7 +73,14 @@ export const Shift = Type.Object({
 // ---- access rules ----
 
 /** The door-pricing features: each `<name>_enabled` toggle pairs with a `<name>_value`. */
-export const DOOR_PRICING = ['venue_access', 'free_guest_list', 'paid_guest_list', 'queue_skip_price', 'surge_threshold', 'surge_price'] as const;
+export const DOOR_PRICING = [
+  'venue_access',
+  'free_guest_list',
+  'paid_guest_list',
+  'queue_skip_price',
+  'surge_threshold',
+  'surge_price',
+] as const;
 
 export const ACCESS_RULE_TOGGLES = [
   'app_opt_out',
@@ -83,7 +94,14 @@ export const ACCESS_RULE_TOGGLES = [
   ...DOOR_PRICING.map((name) => `${name}_enabled` as const),
 ] as const;
 
-export const ACCESS_RULE_LISTS = ['days_of_week', 'guest_pick_area_ids', 'seating_area_ids', 'table_ids', 'bundle_ids', 'reservation_tags'] as const;
+export const ACCESS_RULE_LISTS = [
+  'days_of_week',
+  'guest_pick_area_ids',
+  'seating_area_ids',
+  'table_ids',
+  'bundle_ids',
+  'reservation_tags',
+] as const;
 
 export const AccessRuleBody = Type.Object({
   // base

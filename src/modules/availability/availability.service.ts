@@ -102,7 +102,10 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
     }
     const schedule_start = body.schedule_start ?? null;
     const schedule_end = body.schedule_end ?? null;
-    for (const [field, value] of [['schedule_start', schedule_start], ['schedule_end', schedule_end]] as const) {
+    for (const [field, value] of [
+      ['schedule_start', schedule_start],
+      ['schedule_end', schedule_end],
+    ] as const) {
       if (value !== null && !isCalendarDate(value)) throw badRequest(`${field} is not a valid date`);
     }
     if (schedule_start && schedule_end && schedule_end < schedule_start) throw badRequest('schedule_end must not be before schedule_start');
@@ -207,14 +210,22 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
       const values = await shiftValues(venue, body, body.days_of_week);
       const id = newId('shf');
       const at = now();
-      await db.insertInto('shifts').values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at }).execute();
+      await db
+        .insertInto('shifts')
+        .values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at })
+        .execute();
       return id;
     },
 
     async updateShift(venue: VenueRow, id: string, body: ShiftUpdateBody) {
       const current = await shiftOf(venue.id, id);
       const values = await shiftValues(venue, body, body.days_of_week ?? parseIdArray(current.days_of_week));
-      await db.updateTable('shifts').set({ ...values, updated_at: now() }).where('venue_id', '=', venue.id).where('id', '=', id).execute();
+      await db
+        .updateTable('shifts')
+        .set({ ...values, updated_at: now() })
+        .where('venue_id', '=', venue.id)
+        .where('id', '=', id)
+        .execute();
     },
 
     async deleteShift(venueId: string, id: string) {
@@ -224,14 +235,21 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
 
     async listBlackouts(venueId: string) {
       const rows = await db.selectFrom('blackouts').selectAll().where('venue_id', '=', venueId).execute();
-      return rows.sort((a, b) => compareCodePoints(a.date_from, b.date_from) || compareCodePoints(a.date_to, b.date_to) || compareCodePoints(a.id, b.id)).map(toBlackout);
+      return rows
+        .sort(
+          (a, b) => compareCodePoints(a.date_from, b.date_from) || compareCodePoints(a.date_to, b.date_to) || compareCodePoints(a.id, b.id),
+        )
+        .map(toBlackout);
     },
 
     async createBlackout(venueId: string, body: BlackoutBody) {
       const values = blackoutValues(body);
       const id = newId('blk');
       const at = now();
-      await db.insertInto('blackouts').values({ id, venue_id: venueId, ...values, created_at: at, updated_at: at }).execute();
+      await db
+        .insertInto('blackouts')
+        .values({ id, venue_id: venueId, ...values, created_at: at, updated_at: at })
+        .execute();
       return id;
     },
 
@@ -239,7 +257,12 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
     async updateBlackout(venueId: string, id: string, body: BlackoutBody) {
       await blackoutOf(venueId, id);
       const values = blackoutValues(body);
-      await db.updateTable('blackouts').set({ ...values, updated_at: now() }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+      await db
+        .updateTable('blackouts')
+        .set({ ...values, updated_at: now() })
+        .where('venue_id', '=', venueId)
+        .where('id', '=', id)
+        .execute();
     },
 
     async deleteBlackout(venueId: string, id: string) {

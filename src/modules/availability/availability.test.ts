@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, insertVenueRow, setupVenue, venueApi, type TestApp, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  expectCreated,
+  insertVenue,
+  insertVenueRow,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -121,7 +132,15 @@ describe('shifts', () => {
     const id = expectCreated(await v.post('/shifts', body));
     expect((await v.get('/shifts')).json().data).toEqual([{ id, ...body }]);
 
-    const changed = { ...body, name: 'Late summer', days_of_week: ['sun'], time_type: 'default', time_period_id: null, party_size_max: 12, duration_minutes: 90 };
+    const changed = {
+      ...body,
+      name: 'Late summer',
+      days_of_week: ['sun'],
+      time_type: 'default',
+      time_period_id: null,
+      party_size_max: 12,
+      duration_minutes: 90,
+    };
     expect((await v.put(`/shifts/${id}`, changed)).json()).toEqual({ success: true });
     expect((await v.get('/shifts')).json().data).toEqual([{ id, ...changed }]);
 
@@ -202,14 +221,39 @@ describe('blackouts', () => {
   it('creates with defaults, round-trips every field, replaces on PUT and deletes', async () => {
     const { api: v } = await setupVenue(t);
     const christmas = expectCreated(await v.post('/blackouts', { date_from: '2026-12-24', date_to: '2026-12-26' }));
-    const body = { date_from: '2026-08-01', date_to: '2026-08-01', description: 'Private hire', affects_guestlist: false, affects_events: 0, affects_reservations: true };
+    const body = {
+      date_from: '2026-08-01',
+      date_to: '2026-08-01',
+      description: 'Private hire',
+      affects_guestlist: false,
+      affects_events: 0,
+      affects_reservations: true,
+    };
     const hire = expectCreated(await v.post('/blackouts', body));
     expect((await v.get('/blackouts')).json().data).toEqual([
-      { id: hire, date_from: '2026-08-01', date_to: '2026-08-01', description: 'Private hire', affects_guestlist: false, affects_events: false, affects_reservations: true },
-      { id: christmas, date_from: '2026-12-24', date_to: '2026-12-26', description: null, affects_guestlist: true, affects_events: true, affects_reservations: true },
+      {
+        id: hire,
+        date_from: '2026-08-01',
+        date_to: '2026-08-01',
+        description: 'Private hire',
+        affects_guestlist: false,
+        affects_events: false,
+        affects_reservations: true,
+      },
+      {
+        id: christmas,
+        date_from: '2026-12-24',
+        date_to: '2026-12-26',
+        description: null,
+        affects_guestlist: true,
+        affects_events: true,
+        affects_reservations: true,
+      },
     ]);
 
-    expect((await v.put(`/blackouts/${hire}`, { date_from: '2026-08-02', date_to: '2026-08-03', affects_reservations: 0 })).json()).toEqual({ success: true });
+    expect((await v.put(`/blackouts/${hire}`, { date_from: '2026-08-02', date_to: '2026-08-03', affects_reservations: 0 })).json()).toEqual(
+      { success: true },
+    );
     expect((await v.get('/blackouts')).json().data[0]).toEqual({
       id: hire,
       date_from: '2026-08-02',
@@ -226,7 +270,12 @@ describe('blackouts', () => {
 
   it('answers 404 when the id does not match', async () => {
     const { op, api: v } = await setupVenue(t);
-    const theirs = expectCreated(await venueApi(t, op.headers, await insertVenue(t, op.operatorId)).post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
+    const theirs = expectCreated(
+      await venueApi(t, op.headers, await insertVenue(t, op.operatorId)).post('/blackouts', {
+        date_from: '2026-01-01',
+        date_to: '2026-01-02',
+      }),
+    );
     for (const id of ['blk_nope', theirs]) {
       expect((await v.put(`/blackouts/${id}`, { date_from: '2026-01-01', date_to: '2026-01-02' })).statusCode).toBe(404);
       expect((await v.del(`/blackouts/${id}`)).statusCode).toBe(404);
@@ -261,7 +310,8 @@ describe('access control', () => {
     expect((await anonymous.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-01' })).statusCode).toBe(401);
 
     const reader = venueApi(t, (await createStaff(t, op, { availability: 'read' })).headers, venueId);
-    for (const path of ['/time-periods', '/shifts', '/access-rules', '/blackouts']) expect((await reader.get(path)).statusCode, path).toBe(200);
+    for (const path of ['/time-periods', '/shifts', '/access-rules', '/blackouts'])
+      expect((await reader.get(path)).statusCode, path).toBe(200);
     for (const [path, body] of [
       ['/time-periods', { name: 'P', time_from: '10:00', time_to: '11:00' }],
       ['/shifts', { name: 'S', days_of_week: ['fri'] }],
@@ -307,7 +357,8 @@ describe('another operator', () => {
     const shift = expectCreated(await v.post('/shifts', { name: 'S', days_of_week: ['fri'] }));
     const rule = expectCreated(await v.post('/access-rules', { name: 'R' }));
     const blackout = expectCreated(await v.post('/blackouts', { date_from: '2026-01-01', date_to: '2026-01-02' }));
-    const snapshot = async () => Promise.all(['/time-periods', '/shifts', '/access-rules', '/blackouts'].map(async (path) => (await v.get(path)).json()));
+    const snapshot = async () =>
+      Promise.all(['/time-periods', '/shifts', '/access-rules', '/blackouts'].map(async (path) => (await v.get(path)).json()));
     const before = await snapshot();
 
     const stranger = venueApi(t, (await createOperator(t, 'Rival')).headers, venueId);
@@ -360,7 +411,10 @@ describe('another operator', () => {
       expect(res.statusCode, `${method} ${path}`).toBe(404);
     }
     // A shift of the other operator may not point at this operator's period either.
-    await expectBadRequest(await o.post('/shifts', { name: 'X', days_of_week: ['mon'], time_type: 'custom', time_period_id: period }), 'foreign period');
+    await expectBadRequest(
+      await o.post('/shifts', { name: 'X', days_of_week: ['mon'], time_type: 'custom', time_period_id: period }),
+      'foreign period',
+    );
     expect((await v.get('/time-periods')).json().data).toEqual([{ id: period, name: 'P', time_from: '10:00', time_to: '11:00' }]);
     expect((await v.get('/shifts')).json().data.map((row: any) => row.name)).toEqual(['S']);
     expect((await v.get('/access-rules')).json().data.map((row: any) => [row.name, row.display_image_url])).toEqual([['R', null]]);
@@ -380,9 +434,17 @@ describe('list order', () => {
     for (const name of names) expectCreated(await v.post('/time-periods', { name, time_from: '18:00', time_to: '23:00' }));
     expectCreated(await v.post('/time-periods', { name: 'zz early', time_from: '09:00', time_to: '11:00' }));
     expect((await v.get('/time-periods')).json().data.map((row: any) => row.name)).toEqual(['zz early', ...sortedNames]);
-    for (const [from, to] of [['2026-12-24', '2026-12-26'], ['2026-08-01', '2026-08-03'], ['2026-08-01', '2026-08-01']]) {
+    for (const [from, to] of [
+      ['2026-12-24', '2026-12-26'],
+      ['2026-08-01', '2026-08-03'],
+      ['2026-08-01', '2026-08-01'],
+    ]) {
       expectCreated(await v.post('/blackouts', { date_from: from, date_to: to }));
     }
-    expect((await v.get('/blackouts')).json().data.map((row: any) => `${row.date_from}/${row.date_to}`)).toEqual(['2026-08-01/2026-08-01', '2026-08-01/2026-08-03', '2026-12-24/2026-12-26']);
+    expect((await v.get('/blackouts')).json().data.map((row: any) => `${row.date_from}/${row.date_to}`)).toEqual([
+      '2026-08-01/2026-08-01',
+      '2026-08-01/2026-08-03',
+      '2026-12-24/2026-12-26',
+    ]);
   });
 });

@@ -59,13 +59,19 @@ export async function hasUpcomingBookings(db: Conn, venueId: string, today: stri
 export async function venueBookingFigures(db: Conn, venueId: string, window: { today: string; chartFrom: string }) {
   const bookings = kyselyOf(db).selectFrom('bookings').where('venue_id', '=', venueId);
   const [byStatus, today, guests, chart] = await Promise.all([
-    bookings.select(['status', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('status').execute(),
+    bookings
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('status')
+      .execute(),
     bookings
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('booking_date', '=', window.today)
       .where('status', 'in', ACTIVE)
       .executeTakeFirstOrThrow(),
-    bookings.select(sql<number>`count(distinct ${GUEST_KEY})`.as('count')).where('status', 'not in', NOT_A_GUEST).executeTakeFirstOrThrow(),
+    bookings
+      .select(sql<number>`count(distinct ${GUEST_KEY})`.as('count'))
+      .where('status', 'not in', NOT_A_GUEST)
+      .executeTakeFirstOrThrow(),
     bookings
       .select(['booking_date', 'status', (eb) => eb.fn.countAll<number>().as('count')])
       .where('booking_date', '>=', window.chartFrom)

@@ -63,7 +63,8 @@ export function createBundlesService(deps: { db: Db; clock: Clock; uploads: Pick
     return row;
   }
 
-  const touch = (id: string) => db.kysely.updateTable('bundles').set({ updated_at: clock.now().toISOString() }).where('id', '=', id).execute();
+  const touch = (id: string) =>
+    db.kysely.updateTable('bundles').set({ updated_at: clock.now().toISOString() }).where('id', '=', id).execute();
 
   return {
     async list(venueId: string) {
@@ -79,7 +80,14 @@ export function createBundlesService(deps: { db: Db; clock: Clock; uploads: Pick
       const at = clock.now().toISOString();
       await db.kysely
         .insertInto('bundles')
-        .values({ id, venue_id: venueId, name: requiredText(body.name, 'name'), applicable_profiles: applicableProfiles(body.applicable_profiles), created_at: at, updated_at: at })
+        .values({
+          id,
+          venue_id: venueId,
+          name: requiredText(body.name, 'name'),
+          applicable_profiles: applicableProfiles(body.applicable_profiles),
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
       return id;
     },
@@ -154,7 +162,11 @@ export function createBundlesService(deps: { db: Db; clock: Clock; uploads: Pick
     async setItemImage(venueId: string, bundleId: string, itemId: string, data: unknown): Promise<string> {
       await loadItem(venueId, bundleId, itemId);
       const { url } = await uploads.saveImage(data, UPLOAD_LIMITS.bundleItemImage);
-      await db.kysely.updateTable('bundle_items').set({ image_url: url, updated_at: clock.now().toISOString() }).where('id', '=', itemId).execute();
+      await db.kysely
+        .updateTable('bundle_items')
+        .set({ image_url: url, updated_at: clock.now().toISOString() })
+        .where('id', '=', itemId)
+        .execute();
       return url;
     },
   };

@@ -1,5 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, pngOfSize, setupVenue, TINY_IMAGES, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  expectCreated,
+  insertVenue,
+  pngOfSize,
+  setupVenue,
+  TINY_IMAGES,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { countRows, insertAccessRule, readRow } from '../../../test/helpers/rows.js';
 
 let t: TestApp;
@@ -24,7 +37,9 @@ async function createItem(bundleId: string, body: object = { name: 'Item', price
 async function bundle(id: string) {
   const res = await api.get('/bundles');
   expect(res.statusCode).toBe(200);
-  return (res.json().data as { id: string; name: string; applicable_profiles: string[]; items: Record<string, unknown>[] }[]).find((b) => b.id === id);
+  return (res.json().data as { id: string; name: string; applicable_profiles: string[]; items: Record<string, unknown>[] }[]).find(
+    (b) => b.id === id,
+  );
 }
 
 describe('bundles', () => {
@@ -171,7 +186,11 @@ describe('bundle items', () => {
 
   it.each([
     ['too large', pngOfSize(2 * 1024 * 1024 + 1), /too large/],
-    ['not an image', `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`, /PNG, JPEG, WebP and GIF/],
+    [
+      'not an image',
+      `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`,
+      /PNG, JPEG, WebP and GIF/,
+    ],
     ['not base64', 'data:image/png;base64,@@@', /base64/],
   ])('refuses an image that is %s', async (_case, data, message) => {
     const bundleId = await createBundle();

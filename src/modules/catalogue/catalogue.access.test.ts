@@ -4,7 +4,17 @@
  * every write. Bodies are valid, so the answers come from the guard and not from validation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuest, createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, TINY_IMAGES, type TestApp } from '../../../test/helpers/app.js';
+import {
+  createGuest,
+  createOperator,
+  createStaff,
+  createTestApp,
+  expectCreated,
+  insertVenue,
+  setupVenue,
+  TINY_IMAGES,
+  type TestApp,
+} from '../../../test/helpers/app.js';
 
 type Route = [method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: object];
 
@@ -59,7 +69,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const call = ([method, url, body]: Route, h: Record<string, string>) => t.app.inject({ method, url, headers: h, ...(body ? { payload: body } : {}) });
+const call = ([method, url, body]: Route, h: Record<string, string>) =>
+  t.app.inject({ method, url, headers: h, ...(body ? { payload: body } : {}) });
 
 describe('catalogue routes and the guard', () => {
   it('answers 401 without a session, 403 to guests and to roles without catalogue, on every route', async () => {

@@ -49,17 +49,46 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     const tags = ['bundles'];
     app.get(
       `${base}/bundles`,
-      { schema: { summary: "List the venue's bundles with their items", tags, security, params: VenueIdParams, response: { 200: list(Bundle), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      {
+        schema: {
+          summary: "List the venue's bundles with their items",
+          tags,
+          security,
+          params: VenueIdParams,
+          response: { 200: list(Bundle), ...errorResponses(401, 403, 404) },
+        },
+        onRequest: read,
+      },
       async (request) => ({ data: await bundles.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/bundles`,
-      { schema: { summary: 'Create a bundle', tags, security, params: VenueIdParams, body: BundleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Create a bundle',
+          tags,
+          security,
+          params: VenueIdParams,
+          body: BundleBody,
+          response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => ({ success: true, id: await bundles.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id`,
-      { schema: { summary: 'Update a bundle', tags, security, params: VenueItemParams, body: BundleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Update a bundle',
+          tags,
+          security,
+          params: VenueItemParams,
+          body: BundleUpdateBody,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await bundles.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -85,12 +114,32 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.post(
       `${base}/bundles/:id/items`,
-      { schema: { summary: 'Add an item to a bundle', tags, security, params: VenueItemParams, body: ItemBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Add an item to a bundle',
+          tags,
+          security,
+          params: VenueItemParams,
+          body: ItemBody,
+          response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => ({ success: true, id: await bundles.createItem(venueOf(request).id, request.params.id, request.body) }),
     );
     app.put(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { summary: 'Update a bundle item', tags, security, params: BundleItemParams, body: ItemUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Update a bundle item',
+          tags,
+          security,
+          params: BundleItemParams,
+          body: ItemUpdateBody,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await bundles.updateItem(venueOf(request).id, request.params.id, request.params.itemId, request.body);
         return ok;
@@ -98,7 +147,16 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.delete(
       `${base}/bundles/:id/items/:itemId`,
-      { schema: { summary: 'Delete a bundle item', tags, security, params: BundleItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Delete a bundle item',
+          tags,
+          security,
+          params: BundleItemParams,
+          response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await bundles.removeItem(venueOf(request).id, request.params.id, request.params.itemId);
         return ok;
@@ -118,7 +176,10 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
         },
         onRequest: write,
       },
-      async (request) => ({ success: true, url: await bundles.setItemImage(venueOf(request).id, request.params.id, request.params.itemId, request.body.data) }),
+      async (request) => ({
+        success: true,
+        url: await bundles.setItemImage(venueOf(request).id, request.params.id, request.params.itemId, request.body.data),
+      }),
     );
   }
 
@@ -127,17 +188,46 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     const tags = ['promo-codes'];
     app.get(
       `${base}/promo-codes`,
-      { schema: { summary: "List the venue's promo codes", tags, security, params: VenueIdParams, response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      {
+        schema: {
+          summary: "List the venue's promo codes",
+          tags,
+          security,
+          params: VenueIdParams,
+          response: { 200: list(PromoCode), ...errorResponses(401, 403, 404) },
+        },
+        onRequest: read,
+      },
       async (request) => ({ data: await promos.list(venueOf(request).id) }),
     );
     app.post(
       `${base}/promo-codes`,
-      { schema: { summary: 'Create a promo code (409 for a duplicate code)', tags, security, params: VenueIdParams, body: PromoBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Create a promo code (409 for a duplicate code)',
+          tags,
+          security,
+          params: VenueIdParams,
+          body: PromoBody,
+          response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        onRequest: write,
+      },
       async (request) => ({ success: true, id: await promos.create(venueOf(request).id, request.body) }),
     );
     app.put(
       `${base}/promo-codes/:id`,
-      { schema: { summary: 'Update a promo code', tags, security, params: VenueItemParams, body: PromoUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Update a promo code',
+          tags,
+          security,
+          params: VenueItemParams,
+          body: PromoUpdateBody,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await promos.update(venueOf(request).id, request.params.id, request.body);
         return ok;
@@ -145,7 +235,16 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.delete(
       `${base}/promo-codes/:id`,
-      { schema: { summary: 'Delete a promo code', tags, security, params: VenueItemParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Delete a promo code',
+          tags,
+          security,
+          params: VenueItemParams,
+          response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await promos.remove(venueOf(request).id, request.params.id);
         return ok;
@@ -154,7 +253,14 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     app.post(
       `${base}/promo-codes/:id/reset`,
       {
-        schema: { summary: "Reset a promo code's redemption count", tags, security, params: VenueItemParams, description: 'Zeroes the redemption counter.', response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } },
+        schema: {
+          summary: "Reset a promo code's redemption count",
+          tags,
+          security,
+          params: VenueItemParams,
+          description: 'Zeroes the redemption counter.',
+          response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
+        },
         onRequest: write,
       },
       async (request) => {
@@ -278,7 +384,17 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     );
     app.post(
       `${base}/tags`,
-      { schema: { summary: 'Add a custom tag to the venue', tags: tagTags, security, params: VenueIdParams, body: TagBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } }, onRequest: write },
+      {
+        schema: {
+          summary: 'Add a custom tag to the venue',
+          tags: tagTags,
+          security,
+          params: VenueIdParams,
+          body: TagBody,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await tags.addTag(venueOf(request).id, request.body);
         return ok;
@@ -306,7 +422,14 @@ export const catalogueRoutes: RoutePlugin<CatalogueServices & { guard: GuardFact
     app.post(
       `${base}/tag-categories`,
       {
-        schema: { summary: 'Add a custom tag category to the venue', tags: tagTags, security, params: VenueIdParams, body: CategoryBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) } },
+        schema: {
+          summary: 'Add a custom tag category to the venue',
+          tags: tagTags,
+          security,
+          params: VenueIdParams,
+          body: CategoryBody,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
+        },
         onRequest: write,
       },
       async (request) => {

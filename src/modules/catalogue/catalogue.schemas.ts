@@ -10,7 +10,11 @@ export const BundleItemParams = Type.Object({ venueId: Type.String(), id: Type.S
 
 // Bundles
 export const APPLICABLE_PROFILES = ['tables', 'events'] as const;
-const ApplicableProfiles = Type.Array(Type.Union(APPLICABLE_PROFILES.map((p) => Type.Literal(p))), { minItems: 1, maxItems: 2, uniqueItems: true });
+const ApplicableProfiles = Type.Array(Type.Union(APPLICABLE_PROFILES.map((p) => Type.Literal(p))), {
+  minItems: 1,
+  maxItems: 2,
+  uniqueItems: true,
+});
 
 export const BundleBody = Type.Object({
   name: Name,
@@ -25,7 +29,10 @@ const MaxQty = Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }));
 // An http(s) or site-relative URL (what the image upload stores); '' or null clears it. Other schemes
 // (javascript:, data:) would end up in the widget's markup.
 const ImageUrl = Nullable(
-  Type.Union([Type.Literal(''), Type.String({ maxLength: 2000, pattern: '^(https?://|/)[^\\s]+$', description: 'an http(s) or site-relative URL' })]),
+  Type.Union([
+    Type.Literal(''),
+    Type.String({ maxLength: 2000, pattern: '^(https?://|/)[^\\s]+$', description: 'an http(s) or site-relative URL' }),
+  ]),
 );
 
 export const ItemBody = Type.Object({

@@ -86,7 +86,12 @@ export function createPromoCodesService(deps: { db: Db; clock: Clock; references
   const { db, clock, references } = deps;
 
   async function load(venueId: string, id: string) {
-    const row = await db.kysely.selectFrom('promo_codes').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+    const row = await db.kysely
+      .selectFrom('promo_codes')
+      .selectAll()
+      .where('venue_id', '=', venueId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound('Promo code');
     return row;
   }
@@ -109,7 +114,13 @@ export function createPromoCodesService(deps: { db: Db; clock: Clock; references
 
   return {
     async list(venueId: string) {
-      const rows = await db.kysely.selectFrom('promo_codes').selectAll().where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db.kysely
+        .selectFrom('promo_codes')
+        .selectAll()
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(toPromoCode);
     },
 
@@ -123,7 +134,18 @@ export function createPromoCodesService(deps: { db: Db; clock: Clock; references
       await writeGuarded(code, () =>
         db.kysely
           .insertInto('promo_codes')
-          .values({ id, venue_id: venueId, name, code, discount_pct: body.discount_pct, max_uses: body.max_uses ?? null, uses: 0, expires_at, created_at: at, updated_at: at })
+          .values({
+            id,
+            venue_id: venueId,
+            name,
+            code,
+            discount_pct: body.discount_pct,
+            max_uses: body.max_uses ?? null,
+            uses: 0,
+            expires_at,
+            created_at: at,
+            updated_at: at,
+          })
           .execute(),
       );
       return id;
@@ -142,7 +164,11 @@ export function createPromoCodesService(deps: { db: Db; clock: Clock; references
       };
       if (code !== current.code) await ensureFree(venueId, code, id);
       await writeGuarded(code, () =>
-        db.kysely.updateTable('promo_codes').set({ ...changes, updated_at: clock.now().toISOString() }).where('id', '=', id).execute(),
+        db.kysely
+          .updateTable('promo_codes')
+          .set({ ...changes, updated_at: clock.now().toISOString() })
+          .where('id', '=', id)
+          .execute(),
       );
     },
 

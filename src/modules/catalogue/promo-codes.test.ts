@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  expectCreated,
+  insertVenue,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
 import { redeemPromoCode } from './promo-codes.service.js';
 
@@ -29,7 +40,13 @@ async function promo(id: string, a = api) {
 
 describe('promo codes', () => {
   it('creates with the code trimmed and upper-cased, and reads back', async () => {
-    const id = await createPromo({ name: 'Summer', code: '  summer-25 ', discount_pct: 25, max_uses: 100, expires_at: '2026-09-01T00:00:00+01:00' });
+    const id = await createPromo({
+      name: 'Summer',
+      code: '  summer-25 ',
+      discount_pct: 25,
+      max_uses: 100,
+      expires_at: '2026-09-01T00:00:00+01:00',
+    });
     expect(await promo(id)).toEqual({
       id,
       name: 'Summer',
@@ -58,7 +75,9 @@ describe('promo codes', () => {
 
   it('answers 409 to all but one of concurrent creates of the same code', async () => {
     const code = uniqueCode('RACE');
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => api.post('/promo-codes', { name: `Racer ${i}`, code, discount_pct: 5 })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.post('/promo-codes', { name: `Racer ${i}`, code, discount_pct: 5 })),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
     const codes = ((await api.get('/promo-codes')).json().data as { code: string }[]).filter((p) => p.code === code);
     expect(codes).toHaveLength(1);
@@ -69,7 +88,13 @@ describe('promo codes', () => {
     const taken = uniqueCode();
     await createPromo({ name: 'Taken', code: taken, discount_pct: 10 });
     expect((await api.put(`/promo-codes/${id}`, { name: 'After', code: 'renamed', discount_pct: 15 })).json()).toEqual({ success: true });
-    expect(await promo(id)).toMatchObject({ name: 'After', code: 'RENAMED', discount_pct: 15, max_uses: 5, expires_at: '2026-12-31T23:59:00.000Z' });
+    expect(await promo(id)).toMatchObject({
+      name: 'After',
+      code: 'RENAMED',
+      discount_pct: 15,
+      max_uses: 5,
+      expires_at: '2026-12-31T23:59:00.000Z',
+    });
     expect((await api.put(`/promo-codes/${id}`, { max_uses: null, expires_at: null })).statusCode).toBe(200);
     expect(await promo(id)).toMatchObject({ max_uses: null, expires_at: null });
     expect((await api.put(`/promo-codes/${id}`, { code: 'Renamed' })).statusCode).toBe(200);
@@ -123,7 +148,10 @@ describe('redemption', () => {
     const code = uniqueCode('USE');
     const id = await createPromo({ name: 'Twice', code, discount_pct: 10, max_uses: 2 });
     const now = t.clock.now();
-    expect(await redeemPromoCode(t.db, venueId, code.toLowerCase(), now)).toMatchObject({ ok: true, promo: { id, uses: 1, discount_pct: 10 } });
+    expect(await redeemPromoCode(t.db, venueId, code.toLowerCase(), now)).toMatchObject({
+      ok: true,
+      promo: { id, uses: 1, discount_pct: 10 },
+    });
     expect(await redeemPromoCode(t.db.kysely, venueId, ` ${code} `, now)).toMatchObject({ ok: true, promo: { uses: 2 } });
     expect(await redeemPromoCode(t.db, venueId, code, now)).toEqual({ ok: false, reason: 'exhausted' });
     expect((await promo(id))?.uses).toBe(2);
@@ -137,7 +165,10 @@ describe('redemption', () => {
     const code = uniqueCode('EXP');
     await createPromo({ name: 'Expiring', code, discount_pct: 10, expires_at: '2026-07-01T12:00:00Z' });
     expect(await redeemPromoCode(t.db, venueId, 'NOPE', t.clock.now())).toEqual({ ok: false, reason: 'not_found' });
-    expect(await redeemPromoCode(t.db, await insertVenue(t, op.operatorId), code, t.clock.now())).toEqual({ ok: false, reason: 'not_found' });
+    expect(await redeemPromoCode(t.db, await insertVenue(t, op.operatorId), code, t.clock.now())).toEqual({
+      ok: false,
+      reason: 'not_found',
+    });
     expect(await redeemPromoCode(t.db, venueId, code, new Date('2026-07-01T11:59:59.999Z'))).toMatchObject({ ok: true });
     expect(await redeemPromoCode(t.db, venueId, code, new Date('2026-07-01T12:00:00.000Z'))).toEqual({ ok: false, reason: 'expired' });
   });
@@ -157,7 +188,9 @@ describe('redemption', () => {
     const code = uniqueCode('TXN');
     const id = await createPromo({ name: 'In transactions', code, discount_pct: 50, max_uses: 7 });
     const now = t.clock.now();
-    const results = await Promise.all(Array.from({ length: 20 }, () => withTransaction(t.db, (trx) => redeemPromoCode(trx, venueId, code, now))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => withTransaction(t.db, (trx) => redeemPromoCode(trx, venueId, code, now))),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(7);
     expect(results.flatMap((r) => (r.ok ? [r.promo.uses] : [])).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect((await promo(id))?.uses).toBe(7);

@@ -25,7 +25,8 @@ export interface TagRow {
 }
 
 export type CategoryFlags = Partial<Pick<CategoryRow, 'allow_guest_select' | 'show_on_slip' | 'show_in_summary'>>;
-export type NewCategory = Omit<CategoryRow, 'allow_guest_select' | 'show_on_slip' | 'show_in_summary'> & CategoryFlags & { created_at: string };
+export type NewCategory = Omit<CategoryRow, 'allow_guest_select' | 'show_on_slip' | 'show_in_summary'> &
+  CategoryFlags & { created_at: string };
 export type NewTag = TagRow & { created_at: string };
 
 export interface TagStore {
@@ -68,13 +69,19 @@ export function accountTagStore(db: Db, operatorId: string): TagStore {
         .orderBy('id')
         .execute(),
     insertCategory: async (row) => {
-      await k.insertInto('account_tag_categories').values({ ...row, operator_id: operatorId, updated_at: row.created_at }).execute();
+      await k
+        .insertInto('account_tag_categories')
+        .values({ ...row, operator_id: operatorId, updated_at: row.created_at })
+        .execute();
     },
     updateCategory: async (id, changes) => {
       await k.updateTable('account_tag_categories').set(changes).where('id', '=', id).where('operator_id', '=', operatorId).execute();
     },
     insertTag: async (row) => {
-      await k.insertInto('account_tags').values({ ...row, operator_id: operatorId }).execute();
+      await k
+        .insertInto('account_tags')
+        .values({ ...row, operator_id: operatorId })
+        .execute();
     },
     deleteTags: async (ids) => {
       if (ids.length) await k.deleteFrom('account_tags').where('id', 'in', ids).where('operator_id', '=', operatorId).execute();
@@ -106,13 +113,19 @@ export function venueTagStore(db: Db, venueId: string): TagStore {
         .orderBy('id')
         .execute(),
     insertCategory: async (row) => {
-      await k.insertInto('tag_categories').values({ ...row, venue_id: venueId, updated_at: row.created_at }).execute();
+      await k
+        .insertInto('tag_categories')
+        .values({ ...row, venue_id: venueId, updated_at: row.created_at })
+        .execute();
     },
     updateCategory: async (id, changes) => {
       await k.updateTable('tag_categories').set(changes).where('id', '=', id).where('venue_id', '=', venueId).execute();
     },
     insertTag: async (row) => {
-      await k.insertInto('custom_tags').values({ ...row, venue_id: venueId }).execute();
+      await k
+        .insertInto('custom_tags')
+        .values({ ...row, venue_id: venueId })
+        .execute();
     },
     deleteTags: async (ids) => {
       if (ids.length) await k.deleteFrom('custom_tags').where('id', 'in', ids).where('venue_id', '=', venueId).execute();

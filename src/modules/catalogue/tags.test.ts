@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuest, createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createGuest,
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { DEFAULT_TAG_CATALOGUE } from './tags.defaults.js';
 import type { CatalogueCategory as Category } from './tags.service.js';
 
@@ -37,9 +48,16 @@ describe('platform defaults', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data as Category[];
     expect(data).toHaveLength(DEFAULT_TAG_CATALOGUE.length);
-    expect(data.find((c) => c.name === 'Dietary')).toMatchObject({ kind: 'guest', is_default: true, scope: 'platform', tags: expect.arrayContaining([{ label: 'Vegan', is_default: true, scope: 'platform' }]) });
+    expect(data.find((c) => c.name === 'Dietary')).toMatchObject({
+      kind: 'guest',
+      is_default: true,
+      scope: 'platform',
+      tags: expect.arrayContaining([{ label: 'Vegan', is_default: true, scope: 'platform' }]),
+    });
     expect(data.find((c) => c.name === 'Occasion')).toMatchObject({ kind: 'reservation', is_default: true });
-    expect(data.every((c) => c.is_default && c.scope === 'platform' && c.tags.every((tag) => tag.is_default && tag.scope === 'platform'))).toBe(true);
+    expect(
+      data.every((c) => c.is_default && c.scope === 'platform' && c.tags.every((tag) => tag.is_default && tag.scope === 'platform')),
+    ).toBe(true);
   });
 
   it('GET /api/my/tag-catalogue: 401 without a session, 403 for guests and roles without catalogue', async () => {
@@ -101,21 +119,32 @@ describe('venue tag catalogue', () => {
   });
 
   it('creates a category with flags, and tunes flags of custom and default categories', async () => {
-    expect((await api.post('/tag-categories', { kind: 'guest', name: 'Membership', allow_guest_select: true, show_on_slip: 1 })).statusCode).toBe(200);
+    expect(
+      (await api.post('/tag-categories', { kind: 'guest', name: 'Membership', allow_guest_select: true, show_on_slip: 1 })).statusCode,
+    ).toBe(200);
     expect(await category('guest', 'Membership')).toMatchObject({ allow_guest_select: true, show_on_slip: true, show_in_summary: false });
-    expect((await api.patch('/tag-categories', { kind: 'guest', name: 'membership', show_in_summary: true, allow_guest_select: false })).json()).toEqual({ success: true });
+    expect(
+      (await api.patch('/tag-categories', { kind: 'guest', name: 'membership', show_in_summary: true, allow_guest_select: false })).json(),
+    ).toEqual({ success: true });
     expect(await category('guest', 'Membership')).toMatchObject({ allow_guest_select: false, show_on_slip: true, show_in_summary: true });
 
     const before = DEFAULT_TAG_CATALOGUE.find((c) => c.name === 'Seating')!;
-    expect((await api.patch('/tag-categories', { kind: 'reservation', name: 'Seating', show_on_slip: !before.show_on_slip })).statusCode).toBe(200);
+    expect(
+      (await api.patch('/tag-categories', { kind: 'reservation', name: 'Seating', show_on_slip: !before.show_on_slip })).statusCode,
+    ).toBe(200);
     expect(await category('reservation', 'Seating')).toMatchObject({
       is_default: true,
       allow_guest_select: before.allow_guest_select,
       show_on_slip: !before.show_on_slip,
       show_in_summary: before.show_in_summary,
     });
-    expect((await api.patch('/tag-categories', { kind: 'reservation', name: 'Seating', show_in_summary: !before.show_in_summary })).statusCode).toBe(200);
-    expect(await category('reservation', 'Seating')).toMatchObject({ show_on_slip: !before.show_on_slip, show_in_summary: !before.show_in_summary });
+    expect(
+      (await api.patch('/tag-categories', { kind: 'reservation', name: 'Seating', show_in_summary: !before.show_in_summary })).statusCode,
+    ).toBe(200);
+    expect(await category('reservation', 'Seating')).toMatchObject({
+      show_on_slip: !before.show_on_slip,
+      show_in_summary: !before.show_in_summary,
+    });
 
     // Another venue keeps the platform's flags.
     const other = venueApi(t, op.headers, await insertVenue(t, op.operatorId));
@@ -193,8 +222,10 @@ describe('account-wide custom tags', () => {
     const second = venueApi(t, owner.headers, await insertVenue(t, owner.operatorId));
     const my = {
       get: (query = '') => t.app.inject({ url: `/api/my/tag-catalogue${query}`, headers: owner.headers }),
-      post: (path: string, payload: object, headers = owner.headers) => t.app.inject({ method: 'POST', url: `/api${path}`, headers, payload }),
-      patch: (path: string, payload: object, headers = owner.headers) => t.app.inject({ method: 'PATCH', url: `/api${path}`, headers, payload }),
+      post: (path: string, payload: object, headers = owner.headers) =>
+        t.app.inject({ method: 'POST', url: `/api${path}`, headers, payload }),
+      patch: (path: string, payload: object, headers = owner.headers) =>
+        t.app.inject({ method: 'PATCH', url: `/api${path}`, headers, payload }),
       del: (path: string, headers = owner.headers) => t.app.inject({ method: 'DELETE', url: `/api${path}`, headers }),
     };
     const mine = async (kind?: string) => {
@@ -207,9 +238,13 @@ describe('account-wide custom tags', () => {
 
   it('adds account categories and tags that every venue of the account sees, and no other account', async () => {
     const { first, second, my, mine } = await account();
-    expect((await my.post('/my/tag-categories', { kind: 'guest', name: 'Loyalty Tier', show_in_summary: true })).json()).toEqual({ success: true });
+    expect((await my.post('/my/tag-categories', { kind: 'guest', name: 'Loyalty Tier', show_in_summary: true })).json()).toEqual({
+      success: true,
+    });
     expect((await my.post('/my/tags', { kind: 'guest', category: 'loyalty tier', label: ' Gold ' })).json()).toEqual({ success: true });
-    expect((await my.post('/my/tags', { kind: 'reservation', category: 'Occasion', label: 'Graduation' })).json()).toEqual({ success: true });
+    expect((await my.post('/my/tags', { kind: 'reservation', category: 'Occasion', label: 'Graduation' })).json()).toEqual({
+      success: true,
+    });
 
     const loyalty = {
       kind: 'guest',
@@ -222,11 +257,19 @@ describe('account-wide custom tags', () => {
       tags: [{ label: 'Gold', is_default: false, scope: 'account' }],
     };
     expect((await mine('guest')).find((c) => c.name === 'Loyalty Tier')).toEqual(loyalty);
-    expect((await mine()).find((c) => c.name === 'Occasion')?.tags).toContainEqual({ label: 'Graduation', is_default: false, scope: 'account' });
+    expect((await mine()).find((c) => c.name === 'Occasion')?.tags).toContainEqual({
+      label: 'Graduation',
+      is_default: false,
+      scope: 'account',
+    });
     expect((await mine('reservation')).every((c) => c.kind === 'reservation')).toBe(true);
     for (const venue of [first, second]) {
       expect(await category('guest', 'Loyalty Tier', venue)).toEqual(loyalty);
-      expect((await category('reservation', 'Occasion', venue))?.tags).toContainEqual({ label: 'Graduation', is_default: false, scope: 'account' });
+      expect((await category('reservation', 'Occasion', venue))?.tags).toContainEqual({
+        label: 'Graduation',
+        is_default: false,
+        scope: 'account',
+      });
     }
 
     // Another operator's account and venues, and this test file's main operator, see none of it.
@@ -259,7 +302,8 @@ describe('account-wide custom tags', () => {
     await my.post('/my/tags', { kind: 'guest', category: 'VIP', label: 'Footballer' });
     expect((await category('guest', 'VIP', first))?.tags.map((tag) => tag.label)).toContain('Footballer');
     expect((await my.del(`/my${tagQuery('guest', 'vip', 'FOOTBALLER')}`)).json()).toEqual({ success: true });
-    for (const venue of [first, second]) expect((await category('guest', 'VIP', venue))?.tags.map((tag) => tag.label)).not.toContain('Footballer');
+    for (const venue of [first, second])
+      expect((await category('guest', 'VIP', venue))?.tags.map((tag) => tag.label)).not.toContain('Footballer');
     expect((await mine('guest')).find((c) => c.name === 'VIP')?.tags.map((tag) => tag.label)).not.toContain('Footballer');
 
     const platform = await my.del(`/my${tagQuery('guest', 'VIP', 'Celebrity')}`);
@@ -308,10 +352,16 @@ describe('account-wide custom tags', () => {
         ],
       },
     ]);
-    expect(await category('guest', 'REGULARS', second)).toMatchObject({ allow_guest_select: true, show_on_slip: false, tags: [{ label: 'Monthly' }] });
+    expect(await category('guest', 'REGULARS', second)).toMatchObject({
+      allow_guest_select: true,
+      show_on_slip: false,
+      tags: [{ label: 'Monthly' }],
+    });
     // Tuning it at the venue changes the venue's own row, whatever the case (no duplicate row, no error).
     expect((await first.patch('/tag-categories', { kind: 'guest', name: 'regulars', allow_guest_select: true })).statusCode).toBe(200);
-    expect((await catalogue('guest', first)).filter((c) => same(c.name, 'regulars'))).toEqual([expect.objectContaining({ allow_guest_select: true, show_on_slip: true })]);
+    expect((await catalogue('guest', first)).filter((c) => same(c.name, 'regulars'))).toEqual([
+      expect.objectContaining({ allow_guest_select: true, show_on_slip: true }),
+    ]);
     expect((await first.del(tagQuery('guest', 'Regulars', 'Weekly'))).statusCode).toBe(200);
   });
 
@@ -320,24 +370,50 @@ describe('account-wide custom tags', () => {
     const dietary = DEFAULT_TAG_CATALOGUE.find((c) => c.name === 'Dietary')!;
     expect([dietary.allow_guest_select, dietary.show_on_slip, dietary.show_in_summary]).toEqual([true, true, true]);
 
-    expect((await my.patch('/my/tag-categories', { kind: 'guest', name: 'dietary', show_on_slip: false })).json()).toEqual({ success: true });
-    expect((await mine('guest')).find((c) => c.name === 'Dietary')).toMatchObject({ scope: 'platform', is_default: true, show_on_slip: false, show_in_summary: true });
-    expect(await category('guest', 'Dietary', first)).toMatchObject({ allow_guest_select: true, show_on_slip: false, show_in_summary: true });
+    expect((await my.patch('/my/tag-categories', { kind: 'guest', name: 'dietary', show_on_slip: false })).json()).toEqual({
+      success: true,
+    });
+    expect((await mine('guest')).find((c) => c.name === 'Dietary')).toMatchObject({
+      scope: 'platform',
+      is_default: true,
+      show_on_slip: false,
+      show_in_summary: true,
+    });
+    expect(await category('guest', 'Dietary', first)).toMatchObject({
+      allow_guest_select: true,
+      show_on_slip: false,
+      show_in_summary: true,
+    });
 
     // The first venue sets one flag of its own; the account then changes another, which still reaches it.
     expect((await first.patch('/tag-categories', { kind: 'guest', name: 'Dietary', show_in_summary: false })).statusCode).toBe(200);
     expect((await my.patch('/my/tag-categories', { kind: 'guest', name: 'Dietary', allow_guest_select: false })).statusCode).toBe(200);
-    expect(await category('guest', 'Dietary', first)).toMatchObject({ allow_guest_select: false, show_on_slip: false, show_in_summary: false });
-    expect(await category('guest', 'Dietary', second)).toMatchObject({ allow_guest_select: false, show_on_slip: false, show_in_summary: true });
+    expect(await category('guest', 'Dietary', first)).toMatchObject({
+      allow_guest_select: false,
+      show_on_slip: false,
+      show_in_summary: false,
+    });
+    expect(await category('guest', 'Dietary', second)).toMatchObject({
+      allow_guest_select: false,
+      show_on_slip: false,
+      show_in_summary: true,
+    });
     // The venue's setting wins over the account's.
     expect((await first.patch('/tag-categories', { kind: 'guest', name: 'Dietary', show_on_slip: true })).statusCode).toBe(200);
-    expect((await my.patch('/my/tag-categories', { kind: 'guest', name: 'Dietary', show_on_slip: false, show_in_summary: true })).statusCode).toBe(200);
+    expect(
+      (await my.patch('/my/tag-categories', { kind: 'guest', name: 'Dietary', show_on_slip: false, show_in_summary: true })).statusCode,
+    ).toBe(200);
     expect(await category('guest', 'Dietary', first)).toMatchObject({ show_on_slip: true, show_in_summary: false });
 
     // Account categories are tuned in place.
     await my.post('/my/tag-categories', { kind: 'reservation', name: 'Extras', allow_guest_select: true });
     expect((await my.patch('/my/tag-categories', { kind: 'reservation', name: 'extras', show_on_slip: true })).statusCode).toBe(200);
-    expect(await category('reservation', 'Extras', second)).toMatchObject({ scope: 'account', allow_guest_select: true, show_on_slip: true, show_in_summary: false });
+    expect(await category('reservation', 'Extras', second)).toMatchObject({
+      scope: 'account',
+      allow_guest_select: true,
+      show_on_slip: true,
+      show_in_summary: false,
+    });
     expect((await mine('reservation')).filter((c) => c.name === 'Extras')).toHaveLength(1);
   });
 
@@ -359,7 +435,13 @@ describe('account-wide custom tags', () => {
     ['POST /my/tag-categories', 'post', '/my/tag-categories', { name: 'x' }, /kind/],
     ['POST /my/tag-categories', 'post', '/my/tag-categories', { kind: 'guest', name: 'x', show_on_slip: 'yes' }, /show_on_slip/],
     ['PATCH /my/tag-categories', 'patch', '/my/tag-categories', { kind: 'guest', name: 'VIP' }, /at least one/],
-    ['PATCH /my/tag-categories', 'patch', '/my/tag-categories', { kind: 'guest', name: 'VIP', allow_guest_select: 2 }, /allow_guest_select/],
+    [
+      'PATCH /my/tag-categories',
+      'patch',
+      '/my/tag-categories',
+      { kind: 'guest', name: 'VIP', allow_guest_select: 2 },
+      /allow_guest_select/,
+    ],
   ] as const)('%s %j → 400', async (_route, method, path, body, message) => {
     const { my } = await account();
     const res = await my[method](path, body);
@@ -378,13 +460,18 @@ describe('account-wide custom tags', () => {
     const { owner, first, my, mine } = await account();
     const body = { kind: 'guest', category: 'VIP', label: 'Denied' };
     expect((await t.app.inject({ method: 'POST', url: '/api/my/tags', payload: body })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'PATCH', url: '/api/my/tag-categories', payload: { kind: 'guest', name: 'VIP', show_on_slip: true } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: '/api/my/tag-categories', payload: { kind: 'guest', name: 'VIP', show_on_slip: true } }))
+        .statusCode,
+    ).toBe(401);
     const guest = await createGuest(t);
     expect((await my.post('/my/tags', body, guest.headers)).statusCode).toBe(403);
     const reader = await createStaff(t, owner, { catalogue: 'read' });
     expect((await my.post('/my/tags', body, reader.headers)).statusCode).toBe(403);
     expect((await my.post('/my/tag-categories', { kind: 'guest', name: 'Denied' }, reader.headers)).statusCode).toBe(403);
-    expect((await my.patch('/my/tag-categories', { kind: 'guest', name: 'VIP', show_on_slip: false }, reader.headers)).statusCode).toBe(403);
+    expect((await my.patch('/my/tag-categories', { kind: 'guest', name: 'VIP', show_on_slip: false }, reader.headers)).statusCode).toBe(
+      403,
+    );
     expect((await my.del(`/my${tagQuery('guest', 'VIP', 'Celebrity')}`, reader.headers)).statusCode).toBe(403);
     const scoped = await createStaff(t, owner, { catalogue: 'write' }, [await insertVenue(t, owner.operatorId)]);
     const scopedRes = await my.post('/my/tags', body, scoped.headers);

@@ -58,9 +58,11 @@ describe('copy-from atomicity', () => {
 
   it('a scope that throws after writing leaves the target exactly as it was', async () => {
     const { rule, before, ruleBefore } = await scenario();
-    const service = serviceWith(failingAfter(everything, async () => {
-      throw new Error('boom');
-    }));
+    const service = serviceWith(
+      failingAfter(everything, async () => {
+        throw new Error('boom');
+      }),
+    );
     await expect(service.copyFrom(await auth(), target, { source_venue_id: source, scope: 'failing' })).rejects.toThrow('boom');
     expect(await targetState()).toEqual(before);
     expect(await readRow(t, 'access_rules', rule)).toEqual(ruleBefore);
@@ -68,12 +70,22 @@ describe('copy-from atomicity', () => {
 
   it('a scope that hits a database error half-way leaves the target exactly as it was', async () => {
     const { rule, before, ruleBefore } = await scenario();
-    const service = serviceWith(failingAfter(everything, async ({ trx }) => {
+    const service = serviceWith(
+      failingAfter(everything, async ({ trx }) => {
         // (venue_id, code) is unique: a second SRC at the target violates it.
-        const row = await trx.selectFrom('promo_codes').selectAll().where('venue_id', '=', target).where('code', '=', 'SRC').executeTakeFirstOrThrow();
-        await trx.insertInto('promo_codes').values({ ...row, id: newId('promo') }).execute();
+        const row = await trx
+          .selectFrom('promo_codes')
+          .selectAll()
+          .where('venue_id', '=', target)
+          .where('code', '=', 'SRC')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('promo_codes')
+          .values({ ...row, id: newId('promo') })
+          .execute();
         return 0;
-    }));
+      }),
+    );
     await expect(service.copyFrom(await auth(), target, { source_venue_id: source, scope: 'failing' })).rejects.toThrow();
     expect(await targetState()).toEqual(before);
     expect(await readRow(t, 'access_rules', rule)).toEqual(ruleBefore);
@@ -87,9 +99,7 @@ describe('copy-from atomicity', () => {
       await created(src.post(`/bundles/${id}/items`, { name: `${name} item`, price: 100 }));
     }
     await created(src.post('/promo-codes', { name: 'P', code: 'PROMO', discount_pct: 5 }));
-    const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => copy(i % 2 ? 'bundles' : 'promo-codes')),
-    );
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => copy(i % 2 ? 'bundles' : 'promo-codes')));
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     const bundles = await data(dst, '/bundles');
     expect(bundles.map((b) => b.name).sort()).toEqual(['One', 'Three', 'Two']);

@@ -9,7 +9,9 @@ useTwoVenues();
 describe('copy-from: bundles', () => {
   it('overwrites the target’s bundles with copies (items included) and re-points the target’s references by name', async () => {
     const champagne = await created(src.post('/bundles', { name: 'Champagne', applicable_profiles: ['tables'] }));
-    await created(src.post(`/bundles/${champagne}/items`, { name: 'Bottle', price: 9000, max_qty: 2, image_url: 'http://maitred.test/uploads/a.png' }));
+    await created(
+      src.post(`/bundles/${champagne}/items`, { name: 'Bottle', price: 9000, max_qty: 2, image_url: 'http://maitred.test/uploads/a.png' }),
+    );
     await created(src.post(`/bundles/${champagne}/items`, { name: 'Magnum', price: 16000 }));
     const snacks = await created(src.post('/bundles', { name: 'Snacks' }));
     await created(src.post(`/bundles/${snacks}/items`, { name: 'Olives', price: 450 }));
@@ -55,7 +57,9 @@ describe('copy-from: bundles', () => {
 
 describe('copy-from: promo-codes', () => {
   it('copies codes with their counters reset and re-points event profiles by code', async () => {
-    const vip = await created(src.post('/promo-codes', { name: 'VIP', code: 'VIP10', discount_pct: 10, max_uses: 50, expires_at: '2026-12-31T23:00:00Z' }));
+    const vip = await created(
+      src.post('/promo-codes', { name: 'VIP', code: 'VIP10', discount_pct: 10, max_uses: 50, expires_at: '2026-12-31T23:00:00Z' }),
+    );
     await created(src.post('/promo-codes', { name: 'Summer', code: 'SUMMER', discount_pct: 20 }));
     await redeemPromoCode(t.db, source, 'VIP10', t.clock.now());
     await redeemPromoCode(t.db, source, 'VIP10', t.clock.now());
@@ -87,7 +91,12 @@ describe('copy-from: tags', () => {
     expect(await copied('client-tags')).toBe(4); // Loyalty, the Dietary flags, Gold, Footballer
 
     const guest = (await dst.get('/tag-catalogue?kind=guest')).json().data as any[];
-    expect(byName(guest, 'Loyalty')).toMatchObject({ is_default: false, scope: 'venue', show_on_slip: true, tags: [{ label: 'Gold', is_default: false, scope: 'venue' }] });
+    expect(byName(guest, 'Loyalty')).toMatchObject({
+      is_default: false,
+      scope: 'venue',
+      show_on_slip: true,
+      tags: [{ label: 'Gold', is_default: false, scope: 'venue' }],
+    });
     expect(byName(guest, 'VIP')!.tags).toContainEqual({ label: 'Footballer', is_default: false, scope: 'venue' });
     expect(byName(guest, 'Dietary')).toMatchObject({ is_default: true, show_on_slip: false });
     expect(byName(guest, 'Behaviour')!.tags.map((tag: any) => tag.label)).not.toContain('Old custom');

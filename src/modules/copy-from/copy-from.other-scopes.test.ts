@@ -3,7 +3,21 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../platform/ids.js';
 import { insertAccessRule, insertShift, insertTicketType, readRow } from '../../../test/helpers/rows.js';
-import { byName, copied, copy, created, data, dst, insertNamed, op, source, src, t, target, useTwoVenues } from './copy-from.test-support.js';
+import {
+  byName,
+  copied,
+  copy,
+  created,
+  data,
+  dst,
+  insertNamed,
+  op,
+  source,
+  src,
+  t,
+  target,
+  useTwoVenues,
+} from './copy-from.test-support.js';
 
 useTwoVenues();
 
@@ -16,7 +30,11 @@ describe('copy-from: another module’s scopes through the route', () => {
     const old = await insertShift(t, target, { name: 'Old shift' });
 
     expect(await copied('shifts')).toBe(2);
-    const shifts = await t.db.kysely.selectFrom('shifts').select(['id', 'name', 'payment_policy_id']).where('venue_id', '=', target).execute();
+    const shifts = await t.db.kysely
+      .selectFrom('shifts')
+      .select(['id', 'name', 'payment_policy_id'])
+      .where('venue_id', '=', target)
+      .execute();
     expect(shifts.map((s) => s.name).sort()).toEqual(['Friday night', 'Saturday night']);
     expect(shifts.find((s) => s.name === 'Friday night')?.payment_policy_id).toBe(dstPolicy);
     expect(shifts.map((s) => s.id)).not.toContain(old);
@@ -28,11 +46,26 @@ describe('copy-from: another module’s scopes through the route', () => {
     const booking = newId('bkg');
     await t.db.kysely
       .insertInto('bookings')
-      .values({ id: booking, operator_id: op.operatorId, venue_id: target, kind: 'table', status: 'confirmed', booking_date: '2026-06-20', created_at: at.toISOString(), updated_at: at.toISOString() })
+      .values({
+        id: booking,
+        operator_id: op.operatorId,
+        venue_id: target,
+        kind: 'table',
+        status: 'confirmed',
+        booking_date: '2026-06-20',
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      })
       .execute();
     await t.db.kysely
       .insertInto('booking_tables')
-      .values({ booking_id: booking, table_id: table, venue_id: target, starts_at: '2026-06-20T18:00:00.000Z', ends_at: '2026-06-20T20:00:00.000Z' })
+      .values({
+        booking_id: booking,
+        table_id: table,
+        venue_id: target,
+        starts_at: '2026-06-20T18:00:00.000Z',
+        ends_at: '2026-06-20T20:00:00.000Z',
+      })
       .execute();
     await insertNamed('venue_tables', source, { table_number: 'S1' });
 
@@ -45,7 +78,14 @@ describe('copy-from: another module’s scopes through the route', () => {
 
 describe('copy-from: queue', () => {
   it('copies the door and queue settings onto the target venue', async () => {
-    const settings = { queue_skip_price: 12.5, surge_threshold: 80, surge_price: 20, backdoor_capacity: 40, last_entry_time: '02:30', max_plus_ones: 6 };
+    const settings = {
+      queue_skip_price: 12.5,
+      surge_threshold: 80,
+      surge_price: 20,
+      backdoor_capacity: 40,
+      last_entry_time: '02:30',
+      max_plus_ones: 6,
+    };
     await t.db.kysely.updateTable('venues').set(settings).where('id', '=', source).execute();
     expect(await copied('queue')).toBe(1);
     const row = await t.db.kysely.selectFrom('venues').selectAll().where('id', '=', target).executeTakeFirstOrThrow();

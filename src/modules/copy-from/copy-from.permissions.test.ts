@@ -8,7 +8,16 @@ import { copy, created, data, dst, insertNamed, op, source, t, target, useTwoVen
 
 useTwoVenues();
 
-const MY_SCOPES = ['bundles', 'payment-policies', 'access-profiles', 'admission-rules', 'promo-codes', 'client-tags', 'reservation-tags', 'queue'];
+const MY_SCOPES = [
+  'bundles',
+  'payment-policies',
+  'access-profiles',
+  'admission-rules',
+  'promo-codes',
+  'client-tags',
+  'reservation-tags',
+  'queue',
+];
 
 describe('copy-from registry', () => {
   it('registers every scope the spec lists, this module’s and the other modules’', () => {
@@ -70,15 +79,29 @@ describe('copy-from refusals', () => {
     const res = await venueApi(t, scoped.headers, target).post('/copy-from', { source_venue_id: source, scope: 'bundles' });
     expect(res.statusCode).toBe(404);
     const both = await createStaff(t, op, { catalogue: 'write' }, [target, source]);
-    expect((await venueApi(t, both.headers, target).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(200);
+    expect((await venueApi(t, both.headers, target).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(
+      200,
+    );
 
     const reader = await createStaff(t, op, { catalogue: 'read' });
-    expect((await venueApi(t, reader.headers, target).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: `/api/my-venues/${target}/copy-from`, payload: { source_venue_id: source, scope: 'bundles' } })).statusCode).toBe(401);
+    expect((await venueApi(t, reader.headers, target).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/my-venues/${target}/copy-from`,
+          payload: { source_venue_id: source, scope: 'bundles' },
+        })
+      ).statusCode,
+    ).toBe(401);
 
     const stranger = await createOperator(t, 'Stranger');
     const theirVenue = await insertVenue(t, stranger.operatorId);
-    expect((await venueApi(t, op.headers, theirVenue).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(404);
+    expect((await venueApi(t, op.headers, theirVenue).post('/copy-from', { source_venue_id: source, scope: 'bundles' })).statusCode).toBe(
+      404,
+    );
   });
 });
 
@@ -117,6 +140,8 @@ describe('copy-from: the scope’s own permission', () => {
 
   it('a parent grant covers a child scope permission (venues covers venues.settings)', async () => {
     const parent = await createStaff(t, op, { catalogue: 'write', venues: 'write' });
-    expect((await venueApi(t, parent.headers, target).post('/copy-from', { source_venue_id: source, scope: 'queue' })).statusCode).toBe(200);
+    expect((await venueApi(t, parent.headers, target).post('/copy-from', { source_venue_id: source, scope: 'queue' })).statusCode).toBe(
+      200,
+    );
   });
 });

@@ -7,7 +7,17 @@ useTwoVenues();
 
 describe('copy-from: payment-policies', () => {
   it('overwrites policies and re-points access rules, shifts and profiles by name', async () => {
-    await created(src.post('/payment-policies', { name: 'Standard', deposit_type: 'hold', refund_type: 'partial', refund_percent: 40, cancel_type: 'cutoff', cancel_cutoff_value: 3, cancel_cutoff_unit: 'days' }));
+    await created(
+      src.post('/payment-policies', {
+        name: 'Standard',
+        deposit_type: 'hold',
+        refund_type: 'partial',
+        refund_percent: 40,
+        cancel_type: 'cutoff',
+        cancel_cutoff_value: 3,
+        cancel_cutoff_unit: 'days',
+      }),
+    );
     await created(src.post('/payment-policies', { name: 'Events' }));
     const oldStandard = await created(dst.post('/payment-policies', { name: 'Standard' }));
     const oldGone = await created(dst.post('/payment-policies', { name: 'Gone' }));
@@ -22,7 +32,14 @@ describe('copy-from: payment-policies', () => {
     const policies = await data(dst, '/payment-policies');
     expect(policies.map((p) => p.name).sort()).toEqual(['Events', 'Standard']);
     const standard = byName(policies, 'Standard')!;
-    expect(standard).toMatchObject({ deposit_type: 'hold', refund_type: 'partial', refund_percent: 40, cancel_type: 'cutoff', cancel_cutoff_value: 3, cancel_cutoff_unit: 'days' });
+    expect(standard).toMatchObject({
+      deposit_type: 'hold',
+      refund_type: 'partial',
+      refund_percent: 40,
+      cancel_type: 'cutoff',
+      cancel_cutoff_value: 3,
+      cancel_cutoff_unit: 'days',
+    });
     expect(await readRow(t, 'access_rules', rule)).toMatchObject({ payment_policy_id: standard.id });
     expect(await readRow(t, 'access_rules', goneRule)).toMatchObject({ payment_policy_id: null });
     expect(await readRow(t, 'shifts', shift)).toMatchObject({ payment_policy_id: standard.id });
@@ -50,7 +67,15 @@ describe('copy-from: access-profiles', () => {
     const dstPricelist = await insertNamed('pricelists', target, { name: 'Peak' });
     const dstArea = await insertNamed('seating_areas', target, { name: 'Terrace' });
 
-    await created(src.post('/list-profiles', { name: 'Friday', admission_rule_group_id: srcGroup, party_size_enabled: true, party_size_min: 1, party_size_max: 8 }));
+    await created(
+      src.post('/list-profiles', {
+        name: 'Friday',
+        admission_rule_group_id: srcGroup,
+        party_size_enabled: true,
+        party_size_min: 1,
+        party_size_max: 8,
+      }),
+    );
     await created(
       src.post('/table-profiles', {
         name: 'Dinner',
@@ -90,7 +115,9 @@ describe('copy-from: access-profiles', () => {
       table_ids: [],
       duration_minutes: 150,
     });
-    expect(await data(dst, '/event-profiles')).toEqual([expect.objectContaining({ name: 'Gig', promo_code_ids: [dstPromo], payment_policy_id: dstPolicy, listed: false })]);
+    expect(await data(dst, '/event-profiles')).toEqual([
+      expect.objectContaining({ name: 'Gig', promo_code_ids: [dstPromo], payment_policy_id: dstPolicy, listed: false }),
+    ]);
     expect(await data(dst, '/ticket-profiles')).toEqual([expect.objectContaining({ name: 'GA', show_capacity: true })]);
 
     expect(await readRow(t, 'access_rules', rule)).toMatchObject({ list_profile_id: list[0].id, table_profile_id: null });
@@ -113,8 +140,23 @@ describe('copy-from: access-profiles', () => {
 describe('copy-from: admission-rules', () => {
   it('copies groups with their rules and re-points the target’s list profiles by group name', async () => {
     const door = await created(src.post('/admission-groups', { name: 'Door', sort_order: 2 }));
-    await created(src.post(`/admission-groups/${door}/rules`, { name: 'VIPs', cond_tags_enabled: true, cond_tags: ['VIP'], act_autoapprove_enabled: true }));
-    await created(src.post(`/admission-groups/${door}/rules`, { name: 'Regulars', cond_bookings_enabled: true, cond_bookings_min: 3, act_discount_enabled: true, act_discount_pct: 10 }));
+    await created(
+      src.post(`/admission-groups/${door}/rules`, {
+        name: 'VIPs',
+        cond_tags_enabled: true,
+        cond_tags: ['VIP'],
+        act_autoapprove_enabled: true,
+      }),
+    );
+    await created(
+      src.post(`/admission-groups/${door}/rules`, {
+        name: 'Regulars',
+        cond_bookings_enabled: true,
+        cond_bookings_min: 3,
+        act_discount_enabled: true,
+        act_discount_pct: 10,
+      }),
+    );
     const late = await created(src.post('/admission-groups', { name: 'Late', sort_order: 1 }));
     await created(src.post(`/admission-groups/${late}/rules`, { name: 'Late rule', act_maxplus_enabled: true, act_maxplus: 1 }));
 
@@ -133,7 +175,11 @@ describe('copy-from: admission-rules', () => {
     ]);
     const newDoor = byName(groups, 'Door')!;
     expect(newDoor.rules.map((r: any) => r.name).sort()).toEqual(['Regulars', 'VIPs']);
-    expect(newDoor.rules.find((r: any) => r.name === 'VIPs')).toMatchObject({ group_id: newDoor.id, cond_tags: ['VIP'], act_autoapprove_enabled: true });
+    expect(newDoor.rules.find((r: any) => r.name === 'VIPs')).toMatchObject({
+      group_id: newDoor.id,
+      cond_tags: ['VIP'],
+      act_autoapprove_enabled: true,
+    });
     expect(byName(groups, 'Late')!.rules).toEqual([expect.objectContaining({ name: 'Late rule', act_maxplus: 1 })]);
     expect(await t.db.kysely.selectFrom('admission_rules').select('id').where('group_id', '=', oldDoor).execute()).toEqual([]);
 

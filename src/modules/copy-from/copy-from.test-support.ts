@@ -6,7 +6,16 @@
  * live, so a test file that imports `src` sees the venue of the test that is running.
  */
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { createOperator, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createTestApp,
+  insertVenue,
+  insertVenueRow,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 
 export let t: TestApp;
 export let op: TestOperator;
@@ -51,4 +60,5 @@ export async function copied(scope: string): Promise<number> {
 
 export const data = async (a: VenueApi, path: string) => (await a.get(path)).json().data as Record<string, any>[];
 export const byName = <T extends { name?: unknown }>(rows: T[], name: string) => rows.find((row) => row.name === name);
-export const insertNamed = (table: string, venueId: string, fields: Record<string, unknown>) => insertVenueRow(t, table, venueId, fields, 'x');
+export const insertNamed = (table: string, venueId: string, fields: Record<string, unknown>) =>
+  insertVenueRow(t, table, venueId, fields, 'x');

@@ -15,7 +15,15 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError, badGateway, conflict, notFound, paymentRequired, serviceUnavailable } from '../../platform/errors.js';
 import type { CheckoutSessionObject } from './fulfilments.js';
 import { createPaymentRecords, destinationOf, providerMetadata, type PaymentParty, type PaymentScope } from './payment-records.js';
-import { PaymentProviderError, proportionalFee, type CaptureMethod, type CheckoutSession, type PaymentIntent, type PaymentProvider, type Refund } from './provider.js';
+import {
+  PaymentProviderError,
+  proportionalFee,
+  type CaptureMethod,
+  type CheckoutSession,
+  type PaymentIntent,
+  type PaymentProvider,
+  type Refund,
+} from './provider.js';
 import type { AfterCommit, SessionOutcome } from './webhooks.js';
 
 export const PAYMENTS_UNCONFIGURED = 'Payments are not configured on this platform';
@@ -77,11 +85,17 @@ export interface Charges {
    * Captures a card hold, all of it or `amountPence`. Idempotency keys are the provider's: global,
    * so use a distinct key per operation (e.g. `capture-<booking id>`, not the key of the intent).
    */
-  captureIntent(intentId: string, options?: { amountPence?: number; idempotencyKey?: string; scope?: PaymentScope }): Promise<PaymentIntent>;
+  captureIntent(
+    intentId: string,
+    options?: { amountPence?: number; idempotencyKey?: string; scope?: PaymentScope },
+  ): Promise<PaymentIntent>;
   /** Releases a card hold or abandons an unpaid intent. */
   cancelIntent(intentId: string, options?: { idempotencyKey?: string; scope?: PaymentScope }): Promise<PaymentIntent>;
   /** Refunds a paid intent, fully or `amountPence`. */
-  refund(intentId: string, options?: { amountPence?: number; idempotencyKey?: string; reason?: string; scope?: PaymentScope }): Promise<Refund>;
+  refund(
+    intentId: string,
+    options?: { amountPence?: number; idempotencyKey?: string; reason?: string; scope?: PaymentScope },
+  ): Promise<Refund>;
   createCheckoutSession(request: CreateCheckoutRequest): Promise<CheckoutSession>;
   retrieveCheckoutSession(sessionId: string, scope?: PaymentScope): Promise<CheckoutSession>;
   /** Expires an open session; its `checkout.session.expired` event releases the target. */

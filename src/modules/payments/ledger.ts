@@ -49,8 +49,21 @@ export async function recordCharge(
   charge: { amount: number; fee: number; providerRef: string | null; at: string },
 ): Promise<boolean> {
   if (!hasOperator(record) || charge.amount <= 0) return false;
-  const inserted = await insertEntry(executor, record, { type: 'charge', amount: charge.amount, key: `charge:${record.id}`, providerRef: charge.providerRef, at: charge.at });
-  if (charge.fee > 0) await insertEntry(executor, record, { type: 'fee', amount: -charge.fee, key: `fee:${record.id}`, providerRef: charge.providerRef, at: charge.at });
+  const inserted = await insertEntry(executor, record, {
+    type: 'charge',
+    amount: charge.amount,
+    key: `charge:${record.id}`,
+    providerRef: charge.providerRef,
+    at: charge.at,
+  });
+  if (charge.fee > 0)
+    await insertEntry(executor, record, {
+      type: 'fee',
+      amount: -charge.fee,
+      key: `fee:${record.id}`,
+      providerRef: charge.providerRef,
+      at: charge.at,
+    });
   return inserted;
 }
 
@@ -61,9 +74,21 @@ export async function recordRefund(
   refund: { refundId: string; amount: number; feeRefund: number; at: string },
 ): Promise<void> {
   if (!hasOperator(record)) return;
-  await insertEntry(executor, record, { type: 'refund', amount: -refund.amount, key: `refund:${refund.refundId}`, providerRef: refund.refundId, at: refund.at });
+  await insertEntry(executor, record, {
+    type: 'refund',
+    amount: -refund.amount,
+    key: `refund:${refund.refundId}`,
+    providerRef: refund.refundId,
+    at: refund.at,
+  });
   if (refund.feeRefund > 0) {
-    await insertEntry(executor, record, { type: 'fee_refund', amount: refund.feeRefund, key: `fee_refund:${refund.refundId}`, providerRef: refund.refundId, at: refund.at });
+    await insertEntry(executor, record, {
+      type: 'fee_refund',
+      amount: refund.feeRefund,
+      key: `fee_refund:${refund.refundId}`,
+      providerRef: refund.refundId,
+      at: refund.at,
+    });
   }
 }
 

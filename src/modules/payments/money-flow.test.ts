@@ -21,10 +21,17 @@ const ledger = (operatorId: string) =>
     .orderBy('created_at')
     .orderBy('type')
     .execute();
-const transfersTo = (accountId: string) => t.db.kysely.selectFrom('sim_transfers').select(['amount', 'destination']).where('destination', '=', accountId).execute();
+const transfersTo = (accountId: string) =>
+  t.db.kysely.selectFrom('sim_transfers').select(['amount', 'destination']).where('destination', '=', accountId).execute();
 
 async function paidIntent(op: TestOperator, venueId: string, amountPence: number, capture: 'automatic' | 'manual' = 'automatic') {
-  const intent = await payments().createIntent({ operatorId: op.operatorId, venueId, amountPence, capture, metadata: { kind: 'booking_deposit', booking_id: `bkg_${amountPence}` } });
+  const intent = await payments().createIntent({
+    operatorId: op.operatorId,
+    venueId,
+    amountPence,
+    capture,
+    metadata: { kind: 'booking_deposit', booking_id: `bkg_${amountPence}` },
+  });
   expect((await confirm(t, intent.id, 'pm_card_visa')).statusCode).toBe(200);
   return intent;
 }
@@ -34,7 +41,12 @@ describe('before and after onboarding (decisions: Payments before payout onboard
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
 
-    const intent = await payments().createIntent({ operatorId: op.operatorId, venueId, amountPence: 10_000, metadata: { kind: 'booking_deposit', booking_id: 'bkg_1' } });
+    const intent = await payments().createIntent({
+      operatorId: op.operatorId,
+      venueId,
+      amountPence: 10_000,
+      metadata: { kind: 'booking_deposit', booking_id: 'bkg_1' },
+    });
     expect(intent.destination).toBeNull();
     expect(intent.application_fee_amount).toBeNull();
     expect(intent.metadata).toMatchObject({ kind: 'booking_deposit', booking_id: 'bkg_1', operator_id: op.operatorId });
@@ -79,7 +91,12 @@ describe('before and after onboarding (decisions: Payments before payout onboard
     const { accountId } = await onboard(t, op, 'verified');
     expect(await transfersTo(accountId)).toEqual([{ amount: 10_450, destination: accountId }]);
     expect(await owed(op.operatorId)).toBe(0);
-    const transfer = await t.db.kysely.selectFrom('payment_ledger').selectAll().where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').executeTakeFirstOrThrow();
+    const transfer = await t.db.kysely
+      .selectFrom('payment_ledger')
+      .selectAll()
+      .where('operator_id', '=', op.operatorId)
+      .where('type', '=', 'transfer')
+      .executeTakeFirstOrThrow();
     expect(transfer).toMatchObject({ amount_pence: -10_450, status: 'completed', mode: 'platform' });
     expect(transfer.provider_ref).toMatch(/^tr_/);
 
@@ -108,7 +125,9 @@ describe('before and after onboarding (decisions: Payments before payout onboard
     const simRefund = await t.db.kysely.selectFrom('sim_refunds').selectAll().where('id', '=', refund.id).executeTakeFirstOrThrow();
     expect(simRefund).toMatchObject({ amount: 4_000, reverse_transfer: 1, refund_application_fee: 1 });
     const rows = await ledger(op.operatorId);
-    expect(rows.filter((r) => r.type === 'refund')).toEqual([{ type: 'refund', mode: 'destination', amount_pence: -4_000, status: 'completed', venue_id: venueId }]);
+    expect(rows.filter((r) => r.type === 'refund')).toEqual([
+      { type: 'refund', mode: 'destination', amount_pence: -4_000, status: 'completed', venue_id: venueId },
+    ]);
     expect(rows.filter((r) => r.type === 'fee_refund').map((r) => r.amount_pence)).toEqual([200]);
     expect(await revenuePence(t.db, { operatorId: op.operatorId })).toBe(4_000);
     expect(await transfersTo(accountId)).toEqual([]);
@@ -131,7 +150,12 @@ describe('before and after onboarding (decisions: Payments before payout onboard
   it('a platform charge that lands after the account is enabled is transferred at once', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
-    const early = await payments().createIntent({ operatorId: op.operatorId, venueId, amountPence: 2_000, metadata: { kind: 'booking_deposit', booking_id: 'bkg_early' } });
+    const early = await payments().createIntent({
+      operatorId: op.operatorId,
+      venueId,
+      amountPence: 2_000,
+      metadata: { kind: 'booking_deposit', booking_id: 'bkg_early' },
+    });
     const { accountId } = await onboard(t, op, 'verified');
     expect(await transfersTo(accountId)).toEqual([]);
     await confirm(t, early.id, 'pm_card_visa');
@@ -157,7 +181,9 @@ describe('before and after onboarding (decisions: Payments before payout onboard
     await paidIntent(op, venueId, 2_000);
     // The provider enables the account; several status reads race to settle.
     await t.db.kysely.updateTable('sim_accounts').set({ charges_enabled: 1, payouts_enabled: 1 }).where('id', '=', accountId).execute();
-    const reads = await Promise.all(Array.from({ length: 6 }, () => t.app.inject({ url: '/api/my-operator/payout/status', headers: op.headers })));
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, () => t.app.inject({ url: '/api/my-operator/payout/status', headers: op.headers })),
+    );
     expect(reads.map((r) => r.json().status)).toEqual(Array(6).fill('enabled'));
     expect(await transfersTo(accountId)).toEqual([{ amount: 5_700, destination: accountId }]);
     expect(await owed(op.operatorId)).toBe(0);
@@ -171,7 +197,12 @@ describe('before and after onboarding (decisions: Payments before payout onboard
     // Our cache says enabled but the provider still refuses transfers to the account.
     await t.db.kysely.updateTable('payment_accounts').set({ status: 'enabled' }).where('account_id', '=', accountId).execute();
     expect(await payments().payouts.settle(op.operatorId)).toBeNull();
-    const failed = await t.db.kysely.selectFrom('payment_ledger').select('status').where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').execute();
+    const failed = await t.db.kysely
+      .selectFrom('payment_ledger')
+      .select('status')
+      .where('operator_id', '=', op.operatorId)
+      .where('type', '=', 'transfer')
+      .execute();
     expect(failed).toEqual([{ status: 'failed' }]);
     expect(await owed(op.operatorId)).toBe(2_850);
 
@@ -206,7 +237,12 @@ describe('transfers when the provider does not answer', () => {
       await t.db.kysely.updateTable('sim_accounts').set({ charges_enabled: 1, payouts_enabled: 1 }).where('id', '=', accountId).execute();
       await t.app.inject({ url: '/api/my-operator/payout/status', headers: op.headers });
       expect(await transfersTo(accountId)).toEqual([{ amount: 2_850, destination: accountId }]);
-      const claim = await t.db.kysely.selectFrom('payment_ledger').select(['status', 'amount_pence']).where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').execute();
+      const claim = await t.db.kysely
+        .selectFrom('payment_ledger')
+        .select(['status', 'amount_pence'])
+        .where('operator_id', '=', op.operatorId)
+        .where('type', '=', 'transfer')
+        .execute();
       expect(claim).toEqual([{ status: 'pending', amount_pence: -2_850 }]);
       // Nothing is owed while the claim is open, so further settles transfer nothing more.
       expect(await owed(op.operatorId)).toBe(0);
@@ -222,7 +258,12 @@ describe('transfers when the provider does not answer', () => {
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
     expect(await transfersTo(accountId)).toEqual([{ amount: 2_850, destination: accountId }]);
-    const settled = await t.db.kysely.selectFrom('payment_ledger').select(['status', 'provider_ref']).where('operator_id', '=', op.operatorId).where('type', '=', 'transfer').execute();
+    const settled = await t.db.kysely
+      .selectFrom('payment_ledger')
+      .select(['status', 'provider_ref'])
+      .where('operator_id', '=', op.operatorId)
+      .where('type', '=', 'transfer')
+      .execute();
     expect(settled).toEqual([{ status: 'completed', provider_ref: expect.stringMatching(/^tr_/) }]);
     expect(await owed(op.operatorId)).toBe(0);
   });
@@ -284,9 +325,15 @@ describe('checkout bookkeeping', () => {
       successUrl: 'https://a.example/ok',
       cancelUrl: 'https://a.example/no',
     });
-    const pay = await t.app.inject({ method: 'POST', url: new URL(session.url!).pathname, headers: FORM, payload: 'payment_method=pm_card_visa' });
+    const pay = await t.app.inject({
+      method: 'POST',
+      url: new URL(session.url!).pathname,
+      headers: FORM,
+      payload: 'payment_method=pm_card_visa',
+    });
     expect(pay.statusCode).toBe(303);
-    const record = () => t.db.kysely.selectFrom('payment_records').select('status').where('checkout_session_id', '=', session.id).executeTakeFirstOrThrow();
+    const record = () =>
+      t.db.kysely.selectFrom('payment_records').select('status').where('checkout_session_id', '=', session.id).executeTakeFirstOrThrow();
     expect((await record()).status).toBe('complete');
     const late = sessionEvent('checkout.session.expired', { id: session.id, amount_total: 2_000, metadata: { ...session.metadata } });
     expect((await deliver(t, late)).statusCode).toBe(200);
@@ -319,10 +366,16 @@ describe('revenue figures', () => {
   });
 
   it("the platform's own sales (no operator) write no operator ledger", async () => {
-    const before = await t.db.kysely.selectFrom('payment_ledger').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db.kysely
+      .selectFrom('payment_ledger')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const intent = await payments().createIntent({ amountPence: 999, metadata: { kind: 'keys_topup' } });
     await confirm(t, intent.id, 'pm_card_visa');
-    const after = await t.db.kysely.selectFrom('payment_ledger').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db.kysely
+      .selectFrom('payment_ledger')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

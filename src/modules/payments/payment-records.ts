@@ -94,7 +94,10 @@ export function createPaymentRecords(deps: {
     return account ? { mode: 'destination', destination: account.account_id, fee } : { mode: 'platform', destination: null, fee };
   }
 
-  async function recordBy(column: 'intent_id' | 'checkout_session_id' | 'idempotency_key', value: string): Promise<PaymentRecord | undefined> {
+  async function recordBy(
+    column: 'intent_id' | 'checkout_session_id' | 'idempotency_key',
+    value: string,
+  ): Promise<PaymentRecord | undefined> {
     return db.kysely
       .selectFrom('payment_records')
       .selectAll()
@@ -172,7 +175,12 @@ export function createPaymentRecords(deps: {
     },
 
     async markFailed(record) {
-      await db.kysely.updateTable('payment_records').set({ status: 'failed', updated_at: at() }).where('id', '=', record.id).where('status', '=', 'creating').execute();
+      await db.kysely
+        .updateTable('payment_records')
+        .set({ status: 'failed', updated_at: at() })
+        .where('id', '=', record.id)
+        .where('status', '=', 'creating')
+        .execute();
     },
 
     byIntent: (intentId) => recordBy('intent_id', intentId),

@@ -50,7 +50,10 @@ const webhookRoute: RoutePlugin<{ payments: Payments }> = async (app, { payments
   );
 };
 
-export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Payments; log: Logger }> = async (app, { guard, payments, log }) => {
+export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Payments; log: Logger }> = async (
+  app,
+  { guard, payments, log },
+) => {
   const tags = ['payouts'];
 
   app.post(
@@ -60,7 +63,8 @@ export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Paymen
         tags,
         security: [{ bearer: [] }],
         summary: 'Start (or resume) payout onboarding',
-        description: 'Creates or reuses the connected account; returns the hosted onboarding address. 503 when payments are not configured, 502 on provider failure.',
+        description:
+          'Creates or reuses the connected account; returns the hosted onboarding address. 503 when payments are not configured, 502 on provider failure.',
         response: { 200: ConnectStartResult, ...errorResponses(401, 403, 502, 503) },
       },
       onRequest: guard({ permission: 'operators.settings:write' }),
@@ -88,10 +92,21 @@ export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Paymen
   // Where the real provider's hosted onboarding sends the operator back to.
   app.get<{ Params: { outcome: string } }>('/payouts/onboarding/:outcome', { schema: { hide: true } }, async (request, reply) => {
     if (request.params.outcome === 'return') {
-      return sendHtml(reply, 200, messagePage('Payout onboarding', 'Thank you: your details were sent. Payout status updates in the portal; you can close this window.'));
+      return sendHtml(
+        reply,
+        200,
+        messagePage(
+          'Payout onboarding',
+          'Thank you: your details were sent. Payout status updates in the portal; you can close this window.',
+        ),
+      );
     }
     if (request.params.outcome === 'refresh') {
-      return sendHtml(reply, 200, messagePage('Payout onboarding', 'This onboarding link has expired. Start onboarding again from the payouts page of the portal.'));
+      return sendHtml(
+        reply,
+        200,
+        messagePage('Payout onboarding', 'This onboarding link has expired. Start onboarding again from the payouts page of the portal.'),
+      );
     }
     return sendHtml(reply, 404, messagePage('Not found', 'No such page.'));
   });

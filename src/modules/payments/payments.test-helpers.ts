@@ -12,7 +12,10 @@ export const nowSeconds = (t: TestApp) => Math.floor(t.clock.now().getTime() / 1
 
 /** `t=…,v1=…` over `<t>.<body>`, computed independently of the code under test. */
 export function sign(body: string | Buffer, options: { secret?: string; timestamp: number }): string {
-  const mac = createHmac('sha256', options.secret ?? TEST_WEBHOOK_SECRET).update(`${options.timestamp}.`).update(body).digest('hex');
+  const mac = createHmac('sha256', options.secret ?? TEST_WEBHOOK_SECRET)
+    .update(`${options.timestamp}.`)
+    .update(body)
+    .digest('hex');
   return `t=${options.timestamp},v1=${mac}`;
 }
 
@@ -83,7 +86,11 @@ export const REFRESH_URL = 'http://maitred.test/payouts/onboarding/refresh';
 
 /** The operator's connected account id, as the platform recorded it. */
 export async function accountIdOf(t: TestApp, operatorId: string): Promise<string> {
-  const row = await t.db.kysely.selectFrom('payment_accounts').select('account_id').where('operator_id', '=', operatorId).executeTakeFirstOrThrow();
+  const row = await t.db.kysely
+    .selectFrom('payment_accounts')
+    .select('account_id')
+    .where('operator_id', '=', operatorId)
+    .executeTakeFirstOrThrow();
   return row.account_id;
 }
 
@@ -95,10 +102,15 @@ export async function startOnboarding(t: TestApp, headers: Record<string, string
 }
 
 /** Starts onboarding for the operator and finishes it on the simulated page (`verified` or `pending`). */
-export async function onboard(t: TestApp, op: { headers: Record<string, string>; operatorId: string }, outcome: 'verified' | 'pending' = 'verified') {
+export async function onboard(
+  t: TestApp,
+  op: { headers: Record<string, string>; operatorId: string },
+  outcome: 'verified' | 'pending' = 'verified',
+) {
   const path = await startOnboarding(t, op.headers);
   const finish = await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: `outcome=${outcome}` });
   // As at the real provider, finishing sends the browser to the link's return URL.
-  if (finish.statusCode !== 303 || finish.headers.location !== RETURN_URL) throw new Error(`onboarding failed: ${finish.statusCode} ${finish.body}`);
+  if (finish.statusCode !== 303 || finish.headers.location !== RETURN_URL)
+    throw new Error(`onboarding failed: ${finish.statusCode} ${finish.body}`);
   return { accountId: await accountIdOf(t, op.operatorId), path };
 }

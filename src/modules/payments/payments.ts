@@ -79,7 +79,8 @@ export function createPayments(deps: { config: Config; db: Db; clock: Clock; log
   const simulated =
     providerName === 'simulated' ? createSimulatedProvider({ db, clock, publicBaseUrl: config.publicBaseUrl, emit: deliver }) : null;
   const provider: PaymentProvider | null =
-    simulated ?? (providerName === 'stripe' && stripeKey ? createStripeProvider({ secretKey: stripeKey, apiBase: config.stripe.apiBase }) : null);
+    simulated ??
+    (providerName === 'stripe' && stripeKey ? createStripeProvider({ secretKey: stripeKey, apiBase: config.stripe.apiBase }) : null);
 
   if (simulated && config.nodeEnv === 'production') {
     log.warn('PAYMENTS_PROVIDER is simulated while NODE_ENV=production: no real money is taken');

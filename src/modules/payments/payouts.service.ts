@@ -68,7 +68,12 @@ export function createPayouts(deps: {
   const at = () => clock.now().toISOString();
 
   const accountRow = (operatorId: string, provider: string) =>
-    db.kysely.selectFrom('payment_accounts').selectAll().where('operator_id', '=', operatorId).where('provider', '=', provider).executeTakeFirst();
+    db.kysely
+      .selectFrom('payment_accounts')
+      .selectAll()
+      .where('operator_id', '=', operatorId)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
 
   const setOperatorStatus = (operatorId: string, status: string) => deps.accounts.setConnectStatus(operatorId, status, clock.now());
 
@@ -189,7 +194,11 @@ export function createPayouts(deps: {
     async status(operatorId) {
       const provider = deps.provider;
       if (!provider) {
-        const any = await db.kysely.selectFrom('payment_accounts').select('account_id').where('operator_id', '=', operatorId).executeTakeFirst();
+        const any = await db.kysely
+          .selectFrom('payment_accounts')
+          .select('account_id')
+          .where('operator_id', '=', operatorId)
+          .executeTakeFirst();
         return { connected: Boolean(any), provider: providerName, status: 'unconfigured' };
       }
       const row = await accountRow(operatorId, provider.name);

@@ -78,13 +78,24 @@ describe('payout status and onboarding (simulated provider)', () => {
     const op = await createOperator(t);
     await onboard(t, op, 'pending');
     expect(await cached(op.operatorId)).toBe('pending');
-    expect((await status(op.headers)).json()).toMatchObject({ status: 'pending', details_submitted: true, charges_enabled: false, payouts_enabled: false });
+    expect((await status(op.headers)).json()).toMatchObject({
+      status: 'pending',
+      details_submitted: true,
+      charges_enabled: false,
+      payouts_enabled: false,
+    });
 
     await onboard(t, op, 'verified');
     // The provider's account.updated event already moved the cached status, before any status read.
     expect(await cached(op.operatorId)).toBe('enabled');
     expect((await t.ctx.payments.payoutSummary(op.operatorId)).status).toBe('enabled');
-    expect((await status(op.headers)).json()).toMatchObject({ connected: true, status: 'enabled', details_submitted: true, charges_enabled: true, payouts_enabled: true });
+    expect((await status(op.headers)).json()).toMatchObject({
+      connected: true,
+      status: 'enabled',
+      details_submitted: true,
+      charges_enabled: true,
+      payouts_enabled: true,
+    });
 
     // Going through onboarding again never takes away what the account has.
     await onboard(t, op, 'pending');
@@ -134,7 +145,10 @@ describe('the simulated onboarding page', () => {
     expect((await t.app.inject({ method: 'POST', url: path, headers: FORM, payload: 'outcome=maybe' })).statusCode).toBe(400);
     expect(await cached(op.operatorId)).toBe('onboarding');
     expect((await t.app.inject({ url: '/simulated/onboarding/not-a-link' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: '/simulated/onboarding/not-a-link', headers: FORM, payload: 'outcome=verified' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/simulated/onboarding/not-a-link', headers: FORM, payload: 'outcome=verified' }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('cannot be reached with the account id alone', async () => {
@@ -146,7 +160,12 @@ describe('the simulated onboarding page', () => {
     expect((await status(reader.headers)).json().account_id).toBe(accountId);
     expect((await start(reader.headers)).statusCode).toBe(403);
     expect((await t.app.inject({ url: `/simulated/onboarding/${accountId}` })).statusCode).toBe(404);
-    const post = await t.app.inject({ method: 'POST', url: `/simulated/onboarding/${accountId}`, headers: FORM, payload: 'outcome=verified' });
+    const post = await t.app.inject({
+      method: 'POST',
+      url: `/simulated/onboarding/${accountId}`,
+      headers: FORM,
+      payload: 'outcome=verified',
+    });
     expect(post.statusCode).toBe(404);
     expect(await account(accountId)).toMatchObject({ details_submitted: 0, charges_enabled: 0, payouts_enabled: 0 });
     expect((await status(op.headers)).json().status).toBe('onboarding');

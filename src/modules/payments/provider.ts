@@ -11,13 +11,7 @@ export type ProviderName = 'simulated' | 'stripe';
 export const CURRENCY = 'gbp';
 
 export type IntentStatus =
-  | 'requires_payment_method'
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'canceled'
-  | 'succeeded';
+  'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'canceled' | 'succeeded';
 
 export type CaptureMethod = 'automatic' | 'manual';
 

@@ -68,7 +68,8 @@ function fakeStripe() {
         return send(failure.status, { error: failure.error }, failure.headers);
       }
       const answer = route(call);
-      if (!answer) return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: ${call.path}` } });
+      if (!answer)
+        return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: ${call.path}` } });
       send(200, answer);
     });
   });
@@ -117,7 +118,14 @@ function fakeStripe() {
     }
     if (method === 'POST' && path === '/v1/refunds') {
       const pi = objects.get(form.payment_intent);
-      return store({ id: next('re'), object: 'refund', amount: Number(form.amount ?? pi?.amount_received), currency: 'gbp', payment_intent: form.payment_intent, status: 'succeeded' });
+      return store({
+        id: next('re'),
+        object: 'refund',
+        amount: Number(form.amount ?? pi?.amount_received),
+        currency: 'gbp',
+        payment_intent: form.payment_intent,
+        status: 'succeeded',
+      });
     }
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       const csId = next('cs');
@@ -141,14 +149,32 @@ function fakeStripe() {
       if (parts[4] === 'expire') return store({ ...cs, status: 'expired', url: null });
     }
     if (method === 'POST' && path === '/v1/accounts') {
-      return store({ id: next('acct'), object: 'account', email: form.email ?? null, details_submitted: false, charges_enabled: false, payouts_enabled: false });
+      return store({
+        id: next('acct'),
+        object: 'account',
+        email: form.email ?? null,
+        details_submitted: false,
+        charges_enabled: false,
+        payouts_enabled: false,
+      });
     }
     if (method === 'GET' && resource === 'accounts' && id) return objects.get(id);
     if (method === 'POST' && path === '/v1/account_links') {
-      return { object: 'account_link', url: `https://connect.stripe.test/setup/e/${form.account}`, created: 1_780_000_000, expires_at: 1_780_000_300 };
+      return {
+        object: 'account_link',
+        url: `https://connect.stripe.test/setup/e/${form.account}`,
+        created: 1_780_000_000,
+        expires_at: 1_780_000_300,
+      };
     }
     if (method === 'POST' && path === '/v1/transfers') {
-      return store({ id: next('tr'), object: 'transfer', amount: Number(form.amount), currency: form.currency, destination: form.destination });
+      return store({
+        id: next('tr'),
+        object: 'transfer',
+        amount: Number(form.amount),
+        currency: form.currency,
+        destination: form.destination,
+      });
     }
     return undefined;
   }

@@ -21,7 +21,13 @@ describe('sdkHostOptions', () => {
 describe('Stripe adapter requests', () => {
   it('creates a destination-charge card hold: amount, GBP, manual capture, destination, fee, metadata, idempotency key', async () => {
     const intent = await provider().createPaymentIntent(
-      { amount: 5_000, captureMethod: 'manual', destination: 'acct_op', applicationFeeAmount: 250, metadata: { kind: 'booking_deposit', booking_id: 'bkg_1' } },
+      {
+        amount: 5_000,
+        captureMethod: 'manual',
+        destination: 'acct_op',
+        applicationFeeAmount: 250,
+        metadata: { kind: 'booking_deposit', booking_id: 'bkg_1' },
+      },
       { idempotencyKey: 'hold-bkg_1' },
     );
     const [call] = fake.callsTo('POST', '/v1/payment_intents');
@@ -37,7 +43,13 @@ describe('Stripe adapter requests', () => {
       'metadata[booking_id]': 'bkg_1',
       'automatic_payment_methods[enabled]': 'true',
     });
-    expect(intent).toMatchObject({ amount: 5_000, status: 'requires_payment_method', capture_method: 'manual', destination: 'acct_op', application_fee_amount: 250 });
+    expect(intent).toMatchObject({
+      amount: 5_000,
+      status: 'requires_payment_method',
+      capture_method: 'manual',
+      destination: 'acct_op',
+      application_fee_amount: 250,
+    });
     expect(intent.client_secret).toMatch(/_secret_/);
   });
 
@@ -52,15 +64,28 @@ describe('Stripe adapter requests', () => {
 
   it('captures (partially, with the fee on the captured part), cancels and refunds with reversal of the transfer', async () => {
     const p = provider();
-    const hold = await p.createPaymentIntent({ amount: 6_000, captureMethod: 'manual', destination: 'acct_op', applicationFeeAmount: 300, metadata: {} });
+    const hold = await p.createPaymentIntent({
+      amount: 6_000,
+      captureMethod: 'manual',
+      destination: 'acct_op',
+      applicationFeeAmount: 300,
+      metadata: {},
+    });
     fake.update(hold.id, { status: 'requires_capture', amount_capturable: 6_000 });
-    const captured = await p.capturePaymentIntent(hold.id, { amountToCapture: 3_000, applicationFeeAmount: 150 }, { idempotencyKey: 'cap-1' });
+    const captured = await p.capturePaymentIntent(
+      hold.id,
+      { amountToCapture: 3_000, applicationFeeAmount: 150 },
+      { idempotencyKey: 'cap-1' },
+    );
     const [capture] = fake.callsTo('POST', `/v1/payment_intents/${hold.id}/capture`);
     expect(capture.form).toEqual({ amount_to_capture: '3000', application_fee_amount: '150' });
     expect(capture.idempotencyKey).toBe('cap-1');
     expect(captured).toMatchObject({ status: 'succeeded', amount_received: 3_000, application_fee_amount: 150 });
 
-    const refund = await p.createRefund({ paymentIntentId: hold.id, amount: 1_000, reverseTransfer: true, refundApplicationFee: true }, { idempotencyKey: 'ref-1' });
+    const refund = await p.createRefund(
+      { paymentIntentId: hold.id, amount: 1_000, reverseTransfer: true, refundApplicationFee: true },
+      { idempotencyKey: 'ref-1' },
+    );
     const [refundCall] = fake.callsTo('POST', '/v1/refunds');
     expect(refundCall.form).toEqual({ payment_intent: hold.id, amount: '1000', reverse_transfer: 'true', refund_application_fee: 'true' });
     expect(refundCall.idempotencyKey).toBe('ref-1');
@@ -113,7 +138,10 @@ describe('Stripe adapter requests', () => {
 
   it('creates Express connected accounts, onboarding links and transfers', async () => {
     const p = provider();
-    const account = await p.createConnectedAccount({ email: 'owner@example.test', businessName: 'Harbour Bars', metadata: { operator_id: 'op_1' } }, { idempotencyKey: 'connect-account-op_1' });
+    const account = await p.createConnectedAccount(
+      { email: 'owner@example.test', businessName: 'Harbour Bars', metadata: { operator_id: 'op_1' } },
+      { idempotencyKey: 'connect-account-op_1' },
+    );
     const [create] = fake.callsTo('POST', '/v1/accounts');
     expect(create.idempotencyKey).toBe('connect-account-op_1');
     expect(create.form).toMatchObject({
@@ -125,9 +153,19 @@ describe('Stripe adapter requests', () => {
       'capabilities[transfers][requested]': 'true',
       'metadata[operator_id]': 'op_1',
     });
-    expect(account).toEqual({ id: account.id, email: 'owner@example.test', details_submitted: false, charges_enabled: false, payouts_enabled: false });
+    expect(account).toEqual({
+      id: account.id,
+      email: 'owner@example.test',
+      details_submitted: false,
+      charges_enabled: false,
+      payouts_enabled: false,
+    });
 
-    const link = await p.createAccountLink({ account: account.id, returnUrl: 'https://m.example/return', refreshUrl: 'https://m.example/refresh' });
+    const link = await p.createAccountLink({
+      account: account.id,
+      returnUrl: 'https://m.example/return',
+      refreshUrl: 'https://m.example/refresh',
+    });
     expect(fake.callsTo('POST', '/v1/account_links')[0].form).toEqual({
       account: account.id,
       return_url: 'https://m.example/return',
@@ -136,7 +174,10 @@ describe('Stripe adapter requests', () => {
     });
     expect(link.url).toBe(`https://connect.stripe.test/setup/e/${account.id}`);
 
-    const transfer = await p.createTransfer({ amount: 9_500, destination: account.id, metadata: { operator_id: 'op_1' } }, { idempotencyKey: 'transfer-led_1' });
+    const transfer = await p.createTransfer(
+      { amount: 9_500, destination: account.id, metadata: { operator_id: 'op_1' } },
+      { idempotencyKey: 'transfer-led_1' },
+    );
     const [transferCall] = fake.callsTo('POST', '/v1/transfers');
     expect(transferCall.form).toEqual({ amount: '9500', currency: 'gbp', destination: account.id, 'metadata[operator_id]': 'op_1' });
     expect(transferCall.idempotencyKey).toBe('transfer-led_1');
@@ -145,7 +186,10 @@ describe('Stripe adapter requests', () => {
 
   it('retries a failed request with the same idempotency key', async () => {
     fake.fail({ method: 'POST', path: /^\/v1\/transfers$/, status: 500, error: { type: 'api_error', message: 'Something went wrong' } });
-    const transfer = await provider().createTransfer({ amount: 100, destination: 'acct_x', metadata: {} }, { idempotencyKey: 'transfer-retry' });
+    const transfer = await provider().createTransfer(
+      { amount: 100, destination: 'acct_x', metadata: {} },
+      { idempotencyKey: 'transfer-retry' },
+    );
     const attempts = fake.callsTo('POST', '/v1/transfers');
     expect(attempts).toHaveLength(2);
     expect(attempts.map((a) => a.idempotencyKey)).toEqual(['transfer-retry', 'transfer-retry']);
@@ -154,19 +198,41 @@ describe('Stripe adapter requests', () => {
 
   it('translates Stripe errors into provider-neutral kinds', async () => {
     const p = provider();
-    fake.fail({ method: 'POST', path: /confirm|payment_intents$/, status: 402, error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } });
-    await expect(p.createPaymentIntent({ amount: 100, captureMethod: 'automatic', metadata: {} })).rejects.toMatchObject({ kind: 'card', code: 'card_declined' });
+    fake.fail({
+      method: 'POST',
+      path: /confirm|payment_intents$/,
+      status: 402,
+      error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+    });
+    await expect(p.createPaymentIntent({ amount: 100, captureMethod: 'automatic', metadata: {} })).rejects.toMatchObject({
+      kind: 'card',
+      code: 'card_declined',
+    });
     await expect(p.retrievePaymentIntent('pi_missing')).rejects.toMatchObject({ kind: 'not_found' });
     fake.fail({
       method: 'POST',
       path: /capture$/,
       status: 400,
-      error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'This PaymentIntent could not be captured because it has a status of canceled.' },
+      error: {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message: 'This PaymentIntent could not be captured because it has a status of canceled.',
+      },
     });
     await expect(p.capturePaymentIntent('pi_any')).rejects.toMatchObject({ kind: 'state' });
-    fake.fail({ method: 'POST', path: /refunds$/, status: 400, error: { type: 'invalid_request_error', code: 'parameter_invalid_integer', message: 'Invalid integer' } });
+    fake.fail({
+      method: 'POST',
+      path: /refunds$/,
+      status: 400,
+      error: { type: 'invalid_request_error', code: 'parameter_invalid_integer', message: 'Invalid integer' },
+    });
     await expect(p.createRefund({ paymentIntentId: 'pi_any', amount: 1 })).rejects.toMatchObject({ kind: 'invalid_request' });
-    fake.fail({ method: 'GET', path: /accounts/, status: 401, error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    fake.fail({
+      method: 'GET',
+      path: /accounts/,
+      status: 401,
+      error: { type: 'invalid_request_error', message: 'Invalid API Key provided' },
+    });
     await expect(p.retrieveConnectedAccount('acct_any')).rejects.toMatchObject({ kind: 'unavailable' });
     const offline = createStripeProvider({ secretKey: 'sk_test_fake', apiBase: 'http://127.0.0.1:9', maxNetworkRetries: 0 });
     await expect(offline.retrieveConnectedAccount('acct_any')).rejects.toMatchObject({ kind: 'unavailable' });

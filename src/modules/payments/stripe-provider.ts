@@ -54,7 +54,12 @@ function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
     destination: idOf(pi.transfer_data?.destination),
     application_fee_amount: pi.application_fee_amount ?? null,
     last_payment_error: error
-      ? { type: error.type, code: error.code ?? null, decline_code: error.decline_code ?? null, message: error.message ?? 'The payment failed.' }
+      ? {
+          type: error.type,
+          code: error.code ?? null,
+          decline_code: error.decline_code ?? null,
+          message: error.message ?? 'The payment failed.',
+        }
       : null,
     created: pi.created,
   };
@@ -111,7 +116,12 @@ export function translateStripeError(error: unknown): PaymentProviderError {
     if (code === 'resource_missing' || error.statusCode === 404) return new PaymentProviderError('not_found', error.message, code);
     if (code && STATE_CODES.has(code)) return new PaymentProviderError('state', error.message, code);
     // Other refusals name our parameters, accounts and configuration: not for the guest who caused the call.
-    return new PaymentProviderError('invalid_request', error.message, code, code && CALLER_CODES.has(code) ? error.message : REFUSED_MESSAGE);
+    return new PaymentProviderError(
+      'invalid_request',
+      error.message,
+      code,
+      code && CALLER_CODES.has(code) ? error.message : REFUSED_MESSAGE,
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof errors.StripeError ? (error.code ?? null) : null;
@@ -142,9 +152,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
   }
 
   const destinationParams = (destination: string | null | undefined, fee: number | null | undefined) =>
-    destination
-      ? { transfer_data: { destination }, ...(fee !== null && fee !== undefined ? { application_fee_amount: fee } : {}) }
-      : {};
+    destination ? { transfer_data: { destination }, ...(fee !== null && fee !== undefined ? { application_fee_amount: fee } : {}) } : {};
 
   return {
     name: 'stripe',
@@ -217,7 +225,9 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           await stripe.checkout.sessions.create(
             {
               mode: 'payment',
-              line_items: [{ quantity: 1, price_data: { currency: CURRENCY, unit_amount: input.amount, product_data: { name: input.name } } }],
+              line_items: [
+                { quantity: 1, price_data: { currency: CURRENCY, unit_amount: input.amount, product_data: { name: input.name } } },
+              ],
               metadata: input.metadata,
               payment_intent_data: paymentIntentData,
               success_url: input.successUrl,
@@ -270,7 +280,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
           { amount: input.amount, currency: CURRENCY, destination: input.destination, metadata: input.metadata },
           keyed(requestOptions),
         );
-        return { id: transfer.id, amount: transfer.amount, currency: transfer.currency, destination: idOf(transfer.destination) ?? input.destination };
+        return {
+          id: transfer.id,
+          amount: transfer.amount,
+          currency: transfer.currency,
+          destination: idOf(transfer.destination) ?? input.destination,
+        };
       }),
   };
 }

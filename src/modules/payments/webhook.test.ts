@@ -44,7 +44,12 @@ describe('webhook signature', () => {
       expect(res.statusCode).toBe(400);
       expect(typeof res.json().error).toBe('string');
     }
-    const unsigned = await t.app.inject({ method: 'POST', url: '/api/webhooks/payment', headers: { 'content-type': 'application/json' }, payload: raw });
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/payment',
+      headers: { 'content-type': 'application/json' },
+      payload: raw,
+    });
     expect(unsigned.statusCode).toBe(400);
     expect(await keysBalance(t.db, guest.userId)).toBe(0);
     expect(await eventRow(event.id)).toBeUndefined();
@@ -99,7 +104,12 @@ describe('webhook signature', () => {
     const guest = await createGuest(t);
     const raw = JSON.stringify(topup(guest.userId, 1));
     const send = (signature: string) =>
-      t.app.inject({ method: 'POST', url: '/api/webhooks/payment', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: raw });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/payment',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        payload: raw,
+      });
     expect((await send(sign(raw, { secret: 'whsec_wrong', timestamp: nowSeconds(t) }))).statusCode).toBe(400);
     expect((await send(sign(raw, { timestamp: nowSeconds(t) }))).statusCode).toBe(200);
     expect(await keysBalance(t.db, guest.userId)).toBe(1);
@@ -116,7 +126,12 @@ describe('webhook signature', () => {
 
   it('records events whatever their created time (beyond 2038 on both engines)', async () => {
     const guest = await createGuest(t);
-    const event = sessionEvent('checkout.session.completed', { metadata: { kind: 'keys_topup', user_id: guest.userId, keys: '2' } }, eventId(), 4_102_444_800);
+    const event = sessionEvent(
+      'checkout.session.completed',
+      { metadata: { kind: 'keys_topup', user_id: guest.userId, keys: '2' } },
+      eventId(),
+      4_102_444_800,
+    );
     expect((await deliver(t, event)).statusCode).toBe(200);
     expect(await eventRow(event.id)).toMatchObject({ event_created: 4_102_444_800, outcome: 'fulfilled' });
     const absurd = { ...sessionEvent('checkout.session.completed', { metadata: { kind: 'time_machine' } }), created: 1e300 };
@@ -161,7 +176,12 @@ describe('idempotent fulfilment', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => deliver(t, event)));
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     expect(await keysBalance(t.db, guest.userId)).toBe(26);
-    const entries = await t.db.kysely.selectFrom('billing_ledger').selectAll().where('user_id', '=', guest.userId).where('type', '=', 'topup').execute();
+    const entries = await t.db.kysely
+      .selectFrom('billing_ledger')
+      .selectAll()
+      .where('user_id', '=', guest.userId)
+      .where('type', '=', 'topup')
+      .execute();
     expect(entries).toHaveLength(1);
   });
 
@@ -171,7 +191,11 @@ describe('idempotent fulfilment', () => {
     const others = Array.from({ length: 5 }, () => ({ ...first, id: eventId() }));
     await Promise.all([first, ...others].map((event) => deliver(t, event)));
     expect(await keysBalance(t.db, guest.userId)).toBe(8);
-    const outcomes = await t.db.kysely.selectFrom('webhook_events').select('outcome').where('id', 'in', [first.id, ...others.map((e) => e.id)]).execute();
+    const outcomes = await t.db.kysely
+      .selectFrom('webhook_events')
+      .select('outcome')
+      .where('id', 'in', [first.id, ...others.map((e) => e.id)])
+      .execute();
     expect(outcomes.filter((o) => o.outcome === 'fulfilled')).toHaveLength(1);
     expect(outcomes.filter((o) => o.outcome === 'duplicate_target')).toHaveLength(5);
   });
@@ -180,7 +204,10 @@ describe('idempotent fulfilment', () => {
     let failNext = true;
     t.ctx.payments.fulfilments.register('test_flaky', {
       async completed(trx, session) {
-        await trx.insertInto('platform_settings').values({ key: `flaky:${session.id}`, value: 'done', updated_at: 'x' }).execute();
+        await trx
+          .insertInto('platform_settings')
+          .values({ key: `flaky:${session.id}`, value: 'done', updated_at: 'x' })
+          .execute();
         if (failNext) {
           failNext = false;
           throw new Error('downstream failure');
@@ -257,11 +284,17 @@ describe('expired sessions', () => {
     t.ctx.payments.fulfilments.register('booking_deposit', {
       async completed(trx, session) {
         confirmed.push(session.metadata.booking_id);
-        await trx.insertInto('platform_settings').values({ key: `confirmed:${session.metadata.booking_id}`, value: session.id, updated_at: 'x' }).execute();
+        await trx
+          .insertInto('platform_settings')
+          .values({ key: `confirmed:${session.metadata.booking_id}`, value: session.id, updated_at: 'x' })
+          .execute();
       },
       async expired(trx, session) {
         released.push(session.metadata.booking_id);
-        await trx.insertInto('platform_settings').values({ key: `released:${session.metadata.booking_id}`, value: session.id, updated_at: 'x' }).execute();
+        await trx
+          .insertInto('platform_settings')
+          .values({ key: `released:${session.metadata.booking_id}`, value: session.id, updated_at: 'x' })
+          .execute();
       },
     });
   });
@@ -314,7 +347,11 @@ describe('signing secret', () => {
     try {
       const secret = await own.ctx.payments.webhookSecret();
       expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
-      const stored = await own.db.kysely.selectFrom('platform_settings').select('value').where('key', '=', WEBHOOK_SECRET_SETTING).executeTakeFirstOrThrow();
+      const stored = await own.db.kysely
+        .selectFrom('platform_settings')
+        .select('value')
+        .where('key', '=', WEBHOOK_SECRET_SETTING)
+        .executeTakeFirstOrThrow();
       expect(stored.value).toBe(secret);
       expect(await ensureWebhookSecret(own.db, own.clock.now())).toEqual({ secret, created: false });
 

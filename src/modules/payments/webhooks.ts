@@ -41,8 +41,7 @@ const FAILURE_MESSAGES: Record<SignatureFailure, string> = {
   mismatch: 'Payment-Signature does not match the body',
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function parseEvent(raw: Buffer): PaymentEvent {
   let value: unknown;
@@ -80,7 +79,12 @@ function sessionOf(object: Record<string, unknown>): CheckoutSessionObject | und
   }
   return {
     id: object.id,
-    payment_intent: typeof object.payment_intent === 'string' ? object.payment_intent : isObject(object.payment_intent) ? String(object.payment_intent.id) : null,
+    payment_intent:
+      typeof object.payment_intent === 'string'
+        ? object.payment_intent
+        : isObject(object.payment_intent)
+          ? String(object.payment_intent.id)
+          : null,
     payment_status: typeof object.payment_status === 'string' ? object.payment_status : 'unpaid',
     status: typeof object.status === 'string' ? object.status : null,
     amount_total: typeof object.amount_total === 'number' ? object.amount_total : null,
@@ -131,7 +135,14 @@ export function createWebhooks(deps: {
     await lockKey(db, trx, `payment-target:${resolved.target}`);
     const claim = await trx
       .insertInto('payment_fulfilments')
-      .values({ target_key: resolved.target, kind: kind!, outcome, event_id: event.id, session_id: session.id, created_at: clock.now().toISOString() })
+      .values({
+        target_key: resolved.target,
+        kind: kind!,
+        outcome,
+        event_id: event.id,
+        session_id: session.id,
+        created_at: clock.now().toISOString(),
+      })
       .onConflict((oc) => oc.column('target_key').doNothing())
       .executeTakeFirst();
     if (Number(claim.numInsertedOrUpdatedRows ?? 0) === 0) return { outcome: 'duplicate_target', kind, target: resolved.target, after };
@@ -173,7 +184,8 @@ export function createWebhooks(deps: {
           })
           .onConflict((oc) => oc.column('id').doNothing())
           .executeTakeFirst();
-        if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0) return { duplicate: true, outcome: 'duplicate_event', after: [] as AfterCommit[] };
+        if (Number(recorded.numInsertedOrUpdatedRows ?? 0) === 0)
+          return { duplicate: true, outcome: 'duplicate_event', after: [] as AfterCommit[] };
         const dispatched = await dispatch(trx, event);
         await trx
           .updateTable('webhook_events')

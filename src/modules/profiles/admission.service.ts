@@ -75,7 +75,14 @@ function ruleColumns(body: RuleUpdateBody): Updateable<AdmissionRulesTable> {
   const out: Updateable<AdmissionRulesTable> = {};
   if (body.name !== undefined) out.name = body.name.trim();
   if (body.cond_tags !== undefined) out.cond_tags = JSON.stringify([...new Set(body.cond_tags.map((t) => t.trim()).filter(Boolean))]);
-  for (const key of ['cond_tags_enabled', 'cond_bookings_enabled', 'cond_connections_enabled', 'act_discount_enabled', 'act_autoapprove_enabled', 'act_maxplus_enabled'] as const) {
+  for (const key of [
+    'cond_tags_enabled',
+    'cond_bookings_enabled',
+    'cond_connections_enabled',
+    'act_discount_enabled',
+    'act_autoapprove_enabled',
+    'act_maxplus_enabled',
+  ] as const) {
     if (body[key] !== undefined) out[key] = toFlag(body[key]);
   }
   for (const key of ['cond_bookings_min', 'cond_connections_min', 'act_discount_pct', 'act_maxplus'] as const) {
@@ -88,7 +95,12 @@ export function createAdmissionService(deps: { db: Db; clock: Clock; references:
   const { db, clock, references } = deps;
 
   async function loadGroup(venueId: string, groupId: string) {
-    const group = await db.kysely.selectFrom('admission_groups').selectAll().where('venue_id', '=', venueId).where('id', '=', groupId).executeTakeFirst();
+    const group = await db.kysely
+      .selectFrom('admission_groups')
+      .selectAll()
+      .where('venue_id', '=', venueId)
+      .where('id', '=', groupId)
+      .executeTakeFirst();
     if (!group) throw notFound('Admission group');
     return group;
   }
@@ -108,7 +120,14 @@ export function createAdmissionService(deps: { db: Db; clock: Clock; references:
   return {
     async listGroups(venueId: string) {
       const [groups, rules] = await Promise.all([
-        db.kysely.selectFrom('admission_groups').selectAll().where('venue_id', '=', venueId).orderBy('sort_order').orderBy('created_at').orderBy('id').execute(),
+        db.kysely
+          .selectFrom('admission_groups')
+          .selectAll()
+          .where('venue_id', '=', venueId)
+          .orderBy('sort_order')
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute(),
         db.kysely.selectFrom('admission_rules').selectAll().where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
       ]);
       return groups.map((group) => ({

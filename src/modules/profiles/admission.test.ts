@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, expectCreated, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  expectCreated,
+  insertVenue,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { evaluateAdmission } from '../../domain/admission.js';
 import { loadAdmissionRules } from './admission.service.js';
 import { countRows, insertTicketType, readRow } from '../../../test/helpers/rows.js';
@@ -76,10 +87,20 @@ describe('admission groups and rules', () => {
     expect((await groups()).find((g) => g.id === gid)).toMatchObject({ name: 'After', sort_order: 3 });
 
     const rid = await createRule(gid, vipRule);
-    const res = await api.put(`/admission-groups/${gid}/rules/${rid}`, { cond_bookings_enabled: true, cond_bookings_min: 3, act_discount_pct: 25 });
+    const res = await api.put(`/admission-groups/${gid}/rules/${rid}`, {
+      cond_bookings_enabled: true,
+      cond_bookings_min: 3,
+      act_discount_pct: 25,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const rule = (await groups()).find((g) => g.id === gid)?.rules[0];
-    expect(rule).toMatchObject({ name: 'VIPs', cond_tags: ['VIP', 'Press'], cond_bookings_enabled: true, cond_bookings_min: 3, act_discount_pct: 25 });
+    expect(rule).toMatchObject({
+      name: 'VIPs',
+      cond_tags: ['VIP', 'Press'],
+      cond_bookings_enabled: true,
+      cond_bookings_min: 3,
+      act_discount_pct: 25,
+    });
   });
 
   it('deletes a rule', async () => {
@@ -123,7 +144,13 @@ describe('admission groups and rules', () => {
   it('stores rules the guest-list booking evaluates', async () => {
     const gid = await createGroup({ name: 'Evaluated' });
     const vip = await createRule(gid, vipRule);
-    const regulars = await createRule(gid, { name: 'Regulars', cond_bookings_enabled: true, cond_bookings_min: 5, act_discount_enabled: true, act_discount_pct: 20 });
+    const regulars = await createRule(gid, {
+      name: 'Regulars',
+      cond_bookings_enabled: true,
+      cond_bookings_min: 5,
+      act_discount_enabled: true,
+      act_discount_pct: 20,
+    });
     const rules = await loadAdmissionRules(t.db.kysely, venueId, gid);
     expect(rules.map((r) => r.id).sort()).toEqual([vip, regulars].sort());
     expect(evaluateAdmission(rules, { tags: ['press'], bookings: 6, connections: 0 }, { maxPlusOnes: 3 })).toEqual({
@@ -132,7 +159,11 @@ describe('admission groups and rules', () => {
       max_plus_ones: 5,
       matched_rule_ids: expect.arrayContaining([vip, regulars]),
     });
-    expect(evaluateAdmission(rules, { tags: [], bookings: 6, connections: 0 }, { maxPlusOnes: 3 })).toMatchObject({ discount_pct: 20, auto_approve: false, max_plus_ones: 3 });
+    expect(evaluateAdmission(rules, { tags: [], bookings: 6, connections: 0 }, { maxPlusOnes: 3 })).toMatchObject({
+      discount_pct: 20,
+      auto_approve: false,
+      max_plus_ones: 3,
+    });
     expect(await loadAdmissionRules(t.db.kysely, 'ven_other', gid)).toEqual([]);
   });
 });

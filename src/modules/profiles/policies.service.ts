@@ -34,11 +34,23 @@ export function toPaymentPolicy(row: PolicyRow) {
 
 /** A venue's payment policy, for the booking flows to feed the policy calculator. */
 export async function loadPaymentPolicy(db: Conn, venueId: string, id: string) {
-  const row = await kyselyOf(db).selectFrom('payment_policies').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+  const row = await kyselyOf(db)
+    .selectFrom('payment_policies')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? toPaymentPolicy(row) : undefined;
 }
 
-const POLICY_FIELDS = ['deposit_type', 'refund_type', 'refund_percent', 'cancel_type', 'cancel_cutoff_value', 'cancel_cutoff_unit'] as const;
+const POLICY_FIELDS = [
+  'deposit_type',
+  'refund_type',
+  'refund_percent',
+  'cancel_type',
+  'cancel_cutoff_value',
+  'cancel_cutoff_unit',
+] as const;
 
 /** Only the policy's own fields: a read-back row sent as a body carries id and timestamps too. */
 const policyFields = (body: PaymentPolicyUpdateBody): Partial<PaymentPolicyTerms> =>
@@ -50,14 +62,23 @@ export function createPoliciesService(deps: { db: Db; clock: Clock; references: 
   const { db, clock, references } = deps;
 
   async function loadPolicy(venueId: string, id: string) {
-    const row = await db.kysely.selectFrom('payment_policies').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+    const row = await db.kysely
+      .selectFrom('payment_policies')
+      .selectAll()
+      .where('venue_id', '=', venueId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound('Payment policy');
     return row;
   }
 
   return {
     async getBookingPolicies(venueId: string) {
-      const row = await db.kysely.selectFrom('booking_policies').select(['tables', 'guest_list', 'events']).where('venue_id', '=', venueId).executeTakeFirst();
+      const row = await db.kysely
+        .selectFrom('booking_policies')
+        .select(['tables', 'guest_list', 'events'])
+        .where('venue_id', '=', venueId)
+        .executeTakeFirst();
       return row ?? EMPTY_BOOKING_POLICIES;
     },
 
@@ -75,7 +96,13 @@ export function createPoliciesService(deps: { db: Db; clock: Clock; references: 
     },
 
     async listPaymentPolicies(venueId: string) {
-      const rows = await db.kysely.selectFrom('payment_policies').selectAll().where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db.kysely
+        .selectFrom('payment_policies')
+        .selectAll()
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(toPaymentPolicy);
     },
 

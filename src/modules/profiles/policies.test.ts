@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type TestOperator, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { cancellationOutcome } from '../../domain/payment-policy.js';
 import { loadPaymentPolicy } from './policies.service.js';
 import { insertAccessRule, insertShift, readRow } from '../../../test/helpers/rows.js';
@@ -24,12 +34,24 @@ describe('booking policies', () => {
   });
 
   it('saves the strings, keeps those not sent, and clears with an empty string', async () => {
-    const put = await api.put('/booking-policies', { tables: 'Tables are held 15 minutes.', guest_list: 'Arrive by 23:00.', events: 'No refunds.' });
+    const put = await api.put('/booking-policies', {
+      tables: 'Tables are held 15 minutes.',
+      guest_list: 'Arrive by 23:00.',
+      events: 'No refunds.',
+    });
     expect(put.json()).toEqual({ success: true });
-    expect((await api.get('/booking-policies')).json()).toEqual({ tables: 'Tables are held 15 minutes.', guest_list: 'Arrive by 23:00.', events: 'No refunds.' });
+    expect((await api.get('/booking-policies')).json()).toEqual({
+      tables: 'Tables are held 15 minutes.',
+      guest_list: 'Arrive by 23:00.',
+      events: 'No refunds.',
+    });
 
     expect((await api.put('/booking-policies', { events: '' })).statusCode).toBe(200);
-    expect((await api.get('/booking-policies')).json()).toEqual({ tables: 'Tables are held 15 minutes.', guest_list: 'Arrive by 23:00.', events: '' });
+    expect((await api.get('/booking-policies')).json()).toEqual({
+      tables: 'Tables are held 15 minutes.',
+      guest_list: 'Arrive by 23:00.',
+      events: '',
+    });
   });
 
   it.each([[{ tables: 5 }], [{ guest_list: null }], [{ events: 'x'.repeat(20_001) }]])('refuses %j', async (body) => {
@@ -70,7 +92,15 @@ describe('payment policies', () => {
   });
 
   it('creates with every field, updates only what is sent, and feeds the calculator', async () => {
-    const body = { name: 'Card hold', deposit_type: 'hold', refund_type: 'partial', refund_percent: 50, cancel_type: 'cutoff', cancel_cutoff_value: 2, cancel_cutoff_unit: 'days' };
+    const body = {
+      name: 'Card hold',
+      deposit_type: 'hold',
+      refund_type: 'partial',
+      refund_percent: 50,
+      cancel_type: 'cutoff',
+      cancel_cutoff_value: 2,
+      cancel_cutoff_unit: 'days',
+    };
     const id = (await api.post('/payment-policies', body)).json().id;
     expect((await list()).find((p) => p.id === id)).toMatchObject(body);
 
@@ -79,8 +109,14 @@ describe('payment policies', () => {
 
     const policy = await loadPaymentPolicy(t.db.kysely, venueId, id);
     const booking = { date: '2026-07-20', time: '20:00', timezone: 'Europe/London' }; // 19:00Z; deadline 2026-07-18T19:00Z
-    expect(cancellationOutcome(policy!, booking, new Date('2026-07-18T19:00:00Z'), 10_000)).toMatchObject({ allowed: true, refund_pence: 2500 });
-    expect(cancellationOutcome(policy!, booking, new Date('2026-07-18T19:00:01Z'), 10_000)).toMatchObject({ allowed: false, refund_pence: 0 });
+    expect(cancellationOutcome(policy!, booking, new Date('2026-07-18T19:00:00Z'), 10_000)).toMatchObject({
+      allowed: true,
+      refund_pence: 2500,
+    });
+    expect(cancellationOutcome(policy!, booking, new Date('2026-07-18T19:00:01Z'), 10_000)).toMatchObject({
+      allowed: false,
+      refund_pence: 0,
+    });
     expect(await loadPaymentPolicy(t.db.kysely, 'ven_other', id)).toBeUndefined();
   });
 

@@ -17,17 +17,21 @@ beforeAll(async () => {
   venueId = setup.venueId;
   const { api, op } = setup;
   const ids: Record<string, string> = {};
-  for (const family of ['list', 'table', 'event', 'ticket']) ids[family] = expectCreated(await api.post(`/${family}-profiles`, { name: 'P' }));
+  for (const family of ['list', 'table', 'event', 'ticket'])
+    ids[family] = expectCreated(await api.post(`/${family}-profiles`, { name: 'P' }));
   const gid = expectCreated(await api.post('/admission-groups', { name: 'G' }));
   const rid = expectCreated(await api.post(`/admission-groups/${gid}/rules`, { name: 'R' }));
   const pid = expectCreated(await api.post('/payment-policies', { name: 'PP' }));
   routes = [
-    ...['list', 'table', 'event', 'ticket'].flatMap((family) => [
-      ['GET', `/${family}-profiles`],
-      ['POST', `/${family}-profiles`, { name: 'x' }],
-      ['PUT', `/${family}-profiles/${ids[family]}`, { name: 'x' }],
-      ['DELETE', `/${family}-profiles/${ids[family]}`],
-    ] as typeof routes),
+    ...['list', 'table', 'event', 'ticket'].flatMap(
+      (family) =>
+        [
+          ['GET', `/${family}-profiles`],
+          ['POST', `/${family}-profiles`, { name: 'x' }],
+          ['PUT', `/${family}-profiles/${ids[family]}`, { name: 'x' }],
+          ['DELETE', `/${family}-profiles/${ids[family]}`],
+        ] as typeof routes,
+    ),
     ['GET', '/admission-groups'],
     ['POST', '/admission-groups', { name: 'x' }],
     ['PUT', `/admission-groups/${gid}`, { name: 'x' }],

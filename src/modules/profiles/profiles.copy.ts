@@ -25,41 +25,112 @@ const namesOf = (trx: Kysely<Database>, table: 'payment_policies' | 'admission_g
 
 export function createProfilesCopyScopes(references: References): CopyScope[] {
   const paymentPolicies: CopyScope = {
-  name: 'payment-policies',
-  permission: 'profiles',
-  async copy({ trx, sourceVenueId, targetVenueId, now }: CopyRequest) {
-    const at = now.toISOString();
-    const old = await namesOf(trx, 'payment_policies', targetVenueId);
-    const source = await trx.selectFrom('payment_policies').selectAll().where('venue_id', '=', sourceVenueId).orderBy('created_at').orderBy('id').execute();
-    const copies = source.map((row) => ({ ...row, id: newId('pp'), venue_id: targetVenueId, created_at: at, updated_at: at }));
-    if (copies.length) await trx.insertInto('payment_policies').values(copies).execute();
-    await references.repoint(trx, 'payment_policy', targetVenueId, matchByKey(old, copies.map((c) => ({ id: c.id, key: c.name }))), at);
-    if (old.length) await trx.deleteFrom('payment_policies').where('id', 'in', old.map((o) => o.id)).execute();
-    return copies.length;
-  },
-};
+    name: 'payment-policies',
+    permission: 'profiles',
+    async copy({ trx, sourceVenueId, targetVenueId, now }: CopyRequest) {
+      const at = now.toISOString();
+      const old = await namesOf(trx, 'payment_policies', targetVenueId);
+      const source = await trx
+        .selectFrom('payment_policies')
+        .selectAll()
+        .where('venue_id', '=', sourceVenueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      const copies = source.map((row) => ({ ...row, id: newId('pp'), venue_id: targetVenueId, created_at: at, updated_at: at }));
+      if (copies.length) await trx.insertInto('payment_policies').values(copies).execute();
+      await references.repoint(
+        trx,
+        'payment_policy',
+        targetVenueId,
+        matchByKey(
+          old,
+          copies.map((c) => ({ id: c.id, key: c.name })),
+        ),
+        at,
+      );
+      if (old.length)
+        await trx
+          .deleteFrom('payment_policies')
+          .where(
+            'id',
+            'in',
+            old.map((o) => o.id),
+          )
+          .execute();
+      return copies.length;
+    },
+  };
 
   const admissionRules: CopyScope = {
-  name: 'admission-rules',
-  permission: 'profiles',
-  async copy({ trx, sourceVenueId, targetVenueId, now }: CopyRequest) {
-    const at = now.toISOString();
-    const old = await namesOf(trx, 'admission_groups', targetVenueId);
-    const groups = await trx.selectFrom('admission_groups').selectAll().where('venue_id', '=', sourceVenueId).orderBy('created_at').orderBy('id').execute();
-    const rules = await trx.selectFrom('admission_rules').selectAll().where('venue_id', '=', sourceVenueId).orderBy('created_at').orderBy('id').execute();
-    const newIds = new Map(groups.map((row) => [row.id, newId('adg')]));
-    const groupCopies = groups.map((row) => ({ ...row, id: newIds.get(row.id)!, venue_id: targetVenueId, created_at: at, updated_at: at }));
-    const ruleCopies = rules.map((rule) => ({ ...rule, id: newId('adr'), group_id: newIds.get(rule.group_id)!, venue_id: targetVenueId, created_at: at, updated_at: at }));
-    if (groupCopies.length) await trx.insertInto('admission_groups').values(groupCopies).execute();
-    if (ruleCopies.length) await trx.insertInto('admission_rules').values(ruleCopies).execute();
-    await references.repoint(trx, 'admission_group', targetVenueId, matchByKey(old, groupCopies.map((g) => ({ id: g.id, key: g.name }))), at);
-    if (old.length) {
-      await trx.deleteFrom('admission_rules').where('group_id', 'in', old.map((o) => o.id)).execute();
-      await trx.deleteFrom('admission_groups').where('id', 'in', old.map((o) => o.id)).execute();
-    }
-    return groupCopies.length + ruleCopies.length;
-  },
-};
+    name: 'admission-rules',
+    permission: 'profiles',
+    async copy({ trx, sourceVenueId, targetVenueId, now }: CopyRequest) {
+      const at = now.toISOString();
+      const old = await namesOf(trx, 'admission_groups', targetVenueId);
+      const groups = await trx
+        .selectFrom('admission_groups')
+        .selectAll()
+        .where('venue_id', '=', sourceVenueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      const rules = await trx
+        .selectFrom('admission_rules')
+        .selectAll()
+        .where('venue_id', '=', sourceVenueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      const newIds = new Map(groups.map((row) => [row.id, newId('adg')]));
+      const groupCopies = groups.map((row) => ({
+        ...row,
+        id: newIds.get(row.id)!,
+        venue_id: targetVenueId,
+        created_at: at,
+        updated_at: at,
+      }));
+      const ruleCopies = rules.map((rule) => ({
+        ...rule,
+        id: newId('adr'),
+        group_id: newIds.get(rule.group_id)!,
+        venue_id: targetVenueId,
+        created_at: at,
+        updated_at: at,
+      }));
+      if (groupCopies.length) await trx.insertInto('admission_groups').values(groupCopies).execute();
+      if (ruleCopies.length) await trx.insertInto('admission_rules').values(ruleCopies).execute();
+      await references.repoint(
+        trx,
+        'admission_group',
+        targetVenueId,
+        matchByKey(
+          old,
+          groupCopies.map((g) => ({ id: g.id, key: g.name })),
+        ),
+        at,
+      );
+      if (old.length) {
+        await trx
+          .deleteFrom('admission_rules')
+          .where(
+            'group_id',
+            'in',
+            old.map((o) => o.id),
+          )
+          .execute();
+        await trx
+          .deleteFrom('admission_groups')
+          .where(
+            'id',
+            'in',
+            old.map((o) => o.id),
+          )
+          .execute();
+      }
+      return groupCopies.length + ruleCopies.length;
+    },
+  };
 
   const accessProfiles: CopyScope = {
     name: 'access-profiles',
@@ -67,7 +138,13 @@ export function createProfilesCopyScopes(references: References): CopyScope[] {
     async copy({ trx, sourceVenueId, targetVenueId, now }: CopyRequest) {
       const at = now.toISOString();
       const old = await trx.selectFrom('profiles').select(['id', 'family', 'name']).where('venue_id', '=', targetVenueId).execute();
-      const source = await trx.selectFrom('profiles').selectAll().where('venue_id', '=', sourceVenueId).orderBy('created_at').orderBy('id').execute();
+      const source = await trx
+        .selectFrom('profiles')
+        .selectAll()
+        .where('venue_id', '=', sourceVenueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       const [groups, policies, pricelists, bundleIds, promos, areas, tables] = await Promise.all([
         references.translator(trx, 'admission_group', sourceVenueId, targetVenueId),
         references.translator(trx, 'payment_policy', sourceVenueId, targetVenueId),
@@ -77,7 +154,13 @@ export function createProfilesCopyScopes(references: References): CopyScope[] {
         references.translator(trx, 'seating_area', sourceVenueId, targetVenueId),
         references.translator(trx, 'table', sourceVenueId, targetVenueId),
       ]);
-      const idLists = { bundle_ids: bundleIds, promo_code_ids: promos, seating_area_ids: areas, guest_pick_area_ids: areas, table_ids: tables };
+      const idLists = {
+        bundle_ids: bundleIds,
+        promo_code_ids: promos,
+        seating_area_ids: areas,
+        guest_pick_area_ids: areas,
+        table_ids: tables,
+      };
       const copies = source.map((row) => {
         const settings = JSON.parse(row.settings) as Record<string, unknown>;
         for (const [key, translate] of Object.entries(idLists)) {
@@ -105,7 +188,15 @@ export function createProfilesCopyScopes(references: References): CopyScope[] {
         const ofFamily = new Set(old.filter((o) => o.family === family).map((o) => o.id));
         await references.repoint(trx, kind, targetVenueId, new Map([...mapping].filter(([id]) => ofFamily.has(id))), at);
       }
-      if (old.length) await trx.deleteFrom('profiles').where('id', 'in', old.map((o) => o.id)).execute();
+      if (old.length)
+        await trx
+          .deleteFrom('profiles')
+          .where(
+            'id',
+            'in',
+            old.map((o) => o.id),
+          )
+          .execute();
       return copies.length;
     },
   };

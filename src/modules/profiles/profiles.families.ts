@@ -20,7 +20,11 @@ interface FieldDef {
 }
 
 const toggle = (initial = false): FieldDef => ({ input: Toggle, output: Type.Boolean(), default: initial, normalise: (v) => Boolean(v) });
-const amount = (): FieldDef => ({ input: Nullable(Type.Number({ minimum: 0, maximum: 1e9 })), output: Nullable(Type.Number()), default: null });
+const amount = (): FieldDef => ({
+  input: Nullable(Type.Number({ minimum: 0, maximum: 1e9 })),
+  output: Nullable(Type.Number()),
+  default: null,
+});
 const count = (minimum: number): FieldDef => ({
   input: Nullable(Type.Integer({ minimum, maximum: 100_000 })),
   output: Nullable(Type.Integer()),
@@ -37,7 +41,12 @@ const stringList = (): FieldDef => ({
   default: [],
   normalise: (v) => [...new Set(v as string[])],
 });
-const ref = (): FieldDef => ({ input: Nullable(Type.String({ minLength: 1, maxLength: 100 })), output: Nullable(Type.String()), default: null, column: true });
+const ref = (): FieldDef => ({
+  input: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
+  output: Nullable(Type.String()),
+  default: null,
+  column: true,
+});
 
 const bookingWindow = {
   booking_window_enabled: toggle(),
@@ -72,7 +81,10 @@ export interface FamilyDef {
 }
 
 const doorPairs = Object.fromEntries(
-  ['venue_access', 'free_guest_list', 'paid_guest_list', 'queue_skip_price', 'surge_threshold', 'surge_price'].map((key) => [`${key}_enabled`, [`${key}_value`]]),
+  ['venue_access', 'free_guest_list', 'paid_guest_list', 'queue_skip_price', 'surge_threshold', 'surge_price'].map((key) => [
+    `${key}_enabled`,
+    [`${key}_value`],
+  ]),
 );
 
 export const FAMILIES: Record<ProfileFamily, FamilyDef> = {
@@ -106,7 +118,11 @@ export const FAMILIES: Record<ProfileFamily, FamilyDef> = {
       pricelist_id: ref(),
       ...partySize,
     },
-    pairs: { duration_enabled: ['duration_minutes'], party_size_enabled: ['party_size_min', 'party_size_max'], max_covers_enabled: ['max_covers'] },
+    pairs: {
+      duration_enabled: ['duration_minutes'],
+      party_size_enabled: ['party_size_min', 'party_size_max'],
+      max_covers_enabled: ['max_covers'],
+    },
   },
   event: {
     family: 'event',
@@ -180,7 +196,8 @@ export function settingsProblem(def: FamilyDef, settings: Record<string, unknown
   if (min != null && max != null && min > max) return 'party_size_min must not exceed party_size_max';
   if ('booking_window_enabled' in def.fields) {
     for (const prefix of ['booking_cutoff', 'booking_start']) {
-      if (settings[`${prefix}_value`] != null && settings[`${prefix}_unit`] == null) return `${prefix}_unit is required with ${prefix}_value`;
+      if (settings[`${prefix}_value`] != null && settings[`${prefix}_unit`] == null)
+        return `${prefix}_unit is required with ${prefix}_value`;
     }
     if (settings.booking_window_enabled && settings.booking_cutoff_value == null && settings.booking_start_value == null) {
       return 'booking_cutoff_value or booking_start_value is required when booking_window_enabled is on';

@@ -35,7 +35,10 @@ export interface ProfilesServices {
   policies: PoliciesService;
 }
 
-export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactory }> = async (app, { guard, profiles, admission, policies }) => {
+export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactory }> = async (
+  app,
+  { guard, profiles, admission, policies },
+) => {
   const read = guard({ permission: 'profiles:read', venueParam: 'venueId' });
   const write = guard({ permission: 'profiles:write', venueParam: 'venueId' });
   const security = [{ bearer: [] }];
@@ -50,17 +53,46 @@ export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactor
 
     app.get(
       url,
-      { schema: { summary: `List the venue's ${noun}s`, tags, security, params: VenueIdParams, response: { 200: list(familyResponse(def)), ...errorResponses(401, 403, 404) } }, onRequest: read },
+      {
+        schema: {
+          summary: `List the venue's ${noun}s`,
+          tags,
+          security,
+          params: VenueIdParams,
+          response: { 200: list(familyResponse(def)), ...errorResponses(401, 403, 404) },
+        },
+        onRequest: read,
+      },
       async (request) => ({ data: await profiles.list(venueOf(request).id, def.family) }),
     );
     app.post(
       url,
-      { schema: { summary: `Create a ${noun}`, tags, security, params: VenueIdParams, body: Body, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: `Create a ${noun}`,
+          tags,
+          security,
+          params: VenueIdParams,
+          body: Body,
+          response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => ({ success: true, id: await profiles.create(venueOf(request).id, def.family, request.body as Body) }),
     );
     app.put(
       `${url}/:id`,
-      { schema: { summary: `Update a ${noun}`, tags, security, params: VenueItemParams, body: Body, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+      {
+        schema: {
+          summary: `Update a ${noun}`,
+          tags,
+          security,
+          params: VenueItemParams,
+          body: Body,
+          response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+        },
+        onRequest: write,
+      },
       async (request) => {
         await profiles.update(venueOf(request).id, def.family, request.params.id, request.body as Body);
         return { success: true };
@@ -89,17 +121,46 @@ export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactor
   const tags = ['admission'];
   app.get(
     `${base}/admission-groups`,
-    { schema: { summary: "List the venue's admission groups with their rules", tags, security, params: VenueIdParams, response: { 200: list(Group), ...errorResponses(401, 403, 404) } }, onRequest: read },
+    {
+      schema: {
+        summary: "List the venue's admission groups with their rules",
+        tags,
+        security,
+        params: VenueIdParams,
+        response: { 200: list(Group), ...errorResponses(401, 403, 404) },
+      },
+      onRequest: read,
+    },
     async (request) => ({ data: await admission.listGroups(venueOf(request).id) }),
   );
   app.post(
     `${base}/admission-groups`,
-    { schema: { summary: 'Create an admission group', tags, security, params: VenueIdParams, body: GroupBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Create an admission group',
+        tags,
+        security,
+        params: VenueIdParams,
+        body: GroupBody,
+        response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      onRequest: write,
+    },
     async (request) => ({ success: true, id: await admission.createGroup(venueOf(request).id, request.body) }),
   );
   app.put(
     `${base}/admission-groups/:gid`,
-    { schema: { summary: 'Update an admission group', tags, security, params: GroupParams, body: GroupUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Update an admission group',
+        tags,
+        security,
+        params: GroupParams,
+        body: GroupUpdateBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      onRequest: write,
+    },
     async (request) => {
       await admission.updateGroup(venueOf(request).id, request.params.gid, request.body);
       return { success: true };
@@ -125,12 +186,32 @@ export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactor
   );
   app.post(
     `${base}/admission-groups/:gid/rules`,
-    { schema: { summary: 'Add a rule to an admission group', tags, security, params: GroupParams, body: RuleBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Add a rule to an admission group',
+        tags,
+        security,
+        params: GroupParams,
+        body: RuleBody,
+        response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      onRequest: write,
+    },
     async (request) => ({ success: true, id: await admission.createRule(venueOf(request).id, request.params.gid, request.body) }),
   );
   app.put(
     `${base}/admission-groups/:gid/rules/:id`,
-    { schema: { summary: 'Update an admission rule', tags, security, params: RuleParams, body: RuleUpdateBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Update an admission rule',
+        tags,
+        security,
+        params: RuleParams,
+        body: RuleUpdateBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
+      onRequest: write,
+    },
     async (request) => {
       await admission.updateRule(venueOf(request).id, request.params.gid, request.params.id, request.body);
       return { success: true };
@@ -138,7 +219,16 @@ export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactor
   );
   app.delete(
     `${base}/admission-groups/:gid/rules/:id`,
-    { schema: { summary: 'Delete an admission rule', tags, security, params: RuleParams, response: { 200: SuccessBody, ...errorResponses(401, 403, 404) } }, onRequest: write },
+    {
+      schema: {
+        summary: 'Delete an admission rule',
+        tags,
+        security,
+        params: RuleParams,
+        response: { 200: SuccessBody, ...errorResponses(401, 403, 404) },
+      },
+      onRequest: write,
+    },
     async (request) => {
       await admission.deleteRule(venueOf(request).id, request.params.gid, request.params.id);
       return { success: true };
@@ -148,13 +238,29 @@ export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactor
   const policyTags = ['policies'];
   app.get(
     `${base}/booking-policies`,
-    { schema: { summary: "The venue's booking policies (tables, guest list, events)", tags: policyTags, security, params: VenueIdParams, response: { 200: BookingPolicies, ...errorResponses(401, 403, 404) } }, onRequest: read },
+    {
+      schema: {
+        summary: "The venue's booking policies (tables, guest list, events)",
+        tags: policyTags,
+        security,
+        params: VenueIdParams,
+        response: { 200: BookingPolicies, ...errorResponses(401, 403, 404) },
+      },
+      onRequest: read,
+    },
     async (request) => policies.getBookingPolicies(venueOf(request).id),
   );
   app.put(
     `${base}/booking-policies`,
     {
-      schema: { summary: "Set the venue's booking policies", tags: policyTags, security, params: VenueIdParams, body: BookingPoliciesBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        summary: "Set the venue's booking policies",
+        tags: policyTags,
+        security,
+        params: VenueIdParams,
+        body: BookingPoliciesBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
       onRequest: write,
     },
     async (request) => {
@@ -164,13 +270,29 @@ export const profilesRoutes: RoutePlugin<ProfilesServices & { guard: GuardFactor
   );
   app.get(
     `${base}/payment-policies`,
-    { schema: { summary: "List the venue's payment policies", tags: policyTags, security, params: VenueIdParams, response: { 200: list(PaymentPolicy), ...errorResponses(401, 403, 404) } }, onRequest: read },
+    {
+      schema: {
+        summary: "List the venue's payment policies",
+        tags: policyTags,
+        security,
+        params: VenueIdParams,
+        response: { 200: list(PaymentPolicy), ...errorResponses(401, 403, 404) },
+      },
+      onRequest: read,
+    },
     async (request) => ({ data: await policies.listPaymentPolicies(venueOf(request).id) }),
   );
   app.post(
     `${base}/payment-policies`,
     {
-      schema: { summary: 'Create a payment policy', tags: policyTags, security, params: VenueIdParams, body: PaymentPolicyBody, response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        summary: 'Create a payment policy',
+        tags: policyTags,
+        security,
+        params: VenueIdParams,
+        body: PaymentPolicyBody,
+        response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 404) },
+      },
       onRequest: write,
     },
     async (request) => ({ success: true, id: await policies.createPaymentPolicy(venueOf(request).id, request.body) }),

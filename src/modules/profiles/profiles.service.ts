@@ -38,7 +38,8 @@ function toColumns(settings: Record<string, unknown>) {
   const json: Record<string, unknown> = {};
   const columns: Partial<Record<(typeof PROFILE_COLUMNS)[number], string | null>> = {};
   for (const [key, value] of Object.entries(settings)) {
-    if (PROFILE_COLUMNS.includes(key as (typeof PROFILE_COLUMNS)[number])) columns[key as (typeof PROFILE_COLUMNS)[number]] = (value as string | null) ?? null;
+    if (PROFILE_COLUMNS.includes(key as (typeof PROFILE_COLUMNS)[number]))
+      columns[key as (typeof PROFILE_COLUMNS)[number]] = (value as string | null) ?? null;
     else json[key] = value;
   }
   return { settings: JSON.stringify(json), ...columns };
@@ -61,12 +62,19 @@ const REFERENCES: { key: string; kind: ReferenceKind; label: string }[] = [
  * operator, is refused. Only the values being written are checked; what is stored is kept in step by
  * the modules that delete those rows.
  */
-async function referenceProblem(references: References, db: Conn, venueId: string, written: Record<string, unknown>): Promise<string | undefined> {
+async function referenceProblem(
+  references: References,
+  db: Conn,
+  venueId: string,
+  written: Record<string, unknown>,
+): Promise<string | undefined> {
   for (const { key, kind, label } of REFERENCES) {
     const value = written[key];
     const ids = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : [];
     if ((await references.missing(db, kind, venueId, ids)).length > 0) {
-      return typeof value === 'string' ? `${key} does not name one of this venue's ${label}` : `${key} contains ids that are not this venue's ${label}`;
+      return typeof value === 'string'
+        ? `${key} does not name one of this venue's ${label}`
+        : `${key} contains ids that are not this venue's ${label}`;
     }
   }
   return undefined;

@@ -31,7 +31,8 @@ const FAMILY_PATHS = ['list-profiles', 'table-profiles', 'event-profiles', 'tick
 const area = (name: string, venue = venueId) => insertVenueRow(t, 'seating_areas', venue, { name }, 'area');
 let tableNumber = 0;
 /** Table numbers are unique per venue: each fixture table gets a fresh one after its label. */
-const table = (label: string, venue = venueId) => insertVenueRow(t, 'venue_tables', venue, { table_number: `${label}-${++tableNumber}` }, 'tbl');
+const table = (label: string, venue = venueId) =>
+  insertVenueRow(t, 'venue_tables', venue, { table_number: `${label}-${++tableNumber}` }, 'tbl');
 const pricelist = (name: string, venue = venueId) => insertVenueRow(t, 'pricelists', venue, { name }, 'prl');
 
 async function create(path: string, body: object, a = api): Promise<string> {
@@ -86,7 +87,18 @@ describe('profile families: create, read back, update, delete', () => {
         party_size_enabled: false,
       },
     ],
-    ['event-profiles', { payment_policy_id: null, booking_window_enabled: false, bundle_ids: [], reservation_tags: [], promo_code_ids: [], visibility: 'public', listed: true }],
+    [
+      'event-profiles',
+      {
+        payment_policy_id: null,
+        booking_window_enabled: false,
+        bundle_ids: [],
+        reservation_tags: [],
+        promo_code_ids: [],
+        visibility: 'public',
+        listed: true,
+      },
+    ],
     ['ticket-profiles', { booking_window_enabled: false, visibility: 'public', booking_tags: [], show_capacity: false }],
   ])('%s: a name alone gives the family defaults', async (path, defaults) => {
     const id = await create(path, { name: '  Standard  ' });
@@ -163,7 +175,15 @@ describe('profile families: create, read back, update, delete', () => {
     const eventBody = { name: 'Gig', promo_code_ids: [promo.json().id], visibility: 'private', listed: false, reservation_tags: ['VIP'] };
     const eventId = await create('event-profiles', eventBody);
     expect(await readBack('event-profiles', eventId)).toMatchObject(eventBody);
-    const ticketBody = { name: 'GA', visibility: 'public', booking_tags: ['Early bird'], show_capacity: true, booking_window_enabled: true, booking_start_value: 2, booking_start_unit: 'months' };
+    const ticketBody = {
+      name: 'GA',
+      visibility: 'public',
+      booking_tags: ['Early bird'],
+      show_capacity: true,
+      booking_window_enabled: true,
+      booking_start_value: 2,
+      booking_start_unit: 'months',
+    };
     const ticketId = await create('ticket-profiles', ticketBody);
     expect(await readBack('ticket-profiles', ticketId)).toMatchObject(ticketBody);
   });
@@ -173,7 +193,12 @@ describe('profile families: create, read back, update, delete', () => {
     const ok = await api.put(`/${path}/${id}`, { name: 'After', booking_cutoff_value: 3 });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toEqual({ success: true });
-    expect(await readBack(path, id)).toMatchObject({ name: 'After', booking_window_enabled: true, booking_cutoff_value: 3, booking_cutoff_unit: 'hours' });
+    expect(await readBack(path, id)).toMatchObject({
+      name: 'After',
+      booking_window_enabled: true,
+      booking_cutoff_value: 3,
+      booking_cutoff_unit: 'hours',
+    });
 
     const noName = await api.put(`/${path}/${id}`, { booking_cutoff_value: 4 });
     expect(noName.statusCode).toBe(400);
@@ -188,7 +213,12 @@ describe('profile families: create, read back, update, delete', () => {
     const row = await readBack('table-profiles', id);
     const res = await api.put(`/table-profiles/${id}`, { ...row, name: 'Round trip 2', duration_enabled: true, duration_minutes: 60 });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await readBack('table-profiles', id)).toMatchObject({ id, name: 'Round trip 2', duration_minutes: 60, created_at: row?.created_at });
+    expect(await readBack('table-profiles', id)).toMatchObject({
+      id,
+      name: 'Round trip 2',
+      duration_minutes: 60,
+      created_at: row?.created_at,
+    });
   });
 
   it.each(FAMILY_PATHS)('%s: DELETE removes it', async (path) => {
@@ -220,7 +250,11 @@ describe('profile validation', () => {
     ['table-profiles', { name: 'x', payment_policy_id: 'pp_missing' }, /payment_policy_id/],
     ['table-profiles', { name: 'x', bundle_ids: ['bnd_missing'] }, /bundle_ids/],
     ['table-profiles', { name: 'x', pricelist_id: 'prl_missing' }, /pricelist_id does not name one of this venue's price lists/],
-    ['table-profiles', { name: 'x', seating_area_ids: ['area_missing'] }, /seating_area_ids contains ids that are not this venue's seating areas/],
+    [
+      'table-profiles',
+      { name: 'x', seating_area_ids: ['area_missing'] },
+      /seating_area_ids contains ids that are not this venue's seating areas/,
+    ],
     ['table-profiles', { name: 'x', guest_pick_area_ids: ['area_missing'] }, /guest_pick_area_ids/],
     ['table-profiles', { name: 'x', table_ids: ['tbl_missing'] }, /table_ids contains ids that are not this venue's tables/],
     ['table-profiles', { name: 'x', pricelist_id: '' }, /pricelist_id/],
@@ -249,7 +283,11 @@ describe('profile validation', () => {
   it('refuses another operator’s price list, seating areas and tables, alone or mixed with the venue’s own', async () => {
     const stranger = await createOperator(t, 'Stranger');
     const theirVenue = await insertVenue(t, stranger.operatorId);
-    const [theirArea, theirTable, theirList] = [await area('Terrace', theirVenue), await table('1', theirVenue), await pricelist('Peak', theirVenue)];
+    const [theirArea, theirTable, theirList] = [
+      await area('Terrace', theirVenue),
+      await table('1', theirVenue),
+      await pricelist('Peak', theirVenue),
+    ];
     const [myArea, myTable] = [await area('Terrace'), await table('1')];
     const bodies = [
       { pricelist_id: theirList },
@@ -361,10 +399,32 @@ describe('floorplan changes reaching table profiles', () => {
 
     // What the tables module does when areas and tables are deleted or replaced by copies.
     const at = t.clock.now().toISOString();
-    await t.ctx.references.repoint(t.db, 'seating_area', venueId, new Map([[areaA, null], [otherArea, null]]), at);
-    await t.ctx.references.repoint(t.db, 'table', venueId, new Map<string, string | null>([[tbl1, tbl9], [otherTable, null]]), at);
+    await t.ctx.references.repoint(
+      t.db,
+      'seating_area',
+      venueId,
+      new Map([
+        [areaA, null],
+        [otherArea, null],
+      ]),
+      at,
+    );
+    await t.ctx.references.repoint(
+      t.db,
+      'table',
+      venueId,
+      new Map<string, string | null>([
+        [tbl1, tbl9],
+        [otherTable, null],
+      ]),
+      at,
+    );
 
-    expect(await readBack('table-profiles', id)).toMatchObject({ seating_area_ids: [areaB], guest_pick_area_ids: [], table_ids: [tbl9, tbl2] });
+    expect(await readBack('table-profiles', id)).toMatchObject({
+      seating_area_ids: [areaB],
+      guest_pick_area_ids: [],
+      table_ids: [tbl9, tbl2],
+    });
     expect(await readBack('table-profiles', otherId, otherApi)).toMatchObject({ seating_area_ids: [otherArea], table_ids: [otherTable] });
   });
 });

@@ -26,7 +26,11 @@ export async function rewriteProfileSettingIds(db: Conn, venueId: string, key: s
     const ids = Array.isArray(settings[key]) ? (settings[key] as string[]) : [];
     if (!ids.some((id) => remap.has(id))) continue;
     settings[key] = [...new Set(ids.flatMap((id) => (remap.has(id) ? (remap.get(id) ?? []) : [id])))];
-    await kyselyOf(db).updateTable('profiles').set({ settings: JSON.stringify(settings) }).where('id', '=', row.id).execute();
+    await kyselyOf(db)
+      .updateTable('profiles')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 
@@ -51,15 +55,41 @@ const idSet = (rows: { id: string }[]) => new Set(rows.map((row) => row.id));
 export function registerProfilesReferences(references: References): void {
   references.own('payment_policy', {
     keyed: (db, venueId) =>
-      kyselyOf(db).selectFrom('payment_policies').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+      kyselyOf(db)
+        .selectFrom('payment_policies')
+        .select(['id', 'name as key'])
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     existing: async (db, venueId, ids) =>
-      idSet(await kyselyOf(db).selectFrom('payment_policies').select('id').where('venue_id', '=', venueId).where('id', 'in', [...ids]).execute()),
+      idSet(
+        await kyselyOf(db)
+          .selectFrom('payment_policies')
+          .select('id')
+          .where('venue_id', '=', venueId)
+          .where('id', 'in', [...ids])
+          .execute(),
+      ),
   });
   references.own('admission_group', {
     keyed: (db, venueId) =>
-      kyselyOf(db).selectFrom('admission_groups').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+      kyselyOf(db)
+        .selectFrom('admission_groups')
+        .select(['id', 'name as key'])
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     existing: async (db, venueId, ids) =>
-      idSet(await kyselyOf(db).selectFrom('admission_groups').select('id').where('venue_id', '=', venueId).where('id', 'in', [...ids]).execute()),
+      idSet(
+        await kyselyOf(db)
+          .selectFrom('admission_groups')
+          .select('id')
+          .where('venue_id', '=', venueId)
+          .where('id', 'in', [...ids])
+          .execute(),
+      ),
   });
   for (const [family, kind] of Object.entries(PROFILE_KINDS) as [ProfileFamily, ReferenceKind][]) {
     references.own(kind, {

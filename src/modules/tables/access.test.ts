@@ -1,7 +1,16 @@
 // Permissions and tenancy across every tables-module route at once: sessions, read-only roles, rows of
 // another venue, and another operator. Single-resource cases live beside their resource.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp, type VenueApi } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  setupVenue,
+  venueApi,
+  type TestApp,
+  type VenueApi,
+} from '../../../test/helpers/app.js';
 import { createArea, createTable } from './tables.test-support.js';
 
 let t: TestApp;
@@ -19,7 +28,16 @@ describe('access control', () => {
 
     const reader = await createStaff(t, op, { tables: 'read' });
     const r = venueApi(t, reader.headers, venueId);
-    for (const path of ['/tables', `/tables/${table}`, '/tables/blocks', '/tables/combos', '/floors', '/seating-areas', '/smart-tables', '/pricelists']) {
+    for (const path of [
+      '/tables',
+      `/tables/${table}`,
+      '/tables/blocks',
+      '/tables/combos',
+      '/floors',
+      '/seating-areas',
+      '/smart-tables',
+      '/pricelists',
+    ]) {
       expect((await r.get(path)).statusCode, path).toBe(200);
     }
     for (const [method, path, body] of [
@@ -110,7 +128,11 @@ describe('another operator', () => {
     const floor = (await v.post('/floors', { name: 'Main' })).json().id;
     const list = (await v.post('/pricelists', { name: 'P' })).json().id;
     const snapshot = async () =>
-      Promise.all(['/tables', '/tables/blocks', '/tables/combos', '/floors', '/seating-areas', '/smart-tables', '/pricelists'].map(async (path) => (await v.get(path)).json()));
+      Promise.all(
+        ['/tables', '/tables/blocks', '/tables/combos', '/floors', '/seating-areas', '/smart-tables', '/pricelists'].map(async (path) =>
+          (await v.get(path)).json(),
+        ),
+      );
     const before = await snapshot();
 
     const stranger = venueApi(t, (await createOperator(t, 'Rival')).headers, venueId);
@@ -195,7 +217,9 @@ describe('another operator', () => {
       const res = await (o[method] as (p: string, b?: object) => ReturnType<VenueApi['get']>)(path, body);
       expect(res.statusCode, `${method} ${path}`).toBe(404);
     }
-    expect((await o.get('/tables')).json().data.map((row: any) => [row.id, row.table_type, row.seating_area_id])).toEqual([[own, 'standard', null]]);
+    expect((await o.get('/tables')).json().data.map((row: any) => [row.id, row.table_type, row.seating_area_id])).toEqual([
+      [own, 'standard', null],
+    ]);
     expect((await o.get('/tables/blocks')).json().data).toEqual([]);
     expect((await o.get('/tables/combos')).json().data).toEqual([]);
     expect((await o.get('/pricelists')).json().data[0].table_prices).toEqual([]);

@@ -40,7 +40,12 @@ export function createAreasService(deps: { db: Db; clock: Clock; references: Ref
       const at = now();
       await withTransaction(db, async (trx) => {
         await findArea(trx, venueId, id);
-        await trx.updateTable('venue_tables').set({ seating_area_id: null, updated_at: at }).where('venue_id', '=', venueId).where('seating_area_id', '=', id).execute();
+        await trx
+          .updateTable('venue_tables')
+          .set({ seating_area_id: null, updated_at: at })
+          .where('venue_id', '=', venueId)
+          .where('seating_area_id', '=', id)
+          .execute();
         await references.repoint(trx, 'seating_area', venueId, new Map([[id, null]]), at);
         await trx.deleteFrom('seating_areas').where('venue_id', '=', venueId).where('id', '=', id).execute();
       });

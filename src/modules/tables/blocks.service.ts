@@ -52,7 +52,9 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
     async list(venueId: string) {
       const rows = await venueBlocks(venueId).execute();
       // Instants are fixed-format UTC text; table numbers sort naturally, the same on both engines.
-      return rows.sort((a, b) => compareCodePoints(a.blocked_from, b.blocked_from) || byTableNumber(a, b) || compareCodePoints(a.id, b.id)).map(toBlock);
+      return rows
+        .sort((a, b) => compareCodePoints(a.blocked_from, b.blocked_from) || byTableNumber(a, b) || compareCodePoints(a.id, b.id))
+        .map(toBlock);
     },
 
     async create(venue: VenueRow, body: { table_ids: string[]; from: string; to: string; reason?: string | null }) {
@@ -79,7 +81,8 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
     /** Updates the fields sent; a null or empty reason returns to the default. */
     async update(venue: VenueRow, id: string, body: BlockUpdateBody) {
       const current = await blockOf(venue.id, id);
-      const from = body.blocked_from === undefined ? new Date(current.blocked_from) : parseWhen(body.blocked_from, venue.timezone, 'blocked_from');
+      const from =
+        body.blocked_from === undefined ? new Date(current.blocked_from) : parseWhen(body.blocked_from, venue.timezone, 'blocked_from');
       const to = body.blocked_to === undefined ? new Date(current.blocked_to) : parseWhen(body.blocked_to, venue.timezone, 'blocked_to');
       if (to <= from) throw badRequest('blocked_to must be after blocked_from');
       const reason = body.reason === undefined ? current.reason : body.reason?.trim() || DEFAULT_BLOCK_REASON;
@@ -102,7 +105,11 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
       await db.kysely
         .deleteFrom('table_blocks')
         .where('venue_id', '=', venueId)
-        .where('table_id', 'in', tables.map((t) => t.id))
+        .where(
+          'table_id',
+          'in',
+          tables.map((t) => t.id),
+        )
         .execute();
     },
   };

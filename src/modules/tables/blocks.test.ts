@@ -21,13 +21,33 @@ describe('table blocks', () => {
 
     const listed = (await v.get('/tables/blocks')).json().data;
     expect(listed).toEqual([
-      { id: blockA, table_id: a, table_number: '1', blocked_from: '2026-06-20T18:00:00.000Z', blocked_to: '2026-06-20T22:00:00.000Z', reason: 'Venue Reserved' },
-      { id: blockB, table_id: b, table_number: '2', blocked_from: '2026-06-20T18:00:00.000Z', blocked_to: '2026-06-20T22:00:00.000Z', reason: 'Venue Reserved' },
+      {
+        id: blockA,
+        table_id: a,
+        table_number: '1',
+        blocked_from: '2026-06-20T18:00:00.000Z',
+        blocked_to: '2026-06-20T22:00:00.000Z',
+        reason: 'Venue Reserved',
+      },
+      {
+        id: blockB,
+        table_id: b,
+        table_number: '2',
+        blocked_from: '2026-06-20T18:00:00.000Z',
+        blocked_to: '2026-06-20T22:00:00.000Z',
+        reason: 'Venue Reserved',
+      },
     ]);
 
-    expect((await v.patch(`/tables/blocks/${blockA}`, { reason: 'Private party', blocked_from: '2026-06-20T20:00:00+01:00' })).json()).toEqual({ success: true });
+    expect(
+      (await v.patch(`/tables/blocks/${blockA}`, { reason: 'Private party', blocked_from: '2026-06-20T20:00:00+01:00' })).json(),
+    ).toEqual({ success: true });
     let row = (await v.get('/tables/blocks')).json().data.find((x: any) => x.id === blockA);
-    expect(row).toMatchObject({ reason: 'Private party', blocked_from: '2026-06-20T19:00:00.000Z', blocked_to: '2026-06-20T22:00:00.000Z' });
+    expect(row).toMatchObject({
+      reason: 'Private party',
+      blocked_from: '2026-06-20T19:00:00.000Z',
+      blocked_to: '2026-06-20T22:00:00.000Z',
+    });
     await v.patch(`/tables/blocks/${blockA}`, { blocked_to: '2026-06-21T01:30', reason: null });
     row = (await v.get('/tables/blocks')).json().data.find((x: any) => x.id === blockA);
     expect(row).toMatchObject({ reason: 'Venue Reserved', blocked_to: '2026-06-21T00:30:00.000Z' });
@@ -41,7 +61,12 @@ describe('table blocks', () => {
   it('takes a reason and absolute ISO times with offsets', async () => {
     const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });
-    const res = await v.post('/tables/block', { table_ids: [a], from: '2026-12-24T18:00:00-05:00', to: '2026-12-25T02:00:00Z', reason: 'Maintenance' });
+    const res = await v.post('/tables/block', {
+      table_ids: [a],
+      from: '2026-12-24T18:00:00-05:00',
+      to: '2026-12-25T02:00:00Z',
+      reason: 'Maintenance',
+    });
     expect(res.statusCode).toBe(200);
     expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({
       blocked_from: '2026-12-24T23:00:00.000Z',
@@ -68,7 +93,9 @@ describe('table blocks', () => {
     const id = (await v.post('/tables/block', { table_ids: [a], from: '2026-06-20T19:00', to: '2026-06-20T21:00' })).json().ids[0];
     expect((await v.patch(`/tables/blocks/${id}`, { blocked_to: '2026-06-20T18:00' })).statusCode).toBe(400);
     expect((await v.patch(`/tables/blocks/${id}`, { blocked_from: 'soon' })).statusCode).toBe(400);
-    expect((await v.post('/tables/block', { table_ids: [a, 'tbl_nope'], from: '2026-06-20T19:00', to: '2026-06-20T21:00' })).statusCode).toBe(404);
+    expect(
+      (await v.post('/tables/block', { table_ids: [a, 'tbl_nope'], from: '2026-06-20T19:00', to: '2026-06-20T21:00' })).statusCode,
+    ).toBe(404);
     expect((await v.get('/tables/blocks')).json().data).toHaveLength(1);
   });
 

@@ -58,7 +58,11 @@ export function createCombosService(deps: { db: Db; clock: Clock }) {
     },
 
     async remove(venueId: string, id: string) {
-      const deleted = await db.kysely.deleteFrom('table_combinations').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+      const deleted = await db.kysely
+        .deleteFrom('table_combinations')
+        .where('venue_id', '=', venueId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw notFound('Table combination');
     },
   };

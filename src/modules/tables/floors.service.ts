@@ -28,7 +28,13 @@ const CANVAS_OWNED = ['table_type', 'capacity', 'min_covers', 'x', 'y', 'shape',
 /**
  * Applies a canvas to the venue's tables inside the caller's transaction; returns the entries to store.
  */
-export async function syncCanvas(trx: Kysely<Database>, venueId: string, floorId: string, items: CanvasItem[], at: string): Promise<StoredCanvasEntry[]> {
+export async function syncCanvas(
+  trx: Kysely<Database>,
+  venueId: string,
+  floorId: string,
+  items: CanvasItem[],
+  at: string,
+): Promise<StoredCanvasEntry[]> {
   const seen = new Set<string>();
   items.forEach((item, index) => {
     if (!isTableItem(item)) return;
@@ -78,7 +84,16 @@ export async function syncCanvas(trx: Kysely<Database>, venueId: string, floorId
       }
     } else {
       tableId = newId('tbl');
-      created.push({ id: tableId, venue_id: venueId, table_number: number, status: 'active', seating_area_id: null, ...owned, created_at: at, updated_at: at });
+      created.push({
+        id: tableId,
+        venue_id: venueId,
+        table_number: number,
+        status: 'active',
+        seating_area_id: null,
+        ...owned,
+        created_at: at,
+        updated_at: at,
+      });
     }
     placed.add(tableId);
     entries.push({ item, table_id: tableId });
@@ -107,7 +122,12 @@ export function createFloorsService(deps: { db: Db; clock: Clock }) {
 
   async function tablesOnFloors(venueId: string, floorIds: string[]) {
     if (floorIds.length === 0) return [];
-    const rows = await db.selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).where('floor_id', 'in', floorIds).execute();
+    const rows = await db
+      .selectFrom('venue_tables')
+      .selectAll()
+      .where('venue_id', '=', venueId)
+      .where('floor_id', 'in', floorIds)
+      .execute();
     return rows.sort(byTableNumber);
   }
 
@@ -123,8 +143,13 @@ export function createFloorsService(deps: { db: Db; clock: Clock }) {
 
   return {
     async list(venueId: string) {
-      const rows = (await db.selectFrom('floors').selectAll().where('venue_id', '=', venueId).execute()).sort((a, b) => a.sort_order - b.sort_order || byName(a, b));
-      const tables = await tablesOnFloors(venueId, rows.map((row) => row.id));
+      const rows = (await db.selectFrom('floors').selectAll().where('venue_id', '=', venueId).execute()).sort(
+        (a, b) => a.sort_order - b.sort_order || byName(a, b),
+      );
+      const tables = await tablesOnFloors(
+        venueId,
+        rows.map((row) => row.id),
+      );
       return rows.map((row) => toFloor(row, tables));
     },
 
@@ -145,7 +170,11 @@ export function createFloorsService(deps: { db: Db; clock: Clock }) {
           .execute();
         if (body.canvas_data) {
           const entries = await syncCanvas(trx, venueId, id, body.canvas_data, at);
-          await trx.updateTable('floors').set({ canvas_data: JSON.stringify(entries) }).where('id', '=', id).execute();
+          await trx
+            .updateTable('floors')
+            .set({ canvas_data: JSON.stringify(entries) })
+            .where('id', '=', id)
+            .execute();
         }
       });
       return id;
@@ -174,7 +203,12 @@ export function createFloorsService(deps: { db: Db; clock: Clock }) {
       const at = now();
       await withTransaction(deps.db, async (trx) => {
         await floorOf(venueId, id, trx);
-        await trx.updateTable('venue_tables').set({ floor_id: null, x: null, y: null, updated_at: at }).where('venue_id', '=', venueId).where('floor_id', '=', id).execute();
+        await trx
+          .updateTable('venue_tables')
+          .set({ floor_id: null, x: null, y: null, updated_at: at })
+          .where('venue_id', '=', venueId)
+          .where('floor_id', '=', id)
+          .execute();
         await trx.deleteFrom('floors').where('id', '=', id).execute();
       });
     },

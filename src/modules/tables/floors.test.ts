@@ -61,13 +61,25 @@ describe('floors and the canvas', () => {
       size: 'large',
     });
     const created = detail.tables.find((row: any) => row.table_number === '2');
-    expect(created).toMatchObject({ capacity: 2, min_covers: 1, table_type: 'high', status: 'active', floor_id: floor, x: 30.5, y: 40, shape: 'circle', size: 'small' });
+    expect(created).toMatchObject({
+      capacity: 2,
+      min_covers: 1,
+      table_type: 'high',
+      status: 'active',
+      floor_id: floor,
+      x: 30.5,
+      y: 40,
+      shape: 'circle',
+      size: 'small',
+    });
     expect((await v.get('/floors')).json().data[0].canvas_data).toEqual(canvas);
   });
 
   it('shows table-route changes on the canvas', async () => {
     const { api: v } = await setupVenue(t);
-    const floor = (await v.post('/floors', { name: 'Main', canvas_data: [{ type: 'table', tableNumber: 7, maxCovers: 4, x: 1, y: 2 }] })).json().id;
+    const floor = (
+      await v.post('/floors', { name: 'Main', canvas_data: [{ type: 'table', tableNumber: 7, maxCovers: 4, x: 1, y: 2 }] })
+    ).json().id;
     const table = (await v.get(`/floors/${floor}`)).json().tables[0];
     expect(table).toMatchObject({ table_number: '7', capacity: 4, floor_id: floor });
     expect((await v.get(`/floors/${floor}`)).json().canvas_data).toEqual([
@@ -94,7 +106,12 @@ describe('floors and the canvas', () => {
     const tables = (await v.get(`/floors/${main}`)).json().tables;
     const [one, two, three] = tables.map((row: any) => row.id);
 
-    await v.put(`/floors/${main}`, { canvas_data: [{ type: 'table', tableNumber: '1', x: 1, y: 1 }, { type: 'table', tableNumber: '2', x: 2, y: 2 }] });
+    await v.put(`/floors/${main}`, {
+      canvas_data: [
+        { type: 'table', tableNumber: '1', x: 1, y: 1 },
+        { type: 'table', tableNumber: '2', x: 2, y: 2 },
+      ],
+    });
     expect((await v.get(`/tables/${three}`)).json()).toMatchObject({ floor_id: null, x: null, y: null });
     expect((await v.get('/tables')).json().data).toHaveLength(3);
 
@@ -113,7 +130,10 @@ describe('floors and the canvas', () => {
     for (const canvas_data of [
       [{ type: 'table', x: 1, y: 1 }],
       [{ type: 'table', tableNumber: '' }],
-      [{ type: 'table', tableNumber: '1' }, { type: 'table', tableNumber: 1 }],
+      [
+        { type: 'table', tableNumber: '1' },
+        { type: 'table', tableNumber: 1 },
+      ],
       [{ type: 'table', tableNumber: '1', tableType: 'round' }],
       [{ type: 'table', tableNumber: '1', minCovers: 6, maxCovers: 2 }],
       [{ type: 'table', tableNumber: '1', maxCovers: 0 }],
@@ -124,7 +144,16 @@ describe('floors and the canvas', () => {
       expect((await v.put(`/floors/${floor}`, { canvas_data })).statusCode, JSON.stringify(canvas_data)).toBe(400);
     }
     // A refused canvas rolls back tables it had already created.
-    expect((await v.put(`/floors/${floor}`, { canvas_data: [{ type: 'table', tableNumber: '9' }, { type: 'table', tableNumber: '8', minCovers: 5, maxCovers: 2 }] })).statusCode).toBe(400);
+    expect(
+      (
+        await v.put(`/floors/${floor}`, {
+          canvas_data: [
+            { type: 'table', tableNumber: '9' },
+            { type: 'table', tableNumber: '8', minCovers: 5, maxCovers: 2 },
+          ],
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await v.get('/tables')).json().data).toEqual([]);
   });
 
@@ -145,8 +174,14 @@ describe('floors and the canvas', () => {
       [[{ type: 'label', rotation: 720 }], /rotation must be at most 360/],
       [[{ type: 'label', width: -1 }], /width must be at least 0/],
       [[{ type: 'table', tableNumber: '1', x: 1e9 }], /x must be at most 1000000/],
-      [Array.from({ length: MAX_CANVAS_ITEMS + 1 }, (_, i) => ({ type: 'label', text: String(i) })), /^body\.canvas_data must have at most 1000 items$/],
-      [[{ type: 'label', text: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[['deep']]]]]]]]]]]]]]]]]]]]]]]]]]]]]] }], /^body is nested deeper than 32 levels$/],
+      [
+        Array.from({ length: MAX_CANVAS_ITEMS + 1 }, (_, i) => ({ type: 'label', text: String(i) })),
+        /^body\.canvas_data must have at most 1000 items$/,
+      ],
+      [
+        [{ type: 'label', text: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[['deep']]]]]]]]]]]]]]]]]]]]]]]]]]]]]] }],
+        /^body is nested deeper than 32 levels$/,
+      ],
     ];
     for (const [canvas_data, message] of refused) {
       const res = await v.put(`/floors/${floor}`, { canvas_data });
@@ -165,7 +200,12 @@ describe('floors and the canvas', () => {
     const { venueId, api: v } = await setupVenue(t);
     const floor = (await v.post('/floors', { name: 'Main' })).json().id;
     const legacy = [{ item: { type: 'label', text: 'Old', x: 1, y: 2, junk: { deep: [1, 2, 3] } } }];
-    await t.db.kysely.updateTable('floors').set({ canvas_data: JSON.stringify(legacy) }).where('id', '=', floor).where('venue_id', '=', venueId).execute();
+    await t.db.kysely
+      .updateTable('floors')
+      .set({ canvas_data: JSON.stringify(legacy) })
+      .where('id', '=', floor)
+      .where('venue_id', '=', venueId)
+      .execute();
     expect((await v.get(`/floors/${floor}`)).json().canvas_data).toEqual([{ type: 'label', text: 'Old', x: 1, y: 2 }]);
   });
 });
@@ -174,7 +214,13 @@ describe('canvas sync at scale', () => {
   it('creates hundreds of tables from one canvas', async () => {
     const { api: v } = await setupVenue(t);
     const floor = (await v.post('/floors', { name: 'Hall' })).json().id;
-    const canvas = Array.from({ length: 620 }, (_, i) => ({ type: 'table', tableNumber: String(i + 1), maxCovers: 2 + (i % 5), x: i, y: i * 2 }));
+    const canvas = Array.from({ length: 620 }, (_, i) => ({
+      type: 'table',
+      tableNumber: String(i + 1),
+      maxCovers: 2 + (i % 5),
+      x: i,
+      y: i * 2,
+    }));
     const res = await v.put(`/floors/${floor}`, { canvas_data: canvas });
     expect(res.statusCode, res.body).toBe(200);
     const tables = (await v.get('/tables')).json().data;
@@ -186,11 +232,23 @@ describe('canvas sync at scale', () => {
   it('a save writes only the tables whose canvas values changed', async () => {
     const { venueId, api: v } = await setupVenue(t);
     const floor = (await v.post('/floors', { name: 'Main' })).json().id;
-    const canvas = [1, 2, 3].map((n) => ({ type: 'table', tableNumber: String(n), tableType: 'standard', minCovers: 1, maxCovers: 4, shape: 'rect', size: 'large', x: n, y: n }));
+    const canvas = [1, 2, 3].map((n) => ({
+      type: 'table',
+      tableNumber: String(n),
+      tableType: 'standard',
+      minCovers: 1,
+      maxCovers: 4,
+      shape: 'rect',
+      size: 'large',
+      x: n,
+      y: n,
+    }));
     await v.put(`/floors/${floor}`, { canvas_data: canvas });
     const stamps = async () =>
       Object.fromEntries(
-        (await t.db.kysely.selectFrom('venue_tables').select(['table_number', 'updated_at']).where('venue_id', '=', venueId).execute()).map((row) => [row.table_number, row.updated_at]),
+        (await t.db.kysely.selectFrom('venue_tables').select(['table_number', 'updated_at']).where('venue_id', '=', venueId).execute()).map(
+          (row) => [row.table_number, row.updated_at],
+        ),
       );
     const before = await stamps();
     t.clock.advance(60_000);

@@ -15,7 +15,23 @@ async function insertTable(venue: string, number: string) {
   const at = t.clock.now().toISOString();
   await t.db.kysely
     .insertInto('venue_tables')
-    .values({ id, venue_id: venue, table_number: number, capacity: 4, min_covers: 1, status: 'active', table_type: 'standard', seating_area_id: null, floor_id: null, x: null, y: null, shape: null, size: null, created_at: at, updated_at: at })
+    .values({
+      id,
+      venue_id: venue,
+      table_number: number,
+      capacity: 4,
+      min_covers: 1,
+      status: 'active',
+      table_type: 'standard',
+      seating_area_id: null,
+      floor_id: null,
+      x: null,
+      y: null,
+      shape: null,
+      size: null,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   return id;
 }
@@ -25,9 +41,32 @@ async function insertBooking(venue: string, tableIds: string[], from: string, to
   const at = t.clock.now().toISOString();
   await t.db.kysely
     .insertInto('bookings')
-    .values({ id, operator_id: operatorId, venue_id: venue, kind: 'table', status, user_id: null, event_id: null, access_rule_id: null, booking_date: from.slice(0, 10), start_time: null, duration_minutes: null, starts_at: from, ends_at: to, guest_name: null, guest_email: null, guest_phone: null, created_at: at, updated_at: at })
+    .values({
+      id,
+      operator_id: operatorId,
+      venue_id: venue,
+      kind: 'table',
+      status,
+      user_id: null,
+      event_id: null,
+      access_rule_id: null,
+      booking_date: from.slice(0, 10),
+      start_time: null,
+      duration_minutes: null,
+      starts_at: from,
+      ends_at: to,
+      guest_name: null,
+      guest_email: null,
+      guest_phone: null,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
-  for (const tableId of tableIds) await t.db.kysely.insertInto('booking_tables').values({ booking_id: id, table_id: tableId, venue_id: venue, starts_at: from, ends_at: to }).execute();
+  for (const tableId of tableIds)
+    await t.db.kysely
+      .insertInto('booking_tables')
+      .values({ booking_id: id, table_id: tableId, venue_id: venue, starts_at: from, ends_at: to })
+      .execute();
   return id;
 }
 
@@ -35,7 +74,16 @@ async function insertBlock(venue: string, tableId: string, from: string, to: str
   const at = t.clock.now().toISOString();
   await t.db.kysely
     .insertInto('table_blocks')
-    .values({ id: newId('tblk'), venue_id: venue, table_id: tableId, blocked_from: from, blocked_to: to, reason: 'Venue Reserved', created_at: at, updated_at: at })
+    .values({
+      id: newId('tblk'),
+      venue_id: venue,
+      table_id: tableId,
+      blocked_from: from,
+      blocked_to: to,
+      reason: 'Venue Reserved',
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
 }
 
@@ -87,9 +135,13 @@ describe('blockedTableIds', () => {
     expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T19:00:00Z')))).toEqual([]);
     expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T19:00:01Z')))).toEqual(ids('e'));
     expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T21:00:00Z'), d('2026-06-20T23:00:00Z')))).toEqual([]);
-    expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z'), { tableIds: [tables.a] }))).toEqual([]);
+    expect(
+      sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z'), { tableIds: [tables.a] })),
+    ).toEqual([]);
     expect(sorted(await blockedTableIds(k, venueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z'), { tableIds: [] }))).toEqual([]);
-    expect(sorted(await blockedTableIds(k, otherVenueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z')))).toEqual([tables.elsewhere]);
+    expect(sorted(await blockedTableIds(k, otherVenueId, d('2026-06-20T18:00:00Z'), d('2026-06-20T23:00:00Z')))).toEqual([
+      tables.elsewhere,
+    ]);
   });
 });
 
@@ -111,10 +163,14 @@ describe('indexes the booking engine relies on', () => {
   const RANGE_ON_BLOCKED_TO = /blocked_to>\?|Index Cond: .*blocked_to >/;
 
   it('blocks of a table, or of a venue, overlapping a range are found through a blocked_to-led index', async () => {
-    const perTable = await plan(sql`select distinct table_id from table_blocks where table_id in (${tables.a}, ${tables.b}) and blocked_from < ${'2026-06-20T20:00:00.000Z'} and blocked_to > ${'2026-06-20T18:00:00.000Z'}`);
+    const perTable = await plan(
+      sql`select distinct table_id from table_blocks where table_id in (${tables.a}, ${tables.b}) and blocked_from < ${'2026-06-20T20:00:00.000Z'} and blocked_to > ${'2026-06-20T18:00:00.000Z'}`,
+    );
     expect(perTable).toMatch(/table_blocks_table_window_idx/);
     expect(perTable).toMatch(RANGE_ON_BLOCKED_TO);
-    const perVenue = await plan(sql`select distinct table_id from table_blocks where venue_id = ${venueId} and blocked_from < ${'2026-06-20T20:00:00.000Z'} and blocked_to > ${'2026-06-20T18:00:00.000Z'}`);
+    const perVenue = await plan(
+      sql`select distinct table_id from table_blocks where venue_id = ${venueId} and blocked_from < ${'2026-06-20T20:00:00.000Z'} and blocked_to > ${'2026-06-20T18:00:00.000Z'}`,
+    );
     expect(perVenue).toMatch(/table_blocks_venue_window_idx/);
     expect(perVenue).toMatch(RANGE_ON_BLOCKED_TO);
   });

@@ -14,9 +14,16 @@ export interface OccupancyOptions {
 }
 
 /** The venue's tables held by a booking with an active status whose stay overlaps [fromUtc, toUtc). */
-export async function takenTableIds(db: Conn, venueId: string, fromUtc: Date, toUtc: Date, options: OccupancyOptions = {}): Promise<Set<string>> {
+export async function takenTableIds(
+  db: Conn,
+  venueId: string,
+  fromUtc: Date,
+  toUtc: Date,
+  options: OccupancyOptions = {},
+): Promise<Set<string>> {
   const tableIds =
-    options.tableIds ?? (await kyselyOf(db).selectFrom('venue_tables').select('id').where('venue_id', '=', venueId).execute()).map((row) => row.id);
+    options.tableIds ??
+    (await kyselyOf(db).selectFrom('venue_tables').select('id').where('venue_id', '=', venueId).execute()).map((row) => row.id);
   return tablesTakenBetween(db, venueId, tableIds, fromUtc, toUtc, { excludeBookingId: options.excludeBookingId });
 }
 

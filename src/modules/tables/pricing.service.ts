@@ -26,7 +26,12 @@ export function createPricingService(deps: { db: Db; clock: Clock; references: R
     return row;
   }
 
-  const toSettings = (row: { reassign_enabled: number; reassign_time: string; duration_enabled: number; reassign_last_run: string | null }) => ({
+  const toSettings = (row: {
+    reassign_enabled: number;
+    reassign_time: string;
+    duration_enabled: number;
+    reassign_last_run: string | null;
+  }) => ({
     reassign_enabled: Boolean(row.reassign_enabled),
     reassign_time: row.reassign_time,
     reassign_last_run: row.reassign_last_run,
@@ -34,7 +39,9 @@ export function createPricingService(deps: { db: Db; clock: Clock; references: R
   });
 
   async function settingsRow(venueId: string) {
-    return (await db.selectFrom('smart_table_settings').selectAll().where('venue_id', '=', venueId).executeTakeFirst()) ?? SMART_TABLE_DEFAULTS;
+    return (
+      (await db.selectFrom('smart_table_settings').selectAll().where('venue_id', '=', venueId).executeTakeFirst()) ?? SMART_TABLE_DEFAULTS
+    );
   }
 
   return {
@@ -69,7 +76,14 @@ export function createPricingService(deps: { db: Db; clock: Clock; references: R
       const at = now();
       await db
         .insertInto('pricelists')
-        .values({ id, venue_id: venueId, name: requiredText(body.name, 'name'), default_price_pence: body.default_price_pence ?? 0, created_at: at, updated_at: at })
+        .values({
+          id,
+          venue_id: venueId,
+          name: requiredText(body.name, 'name'),
+          default_price_pence: body.default_price_pence ?? 0,
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
       return id;
     },
@@ -92,7 +106,12 @@ export function createPricingService(deps: { db: Db; clock: Clock; references: R
     async deletePricelist(venueId: string, id: string) {
       const at = now();
       await withTransaction(deps.db, async (trx) => {
-        const found = await trx.selectFrom('pricelists').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+        const found = await trx
+          .selectFrom('pricelists')
+          .select('id')
+          .where('venue_id', '=', venueId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (!found) throw notFound('Price list');
         await trx.deleteFrom('pricelist_prices').where('pricelist_id', '=', id).execute();
         // Access rules and table profiles that used it stop naming it.
@@ -104,7 +123,12 @@ export function createPricingService(deps: { db: Db; clock: Clock; references: R
     /** Sets a table's override; null or an empty string clears it back to the list's default. */
     async setTablePrice(venueId: string, id: string, tableId: string, price: number | null | '') {
       await pricelistOf(venueId, id);
-      const table = await db.selectFrom('venue_tables').select('id').where('venue_id', '=', venueId).where('id', '=', tableId).executeTakeFirst();
+      const table = await db
+        .selectFrom('venue_tables')
+        .select('id')
+        .where('venue_id', '=', venueId)
+        .where('id', '=', tableId)
+        .executeTakeFirst();
       if (!table) throw notFound('Table');
       if (price === null || price === '') {
         await db.deleteFrom('pricelist_prices').where('pricelist_id', '=', id).where('table_id', '=', tableId).execute();

@@ -13,15 +13,42 @@ afterAll(async () => t.close());
 describe('smart-table settings', () => {
   it('reads defaults, saves the fields sent and never takes reassign_last_run from the body', async () => {
     const { venueId, api: v } = await setupVenue(t);
-    expect((await v.get('/smart-tables')).json()).toEqual({ reassign_enabled: false, reassign_time: '06:00', reassign_last_run: null, duration_enabled: false });
+    expect((await v.get('/smart-tables')).json()).toEqual({
+      reassign_enabled: false,
+      reassign_time: '06:00',
+      reassign_last_run: null,
+      duration_enabled: false,
+    });
 
-    const saved = await v.put('/smart-tables', { reassign_enabled: true, reassign_time: '05:30', duration_enabled: 1, reassign_last_run: '2026-01-01T00:00:00Z' });
-    expect(saved.json()).toEqual({ success: true, data: { reassign_enabled: true, reassign_time: '05:30', reassign_last_run: null, duration_enabled: true } });
-    expect((await v.get('/smart-tables')).json()).toEqual({ reassign_enabled: true, reassign_time: '05:30', reassign_last_run: null, duration_enabled: true });
+    const saved = await v.put('/smart-tables', {
+      reassign_enabled: true,
+      reassign_time: '05:30',
+      duration_enabled: 1,
+      reassign_last_run: '2026-01-01T00:00:00Z',
+    });
+    expect(saved.json()).toEqual({
+      success: true,
+      data: { reassign_enabled: true, reassign_time: '05:30', reassign_last_run: null, duration_enabled: true },
+    });
+    expect((await v.get('/smart-tables')).json()).toEqual({
+      reassign_enabled: true,
+      reassign_time: '05:30',
+      reassign_last_run: null,
+      duration_enabled: true,
+    });
 
-    await t.db.kysely.updateTable('smart_table_settings').set({ reassign_last_run: '2026-06-15T05:30:00.000Z' }).where('venue_id', '=', venueId).execute();
+    await t.db.kysely
+      .updateTable('smart_table_settings')
+      .set({ reassign_last_run: '2026-06-15T05:30:00.000Z' })
+      .where('venue_id', '=', venueId)
+      .execute();
     const partial = await v.put('/smart-tables', { duration_enabled: false });
-    expect(partial.json().data).toEqual({ reassign_enabled: true, reassign_time: '05:30', reassign_last_run: '2026-06-15T05:30:00.000Z', duration_enabled: false });
+    expect(partial.json().data).toEqual({
+      reassign_enabled: true,
+      reassign_time: '05:30',
+      reassign_last_run: '2026-06-15T05:30:00.000Z',
+      duration_enabled: false,
+    });
 
     expect((await v.put('/smart-tables', { reassign_time: '6am' })).statusCode).toBe(400);
     expect((await v.put('/smart-tables', { reassign_enabled: 'yes' })).statusCode).toBe(400);
@@ -96,7 +123,15 @@ describe('price lists', () => {
     const profileId = newId('prof');
     await t.db.kysely
       .insertInto('profiles' as any)
-      .values({ id: profileId, venue_id: venueId, family: 'table', name: 'Tables', pricelist_id: gone, created_at: at, updated_at: at } as any)
+      .values({
+        id: profileId,
+        venue_id: venueId,
+        family: 'table',
+        name: 'Tables',
+        pricelist_id: gone,
+        created_at: at,
+        updated_at: at,
+      } as any)
       .execute();
 
     expect((await v.del(`/pricelists/${gone}`)).json()).toEqual({ success: true });
@@ -104,7 +139,11 @@ describe('price lists', () => {
     expect(overrides).toEqual([{ pricelist_id: kept, table_id: a, price_pence: 200 }]);
     const rules = Object.fromEntries((await v.get('/access-rules')).json().data.map((r: any) => [r.id, r.pricelist_id]));
     expect(rules).toEqual({ [ruleGone]: null, [ruleKept]: kept });
-    const profile = await (t.db.kysely as any).selectFrom('profiles').select('pricelist_id').where('id', '=', profileId).executeTakeFirstOrThrow();
+    const profile = await (t.db.kysely as any)
+      .selectFrom('profiles')
+      .select('pricelist_id')
+      .where('id', '=', profileId)
+      .executeTakeFirstOrThrow();
     expect(profile.pricelist_id).toBeNull();
   });
 });

@@ -11,7 +11,10 @@ afterAll(async () => t.close());
 describe('table_number limits', () => {
   it('stores a number up to 99999 as its string', async () => {
     const { api: v } = await setupVenue(t);
-    for (const [sent, stored] of [[0, '0'], [99_999, '99999']] as const) {
+    for (const [sent, stored] of [
+      [0, '0'],
+      [99_999, '99999'],
+    ] as const) {
       const id = expectCreated(await v.post('/tables', { table_number: sent }));
       expect((await v.get(`/tables/${id}`)).json().table_number).toBe(stored);
     }

@@ -29,7 +29,8 @@ export function parseCanvas(text: string): StoredCanvasEntry[] {
 export function tableItem(table: TableRow, item: CanvasItem = { type: 'table' }): CanvasItem {
   const out: CanvasItem = { ...item, type: 'table' };
   // A client that sent the number as a number gets it back as it sent it while it still matches.
-  out.tableNumber = item.tableNumber !== undefined && tableNumberOf(item.tableNumber) === table.table_number ? item.tableNumber : table.table_number;
+  out.tableNumber =
+    item.tableNumber !== undefined && tableNumberOf(item.tableNumber) === table.table_number ? item.tableNumber : table.table_number;
   out.tableType = table.table_type as CanvasItem['tableType'];
   out.minCovers = table.min_covers;
   out.maxCovers = table.capacity;

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createTestApp,
+  insertVenue,
+  insertVenueRow,
+  venueApi,
+  type TestApp,
+  type TestOperator,
+} from '../../../test/helpers/app.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -24,7 +32,9 @@ function api(venueId: string, headers: Record<string, string>) {
 }
 
 const copy = (op: TestOperator, sourceVenueId: string, targetVenueId: string) =>
-  withTransaction(t.db, (trx) => t.ctx.copyScopes.get('tables')!.copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }));
+  withTransaction(t.db, (trx) =>
+    t.ctx.copyScopes.get('tables')!.copy({ trx, operatorId: op.operatorId, sourceVenueId, targetVenueId, now: t.clock.now() }),
+  );
 
 const CANVAS = [
   { type: 'table', tableNumber: '1', tableType: 'booth', minCovers: 2, maxCovers: 6, shape: 'rect', size: 'large', x: 10, y: 20 },
@@ -50,7 +60,11 @@ async function scenario() {
   const weekend = (await s.send('POST', '/pricelists', { name: 'Weekend', default_price_pence: 2000 })).id;
   await s.send('PUT', `/pricelists/${weekend}/tables/${one}`, { price_pence: 5000 });
   await s.send('PUT', '/smart-tables', { reassign_enabled: true, reassign_time: '05:00', duration_enabled: true });
-  await t.db.kysely.updateTable('smart_table_settings').set({ reassign_last_run: '2026-06-15T05:00:00.000Z' }).where('venue_id', '=', sourceId).execute();
+  await t.db.kysely
+    .updateTable('smart_table_settings')
+    .set({ reassign_last_run: '2026-06-15T05:00:00.000Z' })
+    .where('venue_id', '=', sourceId)
+    .execute();
   await s.send('POST', '/tables/block', { table_ids: [one], from: '2026-06-20T19:00', to: '2026-06-20T21:00' });
 
   // The target's floorplan, and availability and profiles that point into it.
@@ -62,8 +76,18 @@ async function scenario() {
   const oldList = (await d.send('POST', '/pricelists', { name: 'Old list' })).id;
   await d.send('POST', '/tables/block', { table_ids: [oldNine], from: '2026-06-20T19:00', to: '2026-06-20T21:00' });
   await d.send('POST', '/floors', { name: 'Old floor' });
-  await d.send('POST', '/shifts', { name: 'Dinner', days_of_week: ['fri'], table_ids: [oldOne, oldNine], seating_area_ids: [oldTerrace, oldArea] });
-  await d.send('POST', '/access-rules', { name: 'A', pricelist_id: oldWeekend, table_ids: [oldNine, oldOne], guest_pick_area_ids: [oldArea] });
+  await d.send('POST', '/shifts', {
+    name: 'Dinner',
+    days_of_week: ['fri'],
+    table_ids: [oldOne, oldNine],
+    seating_area_ids: [oldTerrace, oldArea],
+  });
+  await d.send('POST', '/access-rules', {
+    name: 'A',
+    pricelist_id: oldWeekend,
+    table_ids: [oldNine, oldOne],
+    guest_pick_area_ids: [oldArea],
+  });
   await d.send('POST', '/access-rules', { name: 'B', pricelist_id: oldList });
   const profile = await insertVenueRow(t, 'profiles', targetId, { family: 'table', name: 'Tables', pricelist_id: oldWeekend }, 'prof');
 
@@ -94,10 +118,24 @@ describe('copy-from scope `tables`', () => {
     const [one, two] = tables.map((row: any) => row.id);
     expect((await d.get(`/floors/${floors[0].id}`)).tables.map((row: any) => row.id)).toEqual([one, two]);
 
-    expect((await d.get('/tables/combos')).data).toEqual([{ id: expect.any(String), name: 'Pair', table_ids: [one, two], combined_capacity: 8 }]);
+    expect((await d.get('/tables/combos')).data).toEqual([
+      { id: expect.any(String), name: 'Pair', table_ids: [one, two], combined_capacity: 8 },
+    ]);
     const pricelists = (await d.get('/pricelists')).data;
-    expect(pricelists).toEqual([{ id: expect.any(String), name: 'Weekend', default_price_pence: 2000, table_prices: [{ table_id: one, table_number: '1', price_pence: 5000 }] }]);
-    expect(await d.get('/smart-tables')).toEqual({ reassign_enabled: true, reassign_time: '05:00', reassign_last_run: null, duration_enabled: true });
+    expect(pricelists).toEqual([
+      {
+        id: expect.any(String),
+        name: 'Weekend',
+        default_price_pence: 2000,
+        table_prices: [{ table_id: one, table_number: '1', price_pence: 5000 }],
+      },
+    ]);
+    expect(await d.get('/smart-tables')).toEqual({
+      reassign_enabled: true,
+      reassign_time: '05:00',
+      reassign_last_run: null,
+      duration_enabled: true,
+    });
     expect((await d.get('/tables/blocks')).data).toEqual([]);
 
     // Shifts, rules and table profiles of the target now name the copies (by number and name) or nothing.
@@ -122,9 +160,37 @@ describe('copy-from scope `tables`', () => {
     const booking = newId('bkg');
     await t.db.kysely
       .insertInto('bookings')
-      .values({ id: booking, operator_id: op.operatorId, venue_id: targetId, kind: 'table', status: 'pending', user_id: null, event_id: null, access_rule_id: null, booking_date: '2026-06-20', start_time: '19:00', duration_minutes: 120, starts_at: '2026-06-20T18:00:00.000Z', ends_at: '2026-06-20T20:00:00.000Z', guest_name: null, guest_email: null, guest_phone: null, created_at: at, updated_at: at })
+      .values({
+        id: booking,
+        operator_id: op.operatorId,
+        venue_id: targetId,
+        kind: 'table',
+        status: 'pending',
+        user_id: null,
+        event_id: null,
+        access_rule_id: null,
+        booking_date: '2026-06-20',
+        start_time: '19:00',
+        duration_minutes: 120,
+        starts_at: '2026-06-20T18:00:00.000Z',
+        ends_at: '2026-06-20T20:00:00.000Z',
+        guest_name: null,
+        guest_email: null,
+        guest_phone: null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
-    await t.db.kysely.insertInto('booking_tables').values({ booking_id: booking, table_id: before[0].id, venue_id: targetId, starts_at: '2026-06-20T18:00:00.000Z', ends_at: '2026-06-20T20:00:00.000Z' }).execute();
+    await t.db.kysely
+      .insertInto('booking_tables')
+      .values({
+        booking_id: booking,
+        table_id: before[0].id,
+        venue_id: targetId,
+        starts_at: '2026-06-20T18:00:00.000Z',
+        ends_at: '2026-06-20T20:00:00.000Z',
+      })
+      .execute();
 
     const refused = await copy(op, sourceId, targetId).catch((error) => error);
     expect(refused).toBeInstanceOf(AppError);
@@ -157,7 +223,9 @@ describe('copy-from scope `tables`', () => {
     expect(floorCopy.canvas_data).toEqual(canvas.map((item) => ({ ...item, tableType: 'standard', minCovers: 1 })));
     expect(new Set(copied.map((row: any) => row.floor_id))).toEqual(new Set([floorCopy.id]));
     const [one, two, three] = copied.map((row: any) => row.id);
-    expect((await d.get('/tables/combos')).data).toEqual([{ id: expect.any(String), name: 'Long', table_ids: [one, two, three], combined_capacity: 6 }]);
+    expect((await d.get('/tables/combos')).data).toEqual([
+      { id: expect.any(String), name: 'Long', table_ids: [one, two, three], combined_capacity: 6 },
+    ]);
     expect((await d.get('/pricelists')).data[0].table_prices.map((row: any) => row.table_id)).toEqual([one, two, three]);
   });
 
@@ -168,7 +236,12 @@ describe('copy-from scope `tables`', () => {
     expect((await d.get('/tables')).data).toEqual([]);
     expect((await d.get('/floors')).data).toEqual([]);
     expect((await d.get('/pricelists')).data).toEqual([]);
-    expect(await d.get('/smart-tables')).toEqual({ reassign_enabled: false, reassign_time: '06:00', reassign_last_run: null, duration_enabled: false });
+    expect(await d.get('/smart-tables')).toEqual({
+      reassign_enabled: false,
+      reassign_time: '06:00',
+      reassign_last_run: null,
+      duration_enabled: false,
+    });
     expect((await d.get('/shifts')).data[0]).toMatchObject({ table_ids: [], seating_area_ids: [] });
   });
 });

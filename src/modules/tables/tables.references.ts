@@ -15,18 +15,51 @@ export function registerTablesReferences(references: References): void {
         .orderBy('id')
         .execute(),
     existing: async (db, venueId, tableIds) =>
-      ids(await kyselyOf(db).selectFrom('venue_tables').select('id').where('venue_id', '=', venueId).where('id', 'in', [...tableIds]).execute()),
+      ids(
+        await kyselyOf(db)
+          .selectFrom('venue_tables')
+          .select('id')
+          .where('venue_id', '=', venueId)
+          .where('id', 'in', [...tableIds])
+          .execute(),
+      ),
   });
   references.own('seating_area', {
     keyed: (db, venueId) =>
-      kyselyOf(db).selectFrom('seating_areas').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+      kyselyOf(db)
+        .selectFrom('seating_areas')
+        .select(['id', 'name as key'])
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     existing: async (db, venueId, areaIds) =>
-      ids(await kyselyOf(db).selectFrom('seating_areas').select('id').where('venue_id', '=', venueId).where('id', 'in', [...areaIds]).execute()),
+      ids(
+        await kyselyOf(db)
+          .selectFrom('seating_areas')
+          .select('id')
+          .where('venue_id', '=', venueId)
+          .where('id', 'in', [...areaIds])
+          .execute(),
+      ),
   });
   references.own('pricelist', {
     keyed: (db, venueId) =>
-      kyselyOf(db).selectFrom('pricelists').select(['id', 'name as key']).where('venue_id', '=', venueId).orderBy('created_at').orderBy('id').execute(),
+      kyselyOf(db)
+        .selectFrom('pricelists')
+        .select(['id', 'name as key'])
+        .where('venue_id', '=', venueId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     existing: async (db, venueId, listIds) =>
-      ids(await kyselyOf(db).selectFrom('pricelists').select('id').where('venue_id', '=', venueId).where('id', 'in', [...listIds]).execute()),
+      ids(
+        await kyselyOf(db)
+          .selectFrom('pricelists')
+          .select('id')
+          .where('venue_id', '=', venueId)
+          .where('id', 'in', [...listIds])
+          .execute(),
+      ),
   });
 }

@@ -41,7 +41,12 @@ export async function venueTables(db: Conn, venueId: string): Promise<TableRow[]
 export async function tablesOf(db: Conn, venueId: string, ids: readonly string[]): Promise<TableRow[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const rows = await kyselyOf(db).selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).where('id', 'in', unique).execute();
+  const rows = await kyselyOf(db)
+    .selectFrom('venue_tables')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('id', 'in', unique)
+    .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
   return unique.map((id) => {
     const row = byId.get(id);
@@ -84,13 +89,23 @@ export async function pruneCombinations(db: Conn, venueId: string) {
 }
 
 export async function findTable(db: Conn, venueId: string, id: string): Promise<TableRow> {
-  const row = await kyselyOf(db).selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+  const row = await kyselyOf(db)
+    .selectFrom('venue_tables')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('Table');
   return row;
 }
 
 export async function findArea(db: Conn, venueId: string, id: string) {
-  const row = await kyselyOf(db).selectFrom('seating_areas').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+  const row = await kyselyOf(db)
+    .selectFrom('seating_areas')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('Seating area');
   return row;
 }

@@ -44,7 +44,9 @@ export const Table = Type.Object({
 export const TableListQuery = Type.Object({
   date: Type.Optional(DateString),
   time: Type.Optional(ClockTime),
-  duration: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 60, description: 'minutes; default the venue default_booking_duration' })),
+  duration: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 24 * 60, description: 'minutes; default the venue default_booking_duration' }),
+  ),
 });
 export type TableListQuery = Static<typeof TableListQuery>;
 
@@ -64,7 +66,11 @@ export const SetAreaBody = Type.Object({ table_ids: TableIds, seating_area_id: N
 
 // ---- blocks ----
 
-const DateTimeText = Type.String({ minLength: 16, maxLength: 40, description: '`YYYY-MM-DDTHH:MM` venue-local, or ISO 8601 with an offset' });
+const DateTimeText = Type.String({
+  minLength: 16,
+  maxLength: 40,
+  description: '`YYYY-MM-DDTHH:MM` venue-local, or ISO 8601 with an offset',
+});
 
 export const BlockBody = Type.Object({
   table_ids: TableIds,

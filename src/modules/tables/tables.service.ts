@@ -40,11 +40,15 @@ export function createTablesService(deps: TablesDeps) {
     async list(venue: VenueRow, query: TableListQuery) {
       const rows = await venueTables(db, venue.id);
       if (query.date === undefined && query.time === undefined && query.duration === undefined) return rows.map(toTable);
-      if (query.date === undefined || query.time === undefined) throw badRequest('date and time are required together (duration is optional)');
+      if (query.date === undefined || query.time === undefined)
+        throw badRequest('date and time are required together (duration is optional)');
       if (!isCalendarDate(query.date)) throw badRequest('date is not a valid date');
       const from = localToUtc(query.date, query.time, venue.timezone);
       const to = new Date(from.getTime() + (query.duration ?? venue.default_booking_duration) * 60_000);
-      const [taken, blocked] = await Promise.all([takenTableIds(db, venue.id, from, to, { tableIds: rows.map((row) => row.id) }), blockedTableIds(db, venue.id, from, to)]);
+      const [taken, blocked] = await Promise.all([
+        takenTableIds(db, venue.id, from, to, { tableIds: rows.map((row) => row.id) }),
+        blockedTableIds(db, venue.id, from, to),
+      ]);
       return rows.map((row) => ({ ...toTable(row), is_blocked: blocked.has(row.id), is_taken: taken.has(row.id) }));
     },
 
@@ -52,7 +56,10 @@ export function createTablesService(deps: TablesDeps) {
       return toTable(await findTable(db, venueId, id));
     },
 
-    async create(venueId: string, body: { table_number: string | number; capacity?: number; status?: string; table_type?: string; min_covers?: number }) {
+    async create(
+      venueId: string,
+      body: { table_number: string | number; capacity?: number; status?: string; table_type?: string; min_covers?: number },
+    ) {
       const table_number = tableNumberOf(body.table_number);
       if (!table_number) throw badRequest('table_number is required');
       const capacity = body.capacity ?? 4;
@@ -130,7 +137,11 @@ export function createTablesService(deps: TablesDeps) {
           const floor = await trx.selectFrom('floors').select(['id', 'canvas_data']).where('id', '=', table.floor_id).executeTakeFirst();
           if (floor) {
             const entries = parseCanvas(floor.canvas_data).filter((entry) => entry.table_id !== id);
-            await trx.updateTable('floors').set({ canvas_data: JSON.stringify(entries), updated_at: at }).where('id', '=', floor.id).execute();
+            await trx
+              .updateTable('floors')
+              .set({ canvas_data: JSON.stringify(entries), updated_at: at })
+              .where('id', '=', floor.id)
+              .execute();
           }
         }
       });
@@ -142,7 +153,11 @@ export function createTablesService(deps: TablesDeps) {
         .updateTable('venue_tables')
         .set({ table_type: tableType, updated_at: now() })
         .where('venue_id', '=', venueId)
-        .where('id', 'in', tables.map((t) => t.id))
+        .where(
+          'id',
+          'in',
+          tables.map((t) => t.id),
+        )
         .execute();
     },
 
@@ -154,7 +169,11 @@ export function createTablesService(deps: TablesDeps) {
         .updateTable('venue_tables')
         .set({ seating_area_id: areaId, updated_at: now() })
         .where('venue_id', '=', venueId)
-        .where('id', 'in', tables.map((t) => t.id))
+        .where(
+          'id',
+          'in',
+          tables.map((t) => t.id),
+        )
         .execute();
     },
   };

@@ -51,7 +51,10 @@ export async function insertBooking(
     })
     .execute();
   for (const tableId of tableIds) {
-    await t.db.kysely.insertInto('booking_tables').values({ booking_id: id, table_id: tableId, venue_id: venueId, starts_at: startsAt, ends_at: endsAt }).execute();
+    await t.db.kysely
+      .insertInto('booking_tables')
+      .values({ booking_id: id, table_id: tableId, venue_id: venueId, starts_at: startsAt, ends_at: endsAt })
+      .execute();
   }
   return id;
 }

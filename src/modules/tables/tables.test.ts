@@ -31,12 +31,30 @@ describe('tables', () => {
     });
 
     const full = await createTable(v, { table_number: 12, capacity: 6, status: 'inactive', table_type: 'booth', min_covers: 2 });
-    expect((await v.get(`/tables/${full}`)).json()).toMatchObject({ table_number: '12', capacity: 6, status: 'inactive', table_type: 'booth', min_covers: 2 });
+    expect((await v.get(`/tables/${full}`)).json()).toMatchObject({
+      table_number: '12',
+      capacity: 6,
+      status: 'inactive',
+      table_type: 'booth',
+      min_covers: 2,
+    });
 
     expect((await v.put(`/tables/${full}`, { capacity: 8 })).json()).toEqual({ success: true });
-    expect((await v.get(`/tables/${full}`)).json()).toMatchObject({ table_number: '12', capacity: 8, status: 'inactive', table_type: 'booth', min_covers: 2 });
+    expect((await v.get(`/tables/${full}`)).json()).toMatchObject({
+      table_number: '12',
+      capacity: 8,
+      status: 'inactive',
+      table_type: 'booth',
+      min_covers: 2,
+    });
     await v.put(`/tables/${full}`, { table_number: '12A', status: 'active', table_type: 'high', min_covers: 3 });
-    expect((await v.get(`/tables/${full}`)).json()).toMatchObject({ table_number: '12A', capacity: 8, status: 'active', table_type: 'high', min_covers: 3 });
+    expect((await v.get(`/tables/${full}`)).json()).toMatchObject({
+      table_number: '12A',
+      capacity: 8,
+      status: 'active',
+      table_type: 'high',
+      min_covers: 3,
+    });
 
     expect((await v.del(`/tables/${id}`)).json()).toEqual({ success: true });
     expect((await v.get(`/tables/${id}`)).statusCode).toBe(404);

@@ -61,7 +61,14 @@ describe('table availability in a window', () => {
 
   it('refuses incomplete or invalid window queries', async () => {
     const { api: v } = await setupVenue(t);
-    for (const query of ['date=2026-06-20', 'time=19:00', 'duration=60', 'date=2026-02-30&time=19:00', 'date=2026-06-20&time=25:00', 'date=2026-06-20&time=19:00&duration=0']) {
+    for (const query of [
+      'date=2026-06-20',
+      'time=19:00',
+      'duration=60',
+      'date=2026-02-30&time=19:00',
+      'date=2026-06-20&time=25:00',
+      'date=2026-06-20&time=19:00&duration=0',
+    ]) {
       expect((await v.get(`/tables?${query}`)).statusCode, query).toBe(400);
     }
   });
@@ -74,7 +81,10 @@ describe('daylight-saving days (Europe/London)', () => {
     const table = await createTable(v, { table_number: '1' });
     const block = await v.post('/tables/block', { table_ids: [table], from: '2026-10-25T01:00', to: '2026-10-25T01:30' });
     expect(block.statusCode, block.body).toBe(200);
-    expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({ blocked_from: '2026-10-25T00:00:00.000Z', blocked_to: '2026-10-25T00:30:00.000Z' });
+    expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({
+      blocked_from: '2026-10-25T00:00:00.000Z',
+      blocked_to: '2026-10-25T00:30:00.000Z',
+    });
     const at = async (query: string) => (await v.get(`/tables?${query}`)).json().data[0].is_blocked;
     expect(await at('date=2026-10-25&time=01:00&duration=30')).toBe(true);
     expect(await at('date=2026-10-25&time=01:15&duration=10')).toBe(true);
@@ -95,7 +105,9 @@ describe('daylight-saving days (Europe/London)', () => {
     await v.post('/tables/block', { table_ids: [blocked], from: '2026-03-29T03:00', to: '2026-03-29T04:00' });
     await insertBooking(t, op, venueId, [taken], '2026-03-29T02:15:00.000Z', '2026-03-29T04:15:00.000Z');
     const state = async (query: string) =>
-      Object.fromEntries((await v.get(`/tables?${query}`)).json().data.map((row: any) => [row.table_number, [row.is_blocked, row.is_taken]]));
+      Object.fromEntries(
+        (await v.get(`/tables?${query}`)).json().data.map((row: any) => [row.table_number, [row.is_blocked, row.is_taken]]),
+      );
     // 00:30Z–02:00Z: ends exactly where the block starts and before the booking.
     expect(await state('date=2026-03-29&time=00:30&duration=90')).toEqual({ 1: [false, false], 2: [false, false] });
     // 00:30Z–02:30Z: two real hours reach both.
@@ -103,13 +115,18 @@ describe('daylight-saving days (Europe/London)', () => {
     // A skipped wall-clock time (01:30) moves forward to 02:30 BST = 01:30Z, like a block at 01:30 would.
     expect(await state('date=2026-03-29&time=01:30&duration=30')).toEqual({ 1: [false, false], 2: [false, false] });
     expect(await state('date=2026-03-29&time=01:30&duration=31')).toEqual({ 1: [true, false], 2: [false, false] });
-    expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({ blocked_from: '2026-03-29T02:00:00.000Z', blocked_to: '2026-03-29T03:00:00.000Z' });
+    expect((await v.get('/tables/blocks')).json().data[0]).toMatchObject({
+      blocked_from: '2026-03-29T02:00:00.000Z',
+      blocked_to: '2026-03-29T03:00:00.000Z',
+    });
   });
 
   it('refuses offsets that no place on earth uses', async () => {
     const { api: v } = await setupVenue(t);
     const table = await createTable(v, { table_number: '1' });
-    expect((await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00+25:00', to: '2026-06-21T19:00Z' })).statusCode).toBe(400);
+    expect(
+      (await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00+25:00', to: '2026-06-21T19:00Z' })).statusCode,
+    ).toBe(400);
     expect((await v.post('/tables/block', { table_ids: [table], from: '2026-06-20T19:00Z', to: '2026-06-20T24:00' })).statusCode).toBe(400);
     expect((await v.get('/tables/blocks')).json().data).toEqual([]);
   });

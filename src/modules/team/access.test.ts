@@ -3,7 +3,15 @@
  * permission; read grants open reads only, write grants open both, parent keys cover their children.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuest, createOperator, createStaff, createTestApp, uniqueEmail, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import {
+  createGuest,
+  createOperator,
+  createStaff,
+  createTestApp,
+  uniqueEmail,
+  type TestApp,
+  type TestOperator,
+} from '../../../test/helpers/app.js';
 import { as } from './team.test-support.js';
 
 let t: TestApp;
@@ -27,16 +35,44 @@ interface RouteCase {
 let names = 0;
 const ROUTES: RouteCase[] = [
   { method: 'GET', url: '/api/my-operator', key: 'operators.settings', action: 'read', allowed: 200 },
-  { method: 'PUT', url: '/api/my-operator', key: 'operators.settings', action: 'write', payload: () => ({ name: 'Test Operator' }), allowed: 200 },
+  {
+    method: 'PUT',
+    url: '/api/my-operator',
+    key: 'operators.settings',
+    action: 'write',
+    payload: () => ({ name: 'Test Operator' }),
+    allowed: 200,
+  },
   { method: 'GET', url: '/api/client/dashboard', key: 'stats', action: 'read', allowed: 200 },
   { method: 'GET', url: '/api/my-operator/members', key: 'operators.members', action: 'read', allowed: 200 },
   { method: 'GET', url: '/api/my-operator/users-search?q=zz', key: 'operators.members', action: 'read', allowed: 200 },
-  { method: 'POST', url: '/api/my-operator/members', key: 'operators.members', action: 'write', payload: () => ({ user_id: 'usr_missing' }), allowed: 404 },
-  { method: 'PUT', url: '/api/my-operator/members/mem_missing', key: 'operators.members', action: 'write', payload: () => ({ role: 'x' }), allowed: 404 },
+  {
+    method: 'POST',
+    url: '/api/my-operator/members',
+    key: 'operators.members',
+    action: 'write',
+    payload: () => ({ user_id: 'usr_missing' }),
+    allowed: 404,
+  },
+  {
+    method: 'PUT',
+    url: '/api/my-operator/members/mem_missing',
+    key: 'operators.members',
+    action: 'write',
+    payload: () => ({ role: 'x' }),
+    allowed: 404,
+  },
   { method: 'DELETE', url: '/api/my-operator/members/mem_missing', key: 'operators.members', action: 'write', allowed: 404 },
   { method: 'GET', url: '/api/my-roles', key: 'users.role', action: 'read', allowed: 200 },
   { method: 'GET', url: '/api/my-roles/role_missing', key: 'users.role', action: 'read', allowed: 404 },
-  { method: 'POST', url: '/api/my-roles', key: 'users.role', action: 'write', payload: () => ({ name: `Access ${++names}` }), allowed: 200 },
+  {
+    method: 'POST',
+    url: '/api/my-roles',
+    key: 'users.role',
+    action: 'write',
+    payload: () => ({ name: `Access ${++names}` }),
+    allowed: 200,
+  },
   { method: 'PUT', url: '/api/my-roles/role_missing', key: 'users.role', action: 'write', payload: () => ({ name: 'x' }), allowed: 404 },
   { method: 'DELETE', url: '/api/my-roles/role_missing', key: 'users.role', action: 'write', allowed: 404 },
   { method: 'GET', url: '/api/my-users', key: 'users.user', action: 'read', allowed: 200 },

@@ -20,12 +20,29 @@ export async function createOperatorAccount(db: Db, input: NewOperatorAccount, n
     const operatorId = newId('op');
     await trx
       .insertInto('operators')
-      .values({ id: operatorId, name: input.operatorName, company_name: null, company_reg: null, vat_number: null, primary_user_id: null, created_at: at, updated_at: at })
+      .values({
+        id: operatorId,
+        name: input.operatorName,
+        company_name: null,
+        company_reg: null,
+        vat_number: null,
+        primary_user_id: null,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     const roleId = newId('role');
     await trx
       .insertInto('roles')
-      .values({ id: roleId, operator_id: operatorId, name: 'Owner', description: 'Every permission on every venue', is_system: 1, created_at: at, updated_at: at })
+      .values({
+        id: roleId,
+        operator_id: operatorId,
+        name: 'Owner',
+        description: 'Every permission on every venue',
+        is_system: 1,
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     const userId = await insertUser(
       trx,

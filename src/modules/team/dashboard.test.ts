@@ -95,7 +95,11 @@ describe('GET /api/client/dashboard', () => {
     });
     // June 2026 in London (BST) runs from 23:00 UTC on 31 May.
     expect(revenue).toHaveBeenCalledTimes(1);
-    expect(revenue.mock.calls[0]![1]).toEqual({ operatorId: op.operatorId, from: '2026-05-31T23:00:00.000Z', to: '2026-06-30T23:00:00.000Z' });
+    expect(revenue.mock.calls[0]![1]).toEqual({
+      operatorId: op.operatorId,
+      from: '2026-05-31T23:00:00.000Z',
+      to: '2026-06-30T23:00:00.000Z',
+    });
   });
 
   it('takes "this month" in Europe/London, not UTC', async () => {

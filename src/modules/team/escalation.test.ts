@@ -1,6 +1,14 @@
 /** Nobody but an Owner hands out more than they hold, nor acts on a user or role holding more: grants and venue reach. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, TEST_PASSWORD, uniqueEmail, type TestApp } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  TEST_PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from '../../../test/helpers/app.js';
 import { PERMISSION_KEYS } from '../../platform/permissions.js';
 import { insertClientUserRow } from './team.test-support.js';
 
@@ -60,9 +68,19 @@ describe('privilege escalation', () => {
     expect(refused.statusCode).toBe(403);
     const allowed = await t.app.inject({ method: 'POST', url: '/api/my-users', headers: manager.headers, payload: body(weak.id) });
     expect(allowed.statusCode).toBe(200);
-    const promote = await t.app.inject({ method: 'PUT', url: `/api/my-users/${allowed.json().id}`, headers: manager.headers, payload: { role_id: strong.id } });
+    const promote = await t.app.inject({
+      method: 'PUT',
+      url: `/api/my-users/${allowed.json().id}`,
+      headers: manager.headers,
+      payload: { role_id: strong.id },
+    });
     expect(promote.statusCode).toBe(403);
-    const self = await t.app.inject({ method: 'PUT', url: `/api/my-users/${manager.userId}`, headers: manager.headers, payload: { role_id: strong.id } });
+    const self = await t.app.inject({
+      method: 'PUT',
+      url: `/api/my-users/${manager.userId}`,
+      headers: manager.headers,
+      payload: { role_id: strong.id },
+    });
     expect(self.statusCode).toBe(403);
   });
 });
@@ -77,7 +95,12 @@ describe('managing a user whose role is beyond the caller', () => {
   const canLogin = async (email: string, password: string) =>
     (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode === 200;
   const usersOf = async (headers: Record<string, string>) =>
-    (await t.app.inject({ url: '/api/my-users', headers })).json().data as { id: string; name: string; email: string; role_id: string | null }[];
+    (await t.app.inject({ url: '/api/my-users', headers })).json().data as {
+      id: string;
+      name: string;
+      email: string;
+      role_id: string | null;
+    }[];
 
   async function setup() {
     const op = await createOperator(t);
@@ -91,7 +114,12 @@ describe('managing a user whose role is beyond the caller', () => {
     const user = async (role_id: string) => {
       const email = uniqueEmail('target');
       const password = 'target-password-1';
-      const res = await t.app.inject({ method: 'POST', url: '/api/my-users', headers: op.headers, payload: { name: 'Target', email, password, role_id } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/my-users',
+        headers: op.headers,
+        payload: { name: 'Target', email, password, role_id },
+      });
       expect(res.statusCode, res.body).toBe(200);
       return { id: res.json().id as string, email, password };
     };
@@ -120,7 +148,9 @@ describe('managing a user whose role is beyond the caller', () => {
     for (const body of attacks) {
       const res = await api(manager.headers).put(target.id, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(403);
-      expect(res.json().error).toMatch(/Only an Owner can change or delete this user: their role holds \S+:(write|read), which your own role does not/);
+      expect(res.json().error).toMatch(
+        /Only an Owner can change or delete this user: their role holds \S+:(write|read), which your own role does not/,
+      );
     }
     const removed = await api(manager.headers).del(target.id);
     expect(removed.statusCode).toBe(403);
@@ -219,7 +249,8 @@ describe('managing a user whose role is beyond the caller', () => {
  */
 describe('editing a role beyond the caller', () => {
   const everything = PERMISSION_KEYS.map((permission_key) => ({ permission_key, can_read: true, can_write: true }));
-  const getRole = async (id: string, headers: Record<string, string>) => (await t.app.inject({ url: `/api/my-roles/${id}`, headers })).json();
+  const getRole = async (id: string, headers: Record<string, string>) =>
+    (await t.app.inject({ url: `/api/my-roles/${id}`, headers })).json();
   const roleApi = (headers: Record<string, string>) => ({
     put: (id: string, payload: object) => t.app.inject({ method: 'PUT', url: `/api/my-roles/${id}`, headers, payload }),
     del: (id: string) => t.app.inject({ method: 'DELETE', url: `/api/my-roles/${id}`, headers }),
@@ -290,18 +321,34 @@ describe('editing a role beyond the caller', () => {
   it('still lets the manager edit and delete a weaker role, and never leaves one granting beyond their venues', async () => {
     const { op, mine, manager, role } = await setup();
     const weaker = await role([{ permission_key: 'tables', can_read: true }], [mine]);
-    const edit = await roleApi(manager.headers).put(weaker, { name: 'Table readers', permissions: [{ permission_key: 'tables', can_read: true, can_write: true }] });
+    const edit = await roleApi(manager.headers).put(weaker, {
+      name: 'Table readers',
+      permissions: [{ permission_key: 'tables', can_read: true, can_write: true }],
+    });
     expect(edit.statusCode, edit.body).toBe(200);
-    expect(await getRole(weaker, op.headers)).toMatchObject({ name: 'Table readers', permissions: [{ permission_key: 'tables', can_read: true, can_write: true }], venue_ids: [mine] });
+    expect(await getRole(weaker, op.headers)).toMatchObject({
+      name: 'Table readers',
+      permissions: [{ permission_key: 'tables', can_read: true, can_write: true }],
+      venue_ids: [mine],
+    });
     expect((await roleApi(manager.headers).del(weaker)).statusCode).toBe(200);
 
     // A new role reaches every venue but grants nothing; granting something needs venues of the caller's.
-    const fresh = (await t.app.inject({ method: 'POST', url: '/api/my-roles', headers: manager.headers, payload: { name: 'Fresh' } })).json().id;
-    const widened = await roleApi(manager.headers).put(fresh, { name: 'Fresh', permissions: [{ permission_key: 'tables', can_read: true }] });
+    const fresh = (
+      await t.app.inject({ method: 'POST', url: '/api/my-roles', headers: manager.headers, payload: { name: 'Fresh' } })
+    ).json().id;
+    const widened = await roleApi(manager.headers).put(fresh, {
+      name: 'Fresh',
+      permissions: [{ permission_key: 'tables', can_read: true }],
+    });
     expect(widened.statusCode).toBe(403);
     expect(widened.json().error).toMatch(/cannot reach venues beyond your own/);
     expect(await getRole(fresh, op.headers)).toMatchObject({ permissions: [], venue_ids: [] });
-    const scoped = await roleApi(manager.headers).put(fresh, { name: 'Fresh', permissions: [{ permission_key: 'tables', can_read: true }], venue_ids: [mine] });
+    const scoped = await roleApi(manager.headers).put(fresh, {
+      name: 'Fresh',
+      permissions: [{ permission_key: 'tables', can_read: true }],
+      venue_ids: [mine],
+    });
     expect(scoped.statusCode).toBe(200);
   });
 

@@ -25,7 +25,14 @@ export function createMembersService(deps: { db: Db; clock: Clock }) {
   return {
     async list(operatorId: string) {
       const members = await listMembers(db, operatorId);
-      const users = new Map((await userSummaries(db, members.map((m) => m.user_id))).map((u) => [u.id, u]));
+      const users = new Map(
+        (
+          await userSummaries(
+            db,
+            members.map((m) => m.user_id),
+          )
+        ).map((u) => [u.id, u]),
+      );
       // A member whose user is gone is not listed (as the inner join on users did).
       const data = members.flatMap((m) => {
         const user = users.get(m.user_id);
@@ -65,7 +72,10 @@ export function createMembersService(deps: { db: Db; clock: Clock }) {
       const id = newId('mem');
       const at = clock.now().toISOString();
       try {
-        await db.kysely.insertInto('members').values({ id, operator_id: operatorId, user_id: user.id, role, created_at: at, updated_at: at }).execute();
+        await db.kysely
+          .insertInto('members')
+          .values({ id, operator_id: operatorId, user_id: user.id, role, created_at: at, updated_at: at })
+          .execute();
       } catch (error) {
         // A concurrent add of the same user loses on the (operator, user) unique constraint.
         if (isUniqueViolation(error)) throw conflict('This user is already a member of the team');
@@ -86,7 +96,12 @@ export function createMembersService(deps: { db: Db; clock: Clock }) {
 
     async remove(operatorId: string, memberId: string): Promise<void> {
       const [member, operator] = await Promise.all([
-        db.kysely.selectFrom('members').select(['id', 'user_id']).where('id', '=', memberId).where('operator_id', '=', operatorId).executeTakeFirst(),
+        db.kysely
+          .selectFrom('members')
+          .select(['id', 'user_id'])
+          .where('id', '=', memberId)
+          .where('operator_id', '=', operatorId)
+          .executeTakeFirst(),
         findOperator(db, operatorId),
       ]);
       if (!member) throw notFound('Member');

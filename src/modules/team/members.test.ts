@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const members = async (headers = op.headers) => (await as(t, headers).get('/api/my-operator/members')).json().data as Record<string, string>[];
+const members = async (headers = op.headers) =>
+  (await as(t, headers).get('/api/my-operator/members')).json().data as Record<string, string>[];
 const search = async (q: string, headers = op.headers) => as(t, headers).get(`/api/my-operator/users-search?q=${encodeURIComponent(q)}`);
 
 describe('members', () => {
@@ -20,7 +21,14 @@ describe('members', () => {
     const res = await as(t, fresh.headers).get('/api/my-operator/members');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([
-      { id: expect.stringMatching(/^mem_/), user_id: fresh.userId, role: 'owner', name: 'Solo Co Owner', email: fresh.email, created_at: expect.any(String) },
+      {
+        id: expect.stringMatching(/^mem_/),
+        user_id: fresh.userId,
+        role: 'owner',
+        name: 'Solo Co Owner',
+        email: fresh.email,
+        created_at: expect.any(String),
+      },
     ]);
   });
 
@@ -56,7 +64,13 @@ describe('members', () => {
       expect(res.statusCode, userId).toBe(404);
     }
     const staff = await createStaff(t, op, { tables: 'read' });
-    for (const body of [{}, { user_id: '' }, { user_id: 7 }, { user_id: staff.userId, role: '' }, { user_id: staff.userId, role: 'x'.repeat(51) }]) {
+    for (const body of [
+      {},
+      { user_id: '' },
+      { user_id: 7 },
+      { user_id: staff.userId, role: '' },
+      { user_id: staff.userId, role: 'x'.repeat(51) },
+    ]) {
       const res = await as(t, op.headers).post('/api/my-operator/members', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
@@ -128,7 +142,9 @@ describe('GET /api/my-operator/users-search', () => {
       { id: quinn, name: 'Someone Else', email: 'quintero.s@bar.test' },
       { id: zelda, name: 'Zelda Quintero', email: 'zq@kitchen.test' },
     ]);
-    expect((await search('KITCHEN', searcher.headers)).json().data).toEqual([{ id: zelda, name: 'Zelda Quintero', email: 'zq@kitchen.test' }]);
+    expect((await search('KITCHEN', searcher.headers)).json().data).toEqual([
+      { id: zelda, name: 'Zelda Quintero', email: 'zq@kitchen.test' },
+    ]);
     // The primary contact is already a member.
     expect((await search('Search Co Owner', searcher.headers)).json().data).toEqual([]);
   });
@@ -171,14 +187,25 @@ describe('members from another account', () => {
       expect(res.json(), q).toEqual({ data: [{ id: rivalStaff.userId, name: 'Staff Member', email: rivalStaff.email }] });
     }
     // Another account's Owner too.
-    expect((await search(other.email, searcher.headers)).json().data).toEqual([{ id: other.userId, name: 'Rival Co Owner', email: other.email }]);
+    expect((await search(other.email, searcher.headers)).json().data).toEqual([
+      { id: other.userId, name: 'Rival Co Owner', email: other.email },
+    ]);
   });
 
   it('never matches part of a name or email across accounts', async () => {
     const searcher = await createOperator(t, 'Partial Co');
     const email = 'xavier.unique-partial@faraway.test';
     await insertClientUserRow(t, other.operatorId, 'Xavier Farawayson', email);
-    for (const q of ['Xavier', 'Farawayson', 'xavier.unique-partial', 'faraway.test', '@faraway.test', email.slice(0, -1), `x${email}`, email.slice(1)]) {
+    for (const q of [
+      'Xavier',
+      'Farawayson',
+      'xavier.unique-partial',
+      'faraway.test',
+      '@faraway.test',
+      email.slice(0, -1),
+      `x${email}`,
+      email.slice(1),
+    ]) {
       const res = await search(q, searcher.headers);
       expect(res.statusCode, q).toBe(200);
       expect(res.json().data, q).toEqual([]);
@@ -219,7 +246,10 @@ describe('members from another account', () => {
     // They stay a user of their own account, with their own role, and reach nothing of the host's.
     const me = (await as(t, rivalStaff.headers).get('/api/auth/me')).json().user;
     expect(me).toMatchObject({ id: rivalStaff.userId, operator_id: other.operatorId });
-    expect((await as(t, rivalStaff.headers).get('/api/me/permissions')).json()).toMatchObject({ role_id: rivalStaff.roleId, is_owner: false });
+    expect((await as(t, rivalStaff.headers).get('/api/me/permissions')).json()).toMatchObject({
+      role_id: rivalStaff.roleId,
+      is_owner: false,
+    });
     const hostUsers = (await as(t, team.headers).get('/api/my-users')).json().data as { id: string }[];
     expect(hostUsers.map((u) => u.id)).toEqual([team.userId]);
     expect((await as(t, team.headers).put(`/api/my-users/${rivalStaff.userId}`, { name: 'Hijacked' })).statusCode).toBe(404);

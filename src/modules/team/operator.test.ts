@@ -30,7 +30,12 @@ describe('GET/PUT /api/my-operator', () => {
 
   it('updates the record, keeps omitted fields, clears with null or an empty string', async () => {
     const api = as(t, op.headers);
-    const full = await api.put('/api/my-operator', { name: ' Harbour Ltd ', company_name: 'Harbour Hospitality Ltd', company_reg: '0123456', vat_number: 'GB123' });
+    const full = await api.put('/api/my-operator', {
+      name: ' Harbour Ltd ',
+      company_name: 'Harbour Hospitality Ltd',
+      company_reg: '0123456',
+      vat_number: 'GB123',
+    });
     expect(full.statusCode).toBe(200);
     expect(full.json()).toEqual({ success: true });
     expect((await api.get('/api/my-operator')).json()).toMatchObject({
@@ -41,7 +46,11 @@ describe('GET/PUT /api/my-operator', () => {
     });
 
     await api.put('/api/my-operator', { name: 'Harbour Ltd', vat_number: 'GB999' });
-    expect((await api.get('/api/my-operator')).json()).toMatchObject({ company_name: 'Harbour Hospitality Ltd', company_reg: '0123456', vat_number: 'GB999' });
+    expect((await api.get('/api/my-operator')).json()).toMatchObject({
+      company_name: 'Harbour Hospitality Ltd',
+      company_reg: '0123456',
+      vat_number: 'GB999',
+    });
 
     await api.put('/api/my-operator', { name: 'Harbour Ltd', company_name: null, company_reg: '', vat_number: '  ' });
     expect((await api.get('/api/my-operator')).json()).toMatchObject({ company_name: null, company_reg: null, vat_number: null });

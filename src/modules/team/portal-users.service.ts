@@ -115,11 +115,22 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
         await assignableRole(caller, body.role_id, trx);
         const userId = await insertUser(
           trx,
-          { role: 'client', name, email: body.email, password: body.password, phone: clearableText(body.phone) ?? null, operator_id: caller.operatorId, role_id: body.role_id },
+          {
+            role: 'client',
+            name,
+            email: body.email,
+            password: body.password,
+            phone: clearableText(body.phone) ?? null,
+            operator_id: caller.operatorId,
+            role_id: body.role_id,
+          },
           clock.now(),
         );
         const at = clock.now().toISOString();
-        await trx.insertInto('members').values({ id: newId('mem'), operator_id: caller.operatorId, user_id: userId, role: 'member', created_at: at, updated_at: at }).execute();
+        await trx
+          .insertInto('members')
+          .values({ id: newId('mem'), operator_id: caller.operatorId, user_id: userId, role: 'member', created_at: at, updated_at: at })
+          .execute();
         return userId;
       });
     },
@@ -141,7 +152,13 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
         await lockManageable(trx, caller, userId, body.role_id);
         if (body.role_id !== undefined) await assignableRole(caller, body.role_id, trx);
         // A concurrent sign-up with the same email loses or wins on the unique index (409 either way).
-        await updateClientUser(trx, caller.operatorId, userId, { name, email, phone: clearableText(body.phone), role_id: body.role_id, password_hash }, clock.now());
+        await updateClientUser(
+          trx,
+          caller.operatorId,
+          userId,
+          { name, email, phone: clearableText(body.phone), role_id: body.role_id, password_hash },
+          clock.now(),
+        );
       });
       // A new password signs the user out everywhere else; the caller keeps the session in use.
       if (password_hash) await sessions.revokeAllForUser(userId, userId === caller.user.id ? caller.sessionId : undefined);

@@ -26,7 +26,15 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type PortalUser = { id: string; name: string; email: string; phone: string | null; role_id: string | null; role_name: string | null; is_primary_contact: boolean };
+type PortalUser = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  role_id: string | null;
+  role_name: string | null;
+  is_primary_contact: boolean;
+};
 const listUsers = async (headers = op.headers) => (await as(t, headers).get('/api/my-users')).json().data as PortalUser[];
 const findUser = async (id: string, headers = op.headers) => (await listUsers(headers)).find((u) => u.id === id);
 
@@ -35,7 +43,11 @@ async function createUser(fields: Record<string, unknown> = {}, headers = op.hea
   const password = 'portal-password-1';
   const res = await as(t, headers).post('/api/my-users', { name: 'Pat Portal', email, password, role_id: deskRole, ...fields });
   expect(res.statusCode, res.body).toBe(200);
-  return { id: res.json().id as string, email: (fields.email as string | undefined) ?? email, password: (fields.password as string | undefined) ?? password };
+  return {
+    id: res.json().id as string,
+    email: (fields.email as string | undefined) ?? email,
+    password: (fields.password as string | undefined) ?? password,
+  };
 }
 
 const canLogin = async (email: string, password: string) =>
@@ -49,8 +61,26 @@ describe('GET /api/my-users', () => {
     const res = await as(t, fresh.headers).get('/api/my-users');
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual([
-      { id: fresh.userId, name: 'List Co Owner', email: fresh.email, phone: null, role_id: fresh.roleId, role_name: 'Owner', is_primary_contact: true, created_at: expect.any(String) },
-      { id: staff.userId, name: 'Staff Member', email: staff.email, phone: null, role_id: staff.roleId, role_name: expect.stringMatching(/^Staff /), is_primary_contact: false, created_at: expect.any(String) },
+      {
+        id: fresh.userId,
+        name: 'List Co Owner',
+        email: fresh.email,
+        phone: null,
+        role_id: fresh.roleId,
+        role_name: 'Owner',
+        is_primary_contact: true,
+        created_at: expect.any(String),
+      },
+      {
+        id: staff.userId,
+        name: 'Staff Member',
+        email: staff.email,
+        phone: null,
+        role_id: staff.roleId,
+        role_name: expect.stringMatching(/^Staff /),
+        is_primary_contact: false,
+        created_at: expect.any(String),
+      },
     ]);
   });
 });
@@ -58,7 +88,13 @@ describe('GET /api/my-users', () => {
 describe('POST /api/my-users', () => {
   it('creates a client user who can sign in, holds the role and joins the team as a member', async () => {
     const email = uniqueEmail('Created');
-    const res = await as(t, op.headers).post('/api/my-users', { name: ' Casey ', email, password: 'casey-password', role_id: deskRole, phone: '+44 20 7946 0000' });
+    const res = await as(t, op.headers).post('/api/my-users', {
+      name: ' Casey ',
+      email,
+      password: 'casey-password',
+      role_id: deskRole,
+      phone: '+44 20 7946 0000',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, id: expect.stringMatching(/^usr_/) });
     const id = res.json().id;
@@ -78,7 +114,11 @@ describe('POST /api/my-users', () => {
     const token = await login(t, email, 'casey-password');
     const me = (await as(t, bearer(token)).get('/api/auth/me')).json().user;
     expect(me).toMatchObject({ id, role: 'client', operator_id: op.operatorId });
-    expect((await as(t, bearer(token)).get('/api/me/permissions')).json()).toMatchObject({ role: 'Front desk', role_id: deskRole, is_owner: false });
+    expect((await as(t, bearer(token)).get('/api/me/permissions')).json()).toMatchObject({
+      role: 'Front desk',
+      role_id: deskRole,
+      is_owner: false,
+    });
   });
 
   it('refuses invalid bodies, foreign roles and taken emails, creating nothing', async () => {
@@ -111,12 +151,22 @@ describe('POST /api/my-users', () => {
   it('lets only an Owner give the Owner role', async () => {
     const admin = await createStaff(t, op, { 'users.user': 'write' });
     const email = uniqueEmail('escalate');
-    const refused = await as(t, admin.headers).post('/api/my-users', { name: 'Sneaky', email, password: 'sneaky-password', role_id: op.roleId });
+    const refused = await as(t, admin.headers).post('/api/my-users', {
+      name: 'Sneaky',
+      email,
+      password: 'sneaky-password',
+      role_id: op.roleId,
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('Only an Owner can give someone the Owner role');
     expect(await canLogin(email, 'sneaky-password')).toBe(false);
 
-    const allowed = await as(t, admin.headers).post('/api/my-users', { name: 'Fine', email: uniqueEmail('fine'), password: 'fine-password', role_id: barRole });
+    const allowed = await as(t, admin.headers).post('/api/my-users', {
+      name: 'Fine',
+      email: uniqueEmail('fine'),
+      password: 'fine-password',
+      role_id: barRole,
+    });
     expect(allowed.statusCode).toBe(200);
     const coOwner = await createUser({ role_id: op.roleId });
     expect(await findUser(coOwner.id)).toMatchObject({ role_name: 'Owner', is_primary_contact: false });
@@ -211,7 +261,10 @@ describe('PUT /api/my-users/:id', () => {
     expect(promote.statusCode).toBe(403);
     const selfPromote = await as(t, admin.headers).put(`/api/my-users/${admin.userId}`, { role_id: op.roleId });
     expect(selfPromote.statusCode).toBe(403);
-    const takeover = await as(t, admin.headers).put(`/api/my-users/${op.userId}`, { email: uniqueEmail('takeover'), password: 'taken-over-pw' });
+    const takeover = await as(t, admin.headers).put(`/api/my-users/${op.userId}`, {
+      email: uniqueEmail('takeover'),
+      password: 'taken-over-pw',
+    });
     expect(takeover.statusCode).toBe(403);
     expect(await canLogin(op.email, TEST_PASSWORD)).toBe(true);
     expect((await findUser(user.id))?.role_id).toBe(deskRole);

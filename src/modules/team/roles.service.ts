@@ -64,7 +64,11 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
         : grid
             .filter((g) => g.role_id === role.id)
             .sort((a, b) => (catalogueOrder.get(a.permission_key) ?? 1e9) - (catalogueOrder.get(b.permission_key) ?? 1e9))
-            .map((g) => ({ permission_key: g.permission_key, can_read: Boolean(g.can_read || g.can_write), can_write: Boolean(g.can_write) })),
+            .map((g) => ({
+              permission_key: g.permission_key,
+              can_read: Boolean(g.can_read || g.can_write),
+              can_write: Boolean(g.can_write),
+            })),
       venue_ids: venues.filter((v) => v.role_id === role.id).map((v) => v.venue_id),
       user_count: counts.get(role.id) ?? 0,
     };
@@ -109,7 +113,15 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
         await assertNameFree(trx, operatorId, name);
         await trx
           .insertInto('roles')
-          .values({ id, operator_id: operatorId, name, description: clearableText(body.description) ?? '', is_system: 0, created_at: at, updated_at: at })
+          .values({
+            id,
+            operator_id: operatorId,
+            name,
+            description: clearableText(body.description) ?? '',
+            is_system: 0,
+            created_at: at,
+            updated_at: at,
+          })
           .execute();
       });
       return id;
@@ -144,7 +156,11 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
         const granted = grid && exceedsCaller(caller, grid);
         if (granted) throw forbidden(`You cannot grant ${granted}: your own role does not hold it`);
         // The role as it will be: a grid within the caller's must not keep reaching beyond their venues.
-        if (!role.is_system && current && beyondCaller(caller, { isOwnerRole: false, grid: grid ?? current.grid, venueIds: body.venue_ids ?? current.venueIds })) {
+        if (
+          !role.is_system &&
+          current &&
+          beyondCaller(caller, { isOwnerRole: false, grid: grid ?? current.grid, venueIds: body.venue_ids ?? current.venueIds })
+        ) {
           throw forbidden('A role that grants anything cannot reach venues beyond your own: limit venue_ids to your venues');
         }
         await assertNameFree(trx, operatorId, name, roleId);
@@ -156,12 +172,19 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
           .execute();
         if (grid) {
           await trx.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
-          if (grid.length > 0) await trx.insertInto('role_permissions').values(grid.map((g) => ({ role_id: roleId, ...g }))).execute();
+          if (grid.length > 0)
+            await trx
+              .insertInto('role_permissions')
+              .values(grid.map((g) => ({ role_id: roleId, ...g })))
+              .execute();
         }
         if (body.venue_ids) {
           await trx.deleteFrom('role_venues').where('role_id', '=', roleId).execute();
           if (body.venue_ids.length > 0) {
-            await trx.insertInto('role_venues').values(body.venue_ids.map((venue_id) => ({ role_id: roleId, venue_id }))).execute();
+            await trx
+              .insertInto('role_venues')
+              .values(body.venue_ids.map((venue_id) => ({ role_id: roleId, venue_id })))
+              .execute();
           }
         }
       });
@@ -176,7 +199,8 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
         const beyond = beyondCaller(caller, await roleReach(trx, operatorId, roleId));
         if (beyond) throw forbidden(`Only an Owner can delete this role: it ${beyond}`);
         if (role.is_system) throw badRequest('The Owner role cannot be deleted');
-        if ((await countClientUsers(trx, operatorId, roleId)) > 0) throw conflict('This role is still assigned to users: give them another role first');
+        if ((await countClientUsers(trx, operatorId, roleId)) > 0)
+          throw conflict('This role is still assigned to users: give them another role first');
         await trx.deleteFrom('roles').where('id', '=', roleId).where('operator_id', '=', operatorId).execute();
       });
     },

@@ -58,14 +58,18 @@ describe('roles: list and read', () => {
     const fresh = await createOperator(t, 'Listing Co');
     const zulu = await newRole(fresh.headers, { name: 'Zulu' });
     const staff = await createStaff(t, fresh, { tables: 'read' });
-    const names = (await as(t, fresh.headers).get('/api/my-roles')).json().data.map((r: { name: string; user_count: number }) => [r.name, r.user_count]);
+    const names = (await as(t, fresh.headers).get('/api/my-roles'))
+      .json()
+      .data.map((r: { name: string; user_count: number }) => [r.name, r.user_count]);
     expect(names).toEqual([
       ['Owner', 1],
       [expect.stringMatching(/^Staff /), 1],
       ['Zulu', 0],
     ]);
     expect((await getRole(zulu, fresh.headers)).user_count).toBe(0);
-    expect((await getRole(staff.roleId, fresh.headers)).permissions).toEqual([{ permission_key: 'tables', can_read: true, can_write: false }]);
+    expect((await getRole(staff.roleId, fresh.headers)).permissions).toEqual([
+      { permission_key: 'tables', can_read: true, can_write: false },
+    ]);
   });
 });
 
@@ -152,7 +156,16 @@ describe('PUT /api/my-roles/:id', () => {
     const before = await getRole(id);
     const cases: [unknown, RegExp][] = [
       [{ name: 'Changed', permissions: [{ permission_key: 'guests.secret', can_read: true }] }, /Unknown permission_key "guests.secret"/],
-      [{ name: 'Changed', permissions: [{ permission_key: 'tables', can_read: true }, { permission_key: 'tables', can_write: true }] }, /more than once/],
+      [
+        {
+          name: 'Changed',
+          permissions: [
+            { permission_key: 'tables', can_read: true },
+            { permission_key: 'tables', can_write: true },
+          ],
+        },
+        /more than once/,
+      ],
       [{ name: 'Changed', venue_ids: [rivalVenue] }, /not venues of this account/],
       [{ name: 'Changed', venue_ids: ['ven_missing', venueA] }, /ven_missing/],
       [{ name: 'Changed', venue_ids: [venueA, venueA] }, /venue_ids/],
@@ -178,7 +191,10 @@ describe('PUT /api/my-roles/:id', () => {
   it('changes what holders of the role may do', async () => {
     const staff = await createStaff(t, op, { tables: 'read' });
     expect((await as(t, staff.headers).get('/api/my-roles')).statusCode).toBe(403);
-    await as(t, op.headers).put(`/api/my-roles/${staff.roleId}`, { name: 'Role readers', permissions: [{ permission_key: 'users.role', can_read: true }] });
+    await as(t, op.headers).put(`/api/my-roles/${staff.roleId}`, {
+      name: 'Role readers',
+      permissions: [{ permission_key: 'users.role', can_read: true }],
+    });
     expect((await as(t, staff.headers).get('/api/my-roles')).statusCode).toBe(200);
     expect((await as(t, staff.headers).get('/api/my-operator')).statusCode).toBe(403);
   });
@@ -193,7 +209,12 @@ describe('the Owner role', () => {
     expect(await getRole(fresh.roleId, fresh.headers)).toMatchObject({ name: 'Director', description: 'Runs everything', is_system: true });
 
     const venue = await insertVenue(t, fresh.operatorId);
-    for (const extra of [{ permissions: [] }, { permissions: [{ permission_key: 'tables', can_read: true }] }, { venue_ids: [] }, { venue_ids: [venue] }]) {
+    for (const extra of [
+      { permissions: [] },
+      { permissions: [{ permission_key: 'tables', can_read: true }] },
+      { venue_ids: [] },
+      { venue_ids: [venue] },
+    ]) {
       const res = await api.put(`/api/my-roles/${fresh.roleId}`, { name: 'Changed', ...extra });
       expect(res.statusCode, JSON.stringify(extra)).toBe(400);
       expect(res.json().error).toMatch(/only its name and description/);
@@ -216,7 +237,11 @@ describe('the Owner role', () => {
 describe('DELETE /api/my-roles/:id', () => {
   it('deletes an unassigned role with its grid and scope', async () => {
     const id = await newRole();
-    await as(t, op.headers).put(`/api/my-roles/${id}`, { name: 'Short lived', permissions: [{ permission_key: 'tables', can_read: true }], venue_ids: [venueA] });
+    await as(t, op.headers).put(`/api/my-roles/${id}`, {
+      name: 'Short lived',
+      permissions: [{ permission_key: 'tables', can_read: true }],
+      venue_ids: [venueA],
+    });
     const res = await as(t, op.headers).del(`/api/my-roles/${id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });

@@ -44,12 +44,16 @@ export interface TeamServices {
 }
 
 export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = async (app, { guard, operators, members, roles, users }) => {
-
   // ── Operator, dashboard, permissions ──────────────────────────────────────────────────────────
   app.get(
     '/api/my-operator',
     {
-      schema: { summary: "The caller's operator account", tags: ['operator'], security, response: { 200: Operator, ...errorResponses(401, 403) } },
+      schema: {
+        summary: "The caller's operator account",
+        tags: ['operator'],
+        security,
+        response: { 200: Operator, ...errorResponses(401, 403) },
+      },
       onRequest: guard({ permission: 'operators.settings:read' }),
     },
     async (request) => operators.get(operatorIdOf(request)),
@@ -81,7 +85,8 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
         summary: 'The operator dashboard: account, payouts, figures and venues',
         tags: ['operator'],
         security,
-        description: 'Figures cover the venues the caller’s role can reach; "month" is each venue’s current calendar month in its own time zone.',
+        description:
+          'Figures cover the venues the caller’s role can reach; "month" is each venue’s current calendar month in its own time zone.',
         response: { 200: Dashboard, ...errorResponses(401, 403) },
       },
       onRequest: guard({ permission: 'stats:read' }),
@@ -211,7 +216,13 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-roles/:id',
     {
-      schema: { summary: 'Read a role with its permission grid and venue scope', tags: ['roles'], security, params: IdParams, response: { 200: Role, ...errorResponses(401, 403, 404) } },
+      schema: {
+        summary: 'Read a role with its permission grid and venue scope',
+        tags: ['roles'],
+        security,
+        params: IdParams,
+        response: { 200: Role, ...errorResponses(401, 403, 404) },
+      },
       onRequest: guard({ permission: 'users.role:read' }),
     },
     async (request) => roles.get(operatorIdOf(request), request.params.id),
@@ -224,7 +235,8 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
         summary: 'Create a role',
         tags: ['roles'],
         security,
-        description: 'A new role has an empty permission grid and every venue in scope (`venue_ids` empty). Names are unique per account (409).',
+        description:
+          'A new role has an empty permission grid and every venue in scope (`venue_ids` empty). Names are unique per account (409).',
         body: RoleCreateBody,
         response: { 200: CreatedBody, ...errorResponses(400, 401, 403, 409) },
       },
@@ -282,7 +294,12 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
   app.get(
     '/api/my-users',
     {
-      schema: { summary: "List the account's portal users", tags: ['portal-users'], security, response: { 200: PortalUserList, ...errorResponses(401, 403) } },
+      schema: {
+        summary: "List the account's portal users",
+        tags: ['portal-users'],
+        security,
+        response: { 200: PortalUserList, ...errorResponses(401, 403) },
+      },
       onRequest: guard({ permission: 'users.user:read' }),
     },
     async (request) => users.list(operatorIdOf(request)),

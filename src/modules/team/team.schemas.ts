@@ -119,7 +119,9 @@ export const RoleUpdateBody = Type.Object({
   description: ClearableText(500),
   // One entry per permission of the catalogue at most (a key sent twice is refused by the service).
   permissions: Type.Optional(Type.Array(PermissionInput, { maxItems: PERMISSION_KEYS.length, description: 'replaces the grid' })),
-  venue_ids: Type.Optional(Type.Array(IdText, { uniqueItems: true, maxItems: 500, description: 'replaces the venue scope; empty: every venue' })),
+  venue_ids: Type.Optional(
+    Type.Array(IdText, { uniqueItems: true, maxItems: 500, description: 'replaces the venue scope; empty: every venue' }),
+  ),
 });
 export type RoleUpdateBody = Static<typeof RoleUpdateBody>;
 

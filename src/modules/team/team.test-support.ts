@@ -22,7 +22,16 @@ export async function insertClientUserRow(t: TestApp, operatorId: string, name: 
   const at = t.clock.now().toISOString();
   await t.db.kysely
     .insertInto('users')
-    .values({ id, role: 'client', operator_id: operatorId, role_id: roleId, name, email: email.toLowerCase(), created_at: at, updated_at: at })
+    .values({
+      id,
+      role: 'client',
+      operator_id: operatorId,
+      role_id: roleId,
+      name,
+      email: email.toLowerCase(),
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
   return id;
 }

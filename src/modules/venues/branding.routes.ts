@@ -28,7 +28,13 @@ export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: Brandi
   app.get(
     '/api/my-venues/:venueId/branding',
     {
-      schema: { tags, security, summary: 'Brand record, or the defaults', params: VenueParams, response: { 200: Branding, ...errorResponses(401, 403, 404) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Brand record, or the defaults',
+        params: VenueParams,
+        response: { 200: Branding, ...errorResponses(401, 403, 404) },
+      },
       onRequest: read,
     },
     async (request) => branding.branding(venueOf(request)),
@@ -37,7 +43,14 @@ export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: Brandi
   app.put(
     '/api/my-venues/:venueId/branding',
     {
-      schema: { summary: "Set the venue's branding (theme, colours, font)", tags, security, params: VenueParams, body: BrandingBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        summary: "Set the venue's branding (theme, colours, font)",
+        tags,
+        security,
+        params: VenueParams,
+        body: BrandingBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
       onRequest: write,
     },
     async (request) => {

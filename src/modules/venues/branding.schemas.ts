@@ -9,7 +9,11 @@ export const THEME_MODES = ['minimal', 'detailed'];
 export const FONT_KEYS = ['serif', 'sans', 'mono'];
 export const CUSTOM_CSS_MAX = 20000;
 
-const HexColor = Type.String({ maxLength: 7, pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'a hex colour, #rgb or #rrggbb' });
+const HexColor = Type.String({
+  maxLength: 7,
+  pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$',
+  description: 'a hex colour, #rgb or #rrggbb',
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Branding
@@ -29,7 +33,13 @@ export type Branding = Static<typeof Branding>;
 
 export const BrandingBody = Type.Object(
   {
-    theme: Type.Optional(Type.String({ maxLength: 40, pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', description: 'a preset name: lower-case letters, digits, - and _' })),
+    theme: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        pattern: '^[a-z0-9][a-z0-9_-]{0,39}$',
+        description: 'a preset name: lower-case letters, digits, - and _',
+      }),
+    ),
     accent_color: Type.Optional(HexColor),
     bg_color: Type.Optional(HexColor),
     text_color: Type.Optional(HexColor),
@@ -87,11 +97,14 @@ export const WidgetSettingsResult = Type.Object({
 const Width = Type.Enum(WIDGET_WIDTHS);
 const CustomCss = Nullable(Type.String({ maxLength: CUSTOM_CSS_MAX, description: `at most ${CUSTOM_CSS_MAX} characters; null clears` }));
 
-export const WidgetSettingBody = Type.Object({
-  enabled: Toggle,
-  width: Type.Optional(Width),
-  custom_css: Type.Optional(CustomCss),
-}, { description: 'width and custom_css are written to the global widget theme.' });
+export const WidgetSettingBody = Type.Object(
+  {
+    enabled: Toggle,
+    width: Type.Optional(Width),
+    custom_css: Type.Optional(CustomCss),
+  },
+  { description: 'width and custom_css are written to the global widget theme.' },
+);
 export type WidgetSettingBody = Static<typeof WidgetSettingBody>;
 
 export const WidgetSettingResult = Type.Object({ success: Type.Boolean(), public_id: Type.String() });

@@ -105,8 +105,7 @@ export function createBrandingService(deps: {
     db.kysely.selectFrom('venue_branding').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
   const loadTheme = (venueId: string) =>
     db.kysely.selectFrom('widget_themes').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
-  const loadWidgets = (venueId: string) =>
-    db.kysely.selectFrom('widget_settings').selectAll().where('venue_id', '=', venueId).execute();
+  const loadWidgets = (venueId: string) => db.kysely.selectFrom('widget_settings').selectAll().where('venue_id', '=', venueId).execute();
   const loadVoucherSettings = (venueId: string) =>
     db.kysely.selectFrom('voucher_settings').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
 
@@ -151,13 +150,27 @@ export function createBrandingService(deps: {
     const at = now();
     await (trx ?? db.kysely)
       .insertInto('widget_settings')
-      .values(types.map((type) => ({ venue_id: venueId, widget_type: type, enabled: 0, public_id: newId('wgt'), logo_url: null, created_at: at, updated_at: at })))
+      .values(
+        types.map((type) => ({
+          venue_id: venueId,
+          widget_type: type,
+          enabled: 0,
+          public_id: newId('wgt'),
+          logo_url: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
       // A concurrent first read minted the row already: keep its id.
       .onConflict((oc) => oc.columns(['venue_id', 'widget_type']).doNothing())
       .execute();
   }
 
-  async function saveTheme(trx: Kysely<Database>, venueId: string, changes: Partial<Omit<ThemeRow, 'venue_id' | 'created_at' | 'updated_at'>>) {
+  async function saveTheme(
+    trx: Kysely<Database>,
+    venueId: string,
+    changes: Partial<Omit<ThemeRow, 'venue_id' | 'created_at' | 'updated_at'>>,
+  ) {
     if (Object.keys(changes).length === 0) return;
     const at = now();
     await trx
@@ -261,7 +274,11 @@ export function createBrandingService(deps: {
         await mintWidgets(undefined, venue.id, missing);
         widgets = await loadWidgets(venue.id);
       }
-      const [brandingRow, themeRow, voucherRow] = await Promise.all([loadBranding(venue.id), loadTheme(venue.id), loadVoucherSettings(venue.id)]);
+      const [brandingRow, themeRow, voucherRow] = await Promise.all([
+        loadBranding(venue.id),
+        loadTheme(venue.id),
+        loadVoucherSettings(venue.id),
+      ]);
       const byType = (type: WidgetType) => toWidget(widgets.find((w) => w.widget_type === type)!);
       return {
         data: { bookings: byType('bookings'), events: byType('events'), vouchers: byType('vouchers'), combo: byType('combo') },

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, TINY_IMAGES, type TestApp } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  setupVenue,
+  TINY_IMAGES,
+  type TestApp,
+} from '../../../test/helpers/app.js';
 import { api, readVenue } from './venues.test-support.js';
 
 let t: TestApp;
@@ -40,7 +48,13 @@ describe('branding', () => {
     expect(initial.json()).toEqual({ ...DEFAULT_BRANDING, logo_url: null, cover_image_url: null, updated_at: null });
 
     t.clock.advance(1000);
-    const saved = await http.put(`${base(venueId)}/branding`, op, { theme: 'midnight', accent_color: '#FF0044', bg_color: '#000', text_color: '#fafafa', font_key: 'serif' });
+    const saved = await http.put(`${base(venueId)}/branding`, op, {
+      theme: 'midnight',
+      accent_color: '#FF0044',
+      bg_color: '#000',
+      text_color: '#fafafa',
+      font_key: 'serif',
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual({ success: true });
     expect((await http.get(`${base(venueId)}/branding`, op)).json()).toEqual({
@@ -56,7 +70,11 @@ describe('branding', () => {
 
     // A partial update keeps the rest.
     await http.put(`${base(venueId)}/branding`, op, { font_key: 'mono' });
-    expect((await http.get(`${base(venueId)}/branding`, op)).json()).toMatchObject({ theme: 'midnight', accent_color: '#FF0044', font_key: 'mono' });
+    expect((await http.get(`${base(venueId)}/branding`, op)).json()).toMatchObject({
+      theme: 'midnight',
+      accent_color: '#FF0044',
+      font_key: 'mono',
+    });
   });
 
   it('validates colours, font and theme', async () => {
@@ -137,7 +155,11 @@ describe('branding', () => {
       expect((await method(`${base(theirs)}/${path}`, op, payload)).statusCode).toBe(404);
       expect((await method(`${base(second)}/${path}`, scoped, payload)).statusCode).toBe(404);
     }
-    expect((await http.get(`${base(theirs)}/branding`, other)).json()).toMatchObject({ ...DEFAULT_BRANDING, logo_url: null, cover_image_url: null });
+    expect((await http.get(`${base(theirs)}/branding`, other)).json()).toMatchObject({
+      ...DEFAULT_BRANDING,
+      logo_url: null,
+      cover_image_url: null,
+    });
   });
 });
 
@@ -178,7 +200,11 @@ describe('widget settings', () => {
 
   it('switches a widget on and off, keeping its public id, and writes width and custom_css to the theme', async () => {
     const { op, venueId } = await setupVenue(t);
-    const on = await http.put(`${base(venueId)}/widget-settings/events`, op, { enabled: true, width: 'wide', custom_css: '.w { color: red }' });
+    const on = await http.put(`${base(venueId)}/widget-settings/events`, op, {
+      enabled: true,
+      width: 'wide',
+      custom_css: '.w { color: red }',
+    });
     expect(on.statusCode).toBe(200);
     const publicId = on.json().public_id;
     expect(on.json()).toEqual({ success: true, public_id: expect.stringMatching(/^wgt_/) });
@@ -276,7 +302,12 @@ describe('widget theme', () => {
 
     // Omitted fields keep their value.
     await http.put(`${base(venueId)}/widget-theme`, op, { show_map: true });
-    expect((await http.get(`${base(venueId)}/widget-settings`, op)).json().theme).toMatchObject({ width: 'narrow', theme_mode: 'minimal', show_map: true, show_about: false });
+    expect((await http.get(`${base(venueId)}/widget-settings`, op)).json().theme).toMatchObject({
+      width: 'narrow',
+      theme_mode: 'minimal',
+      show_map: true,
+      show_about: false,
+    });
   });
 
   it('validates the theme', async () => {

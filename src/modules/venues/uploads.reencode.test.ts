@@ -40,7 +40,12 @@ function blackPng(width: number, height: number): Buffer {
   header.writeUInt32BE(height, 4);
   header[8] = 1; // bit depth; colour type 0 (grey), no interlace
   const rows = Buffer.alloc((1 + Math.ceil(width / 8)) * height); // filter byte 0 and black pixels per row
-  return Buffer.concat([bytesOf(TINY_IMAGES.png).subarray(0, 8), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    bytesOf(TINY_IMAGES.png).subarray(0, 8),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Uploads `data` as a new venue's logo; returns the response and, on success, the stored bytes. */
@@ -77,7 +82,9 @@ describe('only real images are stored', () => {
   });
 
   it('refuses a truncated JPEG', async () => {
-    const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .toBuffer();
     const { res } = await uploadLogo(dataUrl('image/jpeg', photo.subarray(0, Math.floor(photo.length * 0.6))));
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/not a complete, valid JPEG image/);
@@ -122,7 +129,10 @@ describe('what re-encoding keeps and drops', () => {
   });
 
   it('keeps an animated GIF animated, with its frames, delays and loop count', async () => {
-    const frame = (colour: string) => sharp({ create: { width: 8, height: 8, channels: 3, background: colour } }).png().toBuffer();
+    const frame = (colour: string) =>
+      sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
     const gif = await sharp([await frame('#ff0000'), await frame('#00ff00'), await frame('#0000ff')], { join: { animated: true } })
       .gif({ delay: [100, 250, 400], loop: 3 })
       .toBuffer();
@@ -141,7 +151,9 @@ describe('what re-encoding keeps and drops', () => {
 
   it('keeps a lossless WebP lossless and its pixels exact', async () => {
     const raw = Buffer.from(Array.from({ length: 4 * 4 * 4 }, (_, i) => (i * 37) % 256));
-    const webp = await sharp(raw, { raw: { width: 4, height: 4, channels: 4 } }).webp({ lossless: true }).toBuffer();
+    const webp = await sharp(raw, { raw: { width: 4, height: 4, channels: 4 } })
+      .webp({ lossless: true })
+      .toBuffer();
     expect(isLosslessWebp(webp)).toBe(true);
     const { res, stored } = await uploadLogo(dataUrl('image/webp', webp));
     expect(res.statusCode).toBe(200);
@@ -152,7 +164,9 @@ describe('what re-encoding keeps and drops', () => {
 
   it('keeps a PNG lossless', async () => {
     const raw = Buffer.from(Array.from({ length: 16 * 16 * 3 }, (_, i) => (i * 91) % 256));
-    const png = await sharp(raw, { raw: { width: 16, height: 16, channels: 3 } }).png().toBuffer();
+    const png = await sharp(raw, { raw: { width: 16, height: 16, channels: 3 } })
+      .png()
+      .toBuffer();
     const { res, stored } = await uploadLogo(dataUrl('image/png', png));
     expect(res.statusCode).toBe(200);
     const [sentPixels, keptPixels] = await Promise.all([sharp(png).raw().toBuffer(), sharp(stored!).raw().toBuffer()]);

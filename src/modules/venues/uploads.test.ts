@@ -8,7 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, pngOfSize, TINY_IMAGES, type TestApp, type TestOperator } from '../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  pngOfSize,
+  TINY_IMAGES,
+  type TestApp,
+  type TestOperator,
+} from '../../../test/helpers/app.js';
 import { api, readVenue } from './venues.test-support.js';
 
 let t: TestApp;
@@ -54,7 +63,12 @@ const ROUTES = [
 ] as const;
 
 describe('accepted images', () => {
-  const expected = { png: ['png', 'image/png'], jpeg: ['jpg', 'image/jpeg'], gif: ['gif', 'image/gif'], webp: ['webp', 'image/webp'] } as const;
+  const expected = {
+    png: ['png', 'image/png'],
+    jpeg: ['jpg', 'image/jpeg'],
+    gif: ['gif', 'image/gif'],
+    webp: ['webp', 'image/webp'],
+  } as const;
   for (const [kind, [ext, mime]] of Object.entries(expected)) {
     it(`stores a ${kind} content-addressed and serves it immutable`, async () => {
       const op = await createOperator(t);
@@ -62,7 +76,10 @@ describe('accepted images', () => {
       const image = TINY_IMAGES[kind as keyof typeof TINY_IMAGES];
       const res = await http.post(`/api/venues/${venueId}/logo`, op, { data: image });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ success: true, logo_url: expect.stringMatching(new RegExp(`^http://maitred\\.test/uploads/[0-9a-f]{64}\\.${ext}$`)) });
+      expect(res.json()).toEqual({
+        success: true,
+        logo_url: expect.stringMatching(new RegExp(`^http://maitred\\.test/uploads/[0-9a-f]{64}\\.${ext}$`)),
+      });
       expect((await readVenue(t, op, venueId)).logo_url).toBe(res.json().logo_url);
 
       const served = await expectStored(res.json().logo_url, image, ext, mime);
@@ -158,7 +175,9 @@ describe('refused uploads', () => {
       const venueId = await insertVenue(t, op.operatorId);
       const res = await http.post(route.url(venueId), op, { data: pngOfSize(route.limit + 1) });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toMatch(new RegExp(`Image is too large: .* exceeds the ${route.limit >= MB ? `${route.limit / MB} MB` : '500 KB'} limit`));
+      expect(res.json().error).toMatch(
+        new RegExp(`Image is too large: .* exceeds the ${route.limit >= MB ? `${route.limit / MB} MB` : '500 KB'} limit`),
+      );
       const venue = await readVenue(t, op, venueId);
       expect(venue.logo_url).toBeNull();
       expect(venue.cover_image_url).toBeNull();
@@ -226,8 +245,12 @@ describe('venue logo: access', () => {
     const theirs = await insertVenue(t, other.operatorId);
     const data = { data: TINY_IMAGES.png };
     expect((await http.post(`/api/venues/${mine}/logo`, null, data)).statusCode).toBe(401);
-    expect((await http.post(`/api/venues/${mine}/logo`, await createStaff(t, op, { 'venues.settings': 'write' }), data)).statusCode).toBe(403);
-    expect((await http.post(`/api/venues/${mine}/logo`, await createStaff(t, op, { 'venues.branding': 'read' }), data)).statusCode).toBe(403);
+    expect((await http.post(`/api/venues/${mine}/logo`, await createStaff(t, op, { 'venues.settings': 'write' }), data)).statusCode).toBe(
+      403,
+    );
+    expect((await http.post(`/api/venues/${mine}/logo`, await createStaff(t, op, { 'venues.branding': 'read' }), data)).statusCode).toBe(
+      403,
+    );
     expect((await http.post(`/api/venues/${theirs}/logo`, op, data)).statusCode).toBe(404);
     const scoped = await createStaff(t, op, { 'venues.branding': 'write' }, [mine]);
     expect((await http.post(`/api/venues/${second}/logo`, scoped, data)).statusCode).toBe(404);

@@ -26,13 +26,29 @@ export const venuesPublicRoutes: RoutePlugin<{ branding: BrandingService }> = as
 
   app.get(
     '/api/public/venues/:venueId/booking-widget-config',
-    { ...options, schema: { summary: "A venue's public booking-widget configuration", tags, params: PublicVenueParams, response: { 200: BookingWidgetConfig, ...errorResponses(404) } } },
+    {
+      ...options,
+      schema: {
+        summary: "A venue's public booking-widget configuration",
+        tags,
+        params: PublicVenueParams,
+        response: { 200: BookingWidgetConfig, ...errorResponses(404) },
+      },
+    },
     async (request) => branding.bookingWidgetConfig(request.params.venueId),
   );
 
   app.get(
     '/api/public/venues/:venueId/events-widget-config',
-    { ...options, schema: { summary: "A venue's public events-widget configuration", tags, params: PublicVenueParams, response: { 200: EventsWidgetConfig, ...errorResponses(404) } } },
+    {
+      ...options,
+      schema: {
+        summary: "A venue's public events-widget configuration",
+        tags,
+        params: PublicVenueParams,
+        response: { 200: EventsWidgetConfig, ...errorResponses(404) },
+      },
+    },
     async (request) => branding.eventsWidgetConfig(request.params.venueId),
   );
 

@@ -59,7 +59,12 @@ describe('revenue from the payments ledger', () => {
     const res = await http.get(`/api/my-venues/${venueId}/stats`, op);
     expect(res.statusCode).toBe(200);
     expect(res.json().revenue).toEqual({ today: 7_500, week: 11_500, month: 13_500, alltime: 14_500 });
-    expect((await http.get(`/api/my-venues/${sibling}/stats`, op)).json().revenue).toEqual({ today: 16_000, week: 16_000, month: 16_000, alltime: 16_000 });
+    expect((await http.get(`/api/my-venues/${sibling}/stats`, op)).json().revenue).toEqual({
+      today: 16_000,
+      week: 16_000,
+      month: 16_000,
+      alltime: 16_000,
+    });
 
     // my-stats: this month over the account (both venues), not May, not the other account.
     expect((await http.get('/api/my-stats', op)).json().revenue).toBe(13_500 + 16_000);
@@ -84,6 +89,10 @@ describe('revenue from the payments ledger', () => {
     expect(stats.statusCode, stats.body).toBe(200);
     expect(stats.json().revenue).toBe(200 + 400);
     expect((await http.get(`/api/my-venues/${london}/stats`, op)).json().revenue).toMatchObject({ today: 200, month: 200, alltime: 300 });
-    expect((await http.get(`/api/my-venues/${newYork}/stats`, op)).json().revenue).toMatchObject({ today: 400, month: 400, alltime: 1_200 });
+    expect((await http.get(`/api/my-venues/${newYork}/stats`, op)).json().revenue).toMatchObject({
+      today: 400,
+      month: 400,
+      alltime: 1_200,
+    });
   });
 });

@@ -83,7 +83,14 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.put(
     '/api/my-venues/:id',
     {
-      schema: { summary: 'Update a venue (any subset of its fields)', tags, security, params: VenueIdParams, body: UpdateVenueBody, response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        summary: 'Update a venue (any subset of its fields)',
+        tags,
+        security,
+        params: VenueIdParams,
+        body: UpdateVenueBody,
+        response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },
+      },
       onRequest: venueSettingsWrite,
     },
     async (request) => {
@@ -145,7 +152,13 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.get(
     '/api/my-venues/:id/stats',
     {
-      schema: { summary: "A venue's revenue, bookings and 14-day chart", tags, security, params: VenueIdParams, response: { 200: VenueStats, ...errorResponses(401, 403, 404) } },
+      schema: {
+        summary: "A venue's revenue, bookings and 14-day chart",
+        tags,
+        security,
+        params: VenueIdParams,
+        response: { 200: VenueStats, ...errorResponses(401, 403, 404) },
+      },
       onRequest: guard({ permission: 'stats:read', venueParam: 'id' }),
     },
     async (request) => venues.stats(venueOf(request)),
@@ -169,7 +182,13 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
   app.get(
     '/api/my-venues/:id/sisters',
     {
-      schema: { summary: "List a venue's sister venues", tags, security, params: VenueIdParams, response: { 200: SisterList, ...errorResponses(401, 403, 404) } },
+      schema: {
+        summary: "List a venue's sister venues",
+        tags,
+        security,
+        params: VenueIdParams,
+        response: { 200: SisterList, ...errorResponses(401, 403, 404) },
+      },
       onRequest: sistersRead,
     },
     async (request) => ({ data: await venues.sisters(authOf(request), venueOf(request)) }),
@@ -182,7 +201,8 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
         tags,
         security,
         summary: 'Link a sister venue (both directions)',
-        description: 'The sister must be a venue the caller can reach (404 otherwise) and not the venue itself (400). Linking twice is harmless.',
+        description:
+          'The sister must be a venue the caller can reach (404 otherwise) and not the venue itself (400). Linking twice is harmless.',
         params: VenueIdParams,
         body: SisterBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404) },

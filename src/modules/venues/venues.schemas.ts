@@ -30,7 +30,10 @@ export const OpeningHours = Type.Object(
 );
 export type OpeningHours = Static<typeof OpeningHours>;
 
-const FoodTypeShapes = [Type.Array(Type.String({ minLength: 1, maxLength: 60 }), { maxItems: 30 }), Type.String({ maxLength: 500 })] as const;
+const FoodTypeShapes = [
+  Type.Array(Type.String({ minLength: 1, maxLength: 60 }), { maxItems: 30 }),
+  Type.String({ maxLength: 500 }),
+] as const;
 const FoodTypes = Type.Union([...FoodTypeShapes]);
 const Url = Type.String({ pattern: '^https?://\\S+$', maxLength: 500, description: 'an http(s) URL' });
 const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: 'an email address' });
@@ -43,7 +46,13 @@ const Money = Nullable(Type.Number({ minimum: 0 }));
 /** Every writable venue field except name and address; omitted fields keep their value. */
 const writableFields = {
   venue_type: Type.Optional(
-    Nullable(Type.String({ maxLength: 40, pattern: '^[a-z][a-z0-9_-]{0,39}$', description: 'a lower-case word such as bar, restaurant, cafe or club' })),
+    Nullable(
+      Type.String({
+        maxLength: 40,
+        pattern: '^[a-z][a-z0-9_-]{0,39}$',
+        description: 'a lower-case word such as bar, restaurant, cafe or club',
+      }),
+    ),
   ),
   food_types: Type.Optional(
     Type.Union([...FoodTypeShapes, Type.Null()], {
@@ -71,7 +80,8 @@ const writableFields = {
   booking_policy: Type.Optional(
     Nullable(
       Type.Enum([...BOOKING_POLICY_KINDS, ''], {
-        description: 'The default booking policy: `tables`, `guest_list` or `events` (the venue’s booking-policies texts); null or an empty string clears.',
+        description:
+          'The default booking policy: `tables`, `guest_list` or `events` (the venue’s booking-policies texts); null or an empty string clears.',
       }),
     ),
   ),
@@ -183,16 +193,16 @@ export const VenueStats = Type.Object({
     { today: Type.Integer(), week: Type.Integer(), month: Type.Integer(), alltime: Type.Integer() },
     { description: 'Net revenue in pence since venue-local midnight, Monday, the 1st of the month, and ever' },
   ),
-  bookings: Type.Object(
-    {
-      pending: Type.Integer({ description: '`pending` and `pending_payment`' }),
-      approved: Type.Integer({ description: '`approved`, `confirmed` and `checked_in`' }),
-      cancelled: Type.Integer(),
-      total: Type.Integer({ description: 'every booking of the venue, any status' }),
-      today_count: Type.Integer({ description: 'active bookings dated today (venue-local)' }),
-    },
-  ),
-  unique_guests: Type.Integer({ description: 'distinct guests (signed-in user, else email) with a booking not cancelled, rejected or expired' }),
+  bookings: Type.Object({
+    pending: Type.Integer({ description: '`pending` and `pending_payment`' }),
+    approved: Type.Integer({ description: '`approved`, `confirmed` and `checked_in`' }),
+    cancelled: Type.Integer(),
+    total: Type.Integer({ description: 'every booking of the venue, any status' }),
+    today_count: Type.Integer({ description: 'active bookings dated today (venue-local)' }),
+  }),
+  unique_guests: Type.Integer({
+    description: 'distinct guests (signed-in user, else email) with a booking not cancelled, rejected or expired',
+  }),
   chart: Type.Array(Type.Object({ booking_date: Type.String(), status: Type.String(), count: Type.Integer() }), {
     description: 'bookings per date and status over the 14 days ending today (venue-local); empty combinations omitted',
   }),
@@ -200,7 +210,9 @@ export const VenueStats = Type.Object({
 
 export const OperatorStats = Type.Object({
   venues: Type.Integer({ description: 'venues the caller can reach' }),
-  total_guests: Type.Integer({ description: 'distinct guests (signed-in user, else email) with a booking not cancelled, rejected or expired' }),
+  total_guests: Type.Integer({
+    description: 'distinct guests (signed-in user, else email) with a booking not cancelled, rejected or expired',
+  }),
   month_guests: Type.Integer({ description: 'the same for bookings dated in the current month (venue-local)' }),
   revenue: Type.Integer({ description: 'net revenue in pence this month (venue-local)' }),
   partner: Nullable(Type.Object({}, { additionalProperties: true })),

@@ -15,14 +15,7 @@ import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
 import { hasUpcomingBookings } from '../bookings/index.js';
 import { operatorStats, venueStats } from './venues.stats.js';
 import type { VenuesTable } from './venues.table.js';
-import {
-  DAYS,
-  FOOD_VENUE_TYPES,
-  type CreateVenueBody,
-  type OpeningHours,
-  type UpdateVenueBody,
-  type Venue,
-} from './venues.schemas.js';
+import { DAYS, FOOD_VENUE_TYPES, type CreateVenueBody, type OpeningHours, type UpdateVenueBody, type Venue } from './venues.schemas.js';
 
 const parseJson = (text: string | null): unknown => {
   if (text === null) return null;
@@ -257,7 +250,15 @@ export function createVenuesService(deps: {
       const at = now();
       await db.kysely
         .insertInto('venues')
-        .values({ ...changes, id, operator_id: auth.operatorId!, name: input.name.trim(), address: input.address.trim(), created_at: at, updated_at: at })
+        .values({
+          ...changes,
+          id,
+          operator_id: auth.operatorId!,
+          name: input.name.trim(),
+          address: input.address.trim(),
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
       const row = await load(id);
       return { success: true, id, status: row.status, app_listing_status: row.app_listing_status };
@@ -266,7 +267,11 @@ export function createVenuesService(deps: {
     async update(venue: VenueRow, input: UpdateVenueBody): Promise<void> {
       const changes = venueChanges(input, venue);
       if (Object.keys(changes).length === 0) return;
-      await db.kysely.updateTable('venues').set({ ...changes, updated_at: now() }).where('id', '=', venue.id).execute();
+      await db.kysely
+        .updateTable('venues')
+        .set({ ...changes, updated_at: now() })
+        .where('id', '=', venue.id)
+        .execute();
     },
 
     async setStatus(venue: VenueRow, status: 'draft' | 'live') {
@@ -286,7 +291,8 @@ export function createVenuesService(deps: {
       await withTransaction(db, async (trx) => {
         await lockKey(db, trx, `venue:${venue.id}`);
         const today = localToday(clock.now(), venue.timezone);
-        if (await hasUpcomingBookings(trx, venue.id, today)) throw conflict('The venue has upcoming reservations and cannot go back to draft');
+        if (await hasUpcomingBookings(trx, venue.id, today))
+          throw conflict('The venue has upcoming reservations and cannot go back to draft');
         await trx.updateTable('venues').set({ status: 'draft', updated_at: now() }).where('id', '=', venue.id).execute();
       });
       return { success: true, status: 'draft' };

@@ -31,8 +31,24 @@ describe('sister venues', () => {
     const list = await http.get(`/api/my-venues/${a}/sisters`, op);
     expect(list.headers['cache-control']).toBe('private, no-store');
     expect(list.json().data).toEqual([
-      { id: b, name: 'Bravo', address: '1 High Street, London', status: 'live', venue_type: null, logo_url: null, linked_at: t.clock.now().toISOString() },
-      { id: c, name: 'Charlie', address: '1 High Street, London', status: 'live', venue_type: null, logo_url: null, linked_at: t.clock.now().toISOString() },
+      {
+        id: b,
+        name: 'Bravo',
+        address: '1 High Street, London',
+        status: 'live',
+        venue_type: null,
+        logo_url: null,
+        linked_at: t.clock.now().toISOString(),
+      },
+      {
+        id: c,
+        name: 'Charlie',
+        address: '1 High Street, London',
+        status: 'live',
+        venue_type: null,
+        logo_url: null,
+        linked_at: t.clock.now().toISOString(),
+      },
     ]);
     expect(await sisterIds(b, op)).toEqual([a]);
     expect(await sisterIds(c, op)).toEqual([a]);

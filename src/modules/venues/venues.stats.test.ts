@@ -107,8 +107,12 @@ describe('GET /api/my-stats', () => {
     await insertBooking(t, op.operatorId, b, { booking_date: '2026-05-02', guest_email: 'ANN@example.test' });
     await insertBooking(t, op.operatorId, b, { booking_date: '2026-06-20', guest_email: null, user_id: op.userId });
     await insertBooking(t, op.operatorId, a, { booking_date: '2026-06-20', guest_email: 'bob@example.test', status: 'rejected' });
-    await insertBooking(t, other.operatorId, await insertVenue(t, other.operatorId), { booking_date: '2026-06-20', guest_email: 'zed@example.test' });
-    revenueByWindow.answer = (q) => (q.venueId === undefined && q.from === '2026-05-31T23:00:00.000Z' && q.to === '2026-06-30T23:00:00.000Z' ? 7300 : -1);
+    await insertBooking(t, other.operatorId, await insertVenue(t, other.operatorId), {
+      booking_date: '2026-06-20',
+      guest_email: 'zed@example.test',
+    });
+    revenueByWindow.answer = (q) =>
+      q.venueId === undefined && q.from === '2026-05-31T23:00:00.000Z' && q.to === '2026-06-30T23:00:00.000Z' ? 7300 : -1;
 
     const res = await http.get('/api/my-stats', op);
     expect(res.statusCode).toBe(200);
@@ -136,7 +140,13 @@ describe('GET /api/my-stats', () => {
     revenueByWindow.answer = (q) => windows[`${q.venueId}|${q.from}|${q.to}`] ?? -1;
 
     // Month: ann in London's July; ann and eve in New York's June.
-    expect((await http.get('/api/my-stats', op)).json()).toEqual({ venues: 2, total_guests: 4, month_guests: 2, revenue: 4300, partner: null });
+    expect((await http.get('/api/my-stats', op)).json()).toEqual({
+      venues: 2,
+      total_guests: 4,
+      month_guests: 2,
+      revenue: 4300,
+      partner: null,
+    });
     expect(revenueByWindow.calls).toHaveLength(2);
   });
 
@@ -149,13 +159,25 @@ describe('GET /api/my-stats', () => {
     await insertBooking(t, op.operatorId, b, { booking_date: '2026-06-21' });
     revenueByWindow.answer = (q) => (q.venueId === a ? 400 : q.venueId === b ? 900 : -1);
     const scoped = await createStaff(t, op, { stats: 'read' }, [a]);
-    expect((await http.get('/api/my-stats', scoped)).json()).toEqual({ venues: 1, total_guests: 1, month_guests: 1, revenue: 400, partner: null });
+    expect((await http.get('/api/my-stats', scoped)).json()).toEqual({
+      venues: 1,
+      total_guests: 1,
+      month_guests: 1,
+      revenue: 400,
+      partner: null,
+    });
     expect((await http.get('/api/my-stats', op)).json()).toMatchObject({ venues: 2, total_guests: 3, month_guests: 3 });
   });
 
   it('answers zeros for an account without venues', async () => {
     const op = await createOperator(t);
-    expect((await http.get('/api/my-stats', op)).json()).toEqual({ venues: 0, total_guests: 0, month_guests: 0, revenue: 0, partner: null });
+    expect((await http.get('/api/my-stats', op)).json()).toEqual({
+      venues: 0,
+      total_guests: 0,
+      month_guests: 0,
+      revenue: 0,
+      partner: null,
+    });
   });
 
   it('answers 401 and 403 without stats:read', async () => {

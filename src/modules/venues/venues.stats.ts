@@ -77,7 +77,13 @@ export async function operatorStats(db: Db, query: { operatorId: string; venueSc
   const months = new Map<string, { firstDate: string; nextFirstDate: string; from: string; to: string; ids: string[] }>();
   for (const venue of venues) {
     const w = statsWindows(now, venue.timezone);
-    const month = months.get(w.monthStart) ?? { firstDate: w.monthFirstDate, nextFirstDate: w.nextMonthFirstDate, from: w.monthStart, to: w.nextMonthStart, ids: [] };
+    const month = months.get(w.monthStart) ?? {
+      firstDate: w.monthFirstDate,
+      nextFirstDate: w.nextMonthFirstDate,
+      from: w.monthStart,
+      to: w.nextMonthStart,
+      ids: [],
+    };
     month.ids.push(venue.id);
     months.set(w.monthStart, month);
   }

@@ -9,7 +9,14 @@ export async function insertBooking(
   t: TestApp,
   operatorId: string,
   venueId: string,
-  fields: { status?: string; booking_date?: string; guest_count?: number; guest_email?: string | null; user_id?: string | null; kind?: string } = {},
+  fields: {
+    status?: string;
+    booking_date?: string;
+    guest_count?: number;
+    guest_email?: string | null;
+    user_id?: string | null;
+    kind?: string;
+  } = {},
 ): Promise<string> {
   const id = `bkg_${base32(randomBytes(16))}`;
   const at = t.clock.now().toISOString();
@@ -46,8 +53,12 @@ export const completeVenue = (t: TestApp, operatorId: string, fields: Record<str
   insertVenue(t, operatorId, { ...COMPLETE_VENUE, ...fields });
 
 export function api(t: TestApp) {
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: { headers: Record<string, string> } | null, payload?: unknown) =>
-    t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    who?: { headers: Record<string, string> } | null,
+    payload?: unknown,
+  ) => t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload === undefined ? {} : { payload: payload as object }) });
   return {
     get: (url: string, who?: { headers: Record<string, string> } | null) => call('GET', url, who),
     post: (url: string, who: { headers: Record<string, string> } | null, payload?: unknown) => call('POST', url, who, payload),

@@ -24,7 +24,13 @@ const FULL_FIELDS = {
   last_entry_time: '23:30',
   max_plus_ones: 5,
   members_only: 2,
-  opening_hours: { mon: [{ open: '12:00', close: '15:00' }, { open: '18:00', close: '23:00' }], fri: [{ open: '18:00', close: '03:00' }] },
+  opening_hours: {
+    mon: [
+      { open: '12:00', close: '15:00' },
+      { open: '18:00', close: '23:00' },
+    ],
+    fri: [{ open: '18:00', close: '03:00' }],
+  },
   guest_list_enabled: true,
   tables_enabled: 1,
   paid_guest_list_enabled: false,
@@ -120,7 +126,13 @@ describe('POST /api/my-venues', () => {
 
   it('ignores status and upload fields sent on create', async () => {
     const op = await createOperator(t);
-    const res = await http.post('/api/my-venues', op, { name: 'Sneaky', address: '1 Road', status: 'draft', app_listing_status: 'approved', logo_url: 'http://x/y.png' });
+    const res = await http.post('/api/my-venues', op, {
+      name: 'Sneaky',
+      address: '1 Road',
+      status: 'draft',
+      app_listing_status: 'approved',
+      logo_url: 'http://x/y.png',
+    });
     const venue = await readVenue(t, op, res.json().id);
     expect(venue).toMatchObject({ status: 'live', app_listing_status: 'pending', logo_url: null });
   });
@@ -235,7 +247,9 @@ describe('PUT /api/my-venues/:id', () => {
     expect(refused.json().error).toMatch(/food_types.*restaurant or cafe/);
     const untyped = await insertVenue(t, op.operatorId);
     expect((await http.put(`/api/my-venues/${untyped}`, op, { food_types: 'tapas' })).statusCode).toBe(400);
-    expect((await http.post('/api/my-venues', op, { name: 'Club', address: '1 Road', venue_type: 'club', food_types: ['x'] })).statusCode).toBe(400);
+    expect(
+      (await http.post('/api/my-venues', op, { name: 'Club', address: '1 Road', venue_type: 'club', food_types: ['x'] })).statusCode,
+    ).toBe(400);
     expect((await http.put(`/api/my-venues/${bar}`, op, { food_types: null })).statusCode).toBe(200);
 
     const cafe = await insertVenue(t, op.operatorId, { venue_type: 'cafe', food_types: JSON.stringify(['cake']) });
@@ -253,10 +267,32 @@ describe('PUT /api/my-venues/:id', () => {
       [{ mon: [{ open: '09:00' }] }, /close/],
       [{ mon: { open: '09:00', close: '17:00' } }, /opening_hours\.mon/],
       [{ tue: [{ open: '10:00', close: '10:00' }] }, /opening_hours\.tue: open and close cannot both be 10:00/],
-      [{ wed: [{ open: '15:00', close: '20:00' }, { open: '10:00', close: '16:00' }] }, /opening_hours: wed 10:00–16:00 overlaps wed 15:00–20:00/],
-      [{ sat: [{ open: '20:00', close: '04:00' }, { open: '23:00', close: '23:30' }] }, /opening_hours: sat 20:00–04:00 overlaps sat 23:00–23:30/],
-      [{ fri: [{ open: '20:00', close: '04:00' }], sat: [{ open: '02:00', close: '09:00' }] }, /opening_hours: fri 20:00–04:00 overlaps sat 02:00–09:00/],
-      [{ sun: [{ open: '22:00', close: '02:00' }], mon: [{ open: '01:00', close: '05:00' }] }, /opening_hours: sun 22:00–02:00 overlaps mon 01:00–05:00/],
+      [
+        {
+          wed: [
+            { open: '15:00', close: '20:00' },
+            { open: '10:00', close: '16:00' },
+          ],
+        },
+        /opening_hours: wed 10:00–16:00 overlaps wed 15:00–20:00/,
+      ],
+      [
+        {
+          sat: [
+            { open: '20:00', close: '04:00' },
+            { open: '23:00', close: '23:30' },
+          ],
+        },
+        /opening_hours: sat 20:00–04:00 overlaps sat 23:00–23:30/,
+      ],
+      [
+        { fri: [{ open: '20:00', close: '04:00' }], sat: [{ open: '02:00', close: '09:00' }] },
+        /opening_hours: fri 20:00–04:00 overlaps sat 02:00–09:00/,
+      ],
+      [
+        { sun: [{ open: '22:00', close: '02:00' }], mon: [{ open: '01:00', close: '05:00' }] },
+        /opening_hours: sun 22:00–02:00 overlaps mon 01:00–05:00/,
+      ],
       ['all day', /opening_hours/],
     ];
     for (const [opening_hours, message] of bad) {
@@ -267,7 +303,10 @@ describe('PUT /api/my-venues/:id', () => {
     const good = {
       mon: [],
       fri: [{ open: '20:00', close: '04:00' }],
-      sat: [{ open: '04:00', close: '14:00' }, { open: '18:00', close: '02:00' }],
+      sat: [
+        { open: '04:00', close: '14:00' },
+        { open: '18:00', close: '02:00' },
+      ],
       sun: [{ open: '10:00', close: '23:59' }],
     };
     expect((await http.put(`/api/my-venues/${id}`, op, { opening_hours: good })).statusCode).toBe(200);
@@ -310,7 +349,13 @@ describe('PUT /api/my-venues/:id', () => {
       expect(res.json().error, JSON.stringify(payload)).toMatch(message);
     }
     // Nothing of the refused requests was written.
-    expect(await readVenue(t, op, id)).toMatchObject({ members_only: 0, default_party_min: 1, default_party_max: 10, timezone: 'Europe/London', name: 'Test Venue' });
+    expect(await readVenue(t, op, id)).toMatchObject({
+      members_only: 0,
+      default_party_min: 1,
+      default_party_max: 10,
+      timezone: 'Europe/London',
+      name: 'Test Venue',
+    });
   });
 
   it('names the default booking policy among the venue’s three, and clears it with null or an empty string', async () => {
@@ -337,9 +382,21 @@ describe('PUT /api/my-venues/:id', () => {
   it('does not write status, listing or image fields', async () => {
     const op = await createOperator(t);
     const id = await insertVenue(t, op.operatorId);
-    const res = await http.put(`/api/my-venues/${id}`, op, { status: 'draft', app_listing_status: 'approved', logo_url: 'http://x/y.png', cover_image_url: 'http://x/z.png', description: 'ok' });
+    const res = await http.put(`/api/my-venues/${id}`, op, {
+      status: 'draft',
+      app_listing_status: 'approved',
+      logo_url: 'http://x/y.png',
+      cover_image_url: 'http://x/z.png',
+      description: 'ok',
+    });
     expect(res.statusCode).toBe(200);
-    expect(await readVenue(t, op, id)).toMatchObject({ status: 'live', app_listing_status: 'pending', logo_url: null, cover_image_url: null, description: 'ok' });
+    expect(await readVenue(t, op, id)).toMatchObject({
+      status: 'live',
+      app_listing_status: 'pending',
+      logo_url: null,
+      cover_image_url: null,
+      description: 'ok',
+    });
   });
 
   it('answers 401, 403 without write, 404 for another account and for a venue outside the role scope', async () => {

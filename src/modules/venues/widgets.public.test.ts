@@ -30,11 +30,22 @@ const DEFAULT_WIDGET = {
   show_contact: true,
   logo_url: null,
 };
-const DEFAULT_BRANDING = { theme: 'classic', accent_color: '#b08d57', bg_color: '#ffffff', text_color: '#1f2933', font_key: 'sans', logo_url: null };
+const DEFAULT_BRANDING = {
+  theme: 'classic',
+  accent_color: '#b08d57',
+  bg_color: '#ffffff',
+  text_color: '#1f2933',
+  font_key: 'sans',
+  logo_url: null,
+};
 
 describe('GET booking-widget-config', () => {
   it('answers the venue, widget, branding, booking defaults and keys without a session', async () => {
-    const { venueId } = await setup({ phone: '+44 1', description: 'Cosy.', opening_hours: JSON.stringify({ fri: [{ open: '18:00', close: '02:00' }] }) });
+    const { venueId } = await setup({
+      phone: '+44 1',
+      description: 'Cosy.',
+      opening_hours: JSON.stringify({ fri: [{ open: '18:00', close: '02:00' }] }),
+    });
     const res = await http.get(publicUrl(venueId, 'booking-widget-config'));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
@@ -76,7 +87,16 @@ describe('GET booking-widget-config', () => {
     const brandLogo = (await http.post(`${base}/branding-logo`, op, { data: TINY_IMAGES.png })).json().url;
 
     let config = (await http.get(publicUrl(venueId, 'booking-widget-config'))).json();
-    expect(config.widget).toEqual({ ...DEFAULT_WIDGET, enabled: true, public_id: publicId, theme_mode: 'minimal', accent_color: '#00ff00', width: 'wide', show_map: false, logo_url: brandLogo });
+    expect(config.widget).toEqual({
+      ...DEFAULT_WIDGET,
+      enabled: true,
+      public_id: publicId,
+      theme_mode: 'minimal',
+      accent_color: '#00ff00',
+      width: 'wide',
+      show_map: false,
+      logo_url: brandLogo,
+    });
     expect(config.branding).toEqual({ ...DEFAULT_BRANDING, accent_color: '#00ff00', font_key: 'mono', logo_url: brandLogo });
 
     // A widget's own logo wins over the brand logo.
@@ -125,7 +145,20 @@ describe('GET voucher-config', () => {
     const at = t.clock.now().toISOString();
     await t.db.kysely
       .insertInto('voucher_settings')
-      .values({ venue_id: venueId, enabled: 1, expiration_months: 6, min_amount_pence: 500, max_amount_pence: 20000, fixed_amounts: '[1000,2000]', allow_custom: 0, min_qty: 2, max_qty: 4, terms: 'No cash value.', created_at: at, updated_at: at })
+      .values({
+        venue_id: venueId,
+        enabled: 1,
+        expiration_months: 6,
+        min_amount_pence: 500,
+        max_amount_pence: 20000,
+        fixed_amounts: '[1000,2000]',
+        allow_custom: 0,
+        min_qty: 2,
+        max_qty: 4,
+        terms: 'No cash value.',
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
     await http.put(`/api/my-venues/${venueId}/widget-settings/vouchers`, op, { enabled: true });
     let body = (await http.get(publicUrl(venueId, 'voucher-config'))).json();
@@ -274,7 +307,11 @@ describe('public configs: caching and visibility', () => {
 
 describe('publishable and site keys by configuration', () => {
   it('answers the Stripe publishable key under the stripe provider, no site key when unset', async () => {
-    const stripe = await createTestApp({ PAYMENTS_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_live_like' });
+    const stripe = await createTestApp({
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_live_like',
+    });
     try {
       const op = await createOperator(stripe);
       const venueId = await insertVenue(stripe, op.operatorId);

@@ -211,7 +211,11 @@ describe('failures and retries', () => {
 
   it('takes over a claim whose worker died once the claim lapses', async () => {
     const id = await t.ctx.mail.queue(t.db, message());
-    await t.db.kysely.updateTable('mail_outbox').set({ status: 'sending', attempts: 1, next_attempt_at: later(MAIL_CLAIM_MS) }).where('id', '=', id).execute();
+    await t.db.kysely
+      .updateTable('mail_outbox')
+      .set({ status: 'sending', attempts: 1, next_attempt_at: later(MAIL_CLAIM_MS) })
+      .where('id', '=', id)
+      .execute();
     expect(await t.ctx.mail.flush()).toEqual(NO_DELIVERY);
     t.clock.advance(MAIL_CLAIM_MS);
     expect(await t.ctx.mail.flush()).toEqual({ sent: 1, retrying: 0, failed: 0 });
@@ -250,7 +254,14 @@ describe('without SMTP_URL', () => {
     expect(await mail.flush()).toEqual(NO_DELIVERY);
     expect(await row(id)).toMatchObject({ status: 'kept', attempts: 0, sent_at: null });
     expect(await mail.list()).toEqual([
-      expect.objectContaining({ id, to: 'ann@example.com', subject: 'Booking confirmed', status: 'kept', created_at: TEST_NOW, sent_at: null }),
+      expect.objectContaining({
+        id,
+        to: 'ann@example.com',
+        subject: 'Booking confirmed',
+        status: 'kept',
+        created_at: TEST_NOW,
+        sent_at: null,
+      }),
     ]);
     // A later instance with SMTP does not send mail queued without it.
     expect(await t.ctx.mail.flush()).toEqual(NO_DELIVERY);
@@ -261,7 +272,10 @@ describe('without SMTP_URL', () => {
 describe('input hygiene', () => {
   it('refuses invalid recipient and reply-to addresses with a 400', async () => {
     for (const to of ['not-an-email', 'a@example.com\r\nBcc: evil@example.com', 'a@example.com, b@example.com', '']) {
-      await expect(t.ctx.mail.queue(t.db, { to, subject: 'S', text: 'T' })).rejects.toMatchObject({ status: 400, message: 'Recipient is not a valid email address' });
+      await expect(t.ctx.mail.queue(t.db, { to, subject: 'S', text: 'T' })).rejects.toMatchObject({
+        status: 400,
+        message: 'Recipient is not a valid email address',
+      });
     }
     await expect(t.ctx.mail.queue(t.db, { to: 'a@example.com', subject: 'S', text: 'T', replyTo: 'nope' })).rejects.toMatchObject({
       status: 400,
@@ -271,7 +285,12 @@ describe('input hygiene', () => {
   });
 
   it('keeps the subject and sender name on one line, so they cannot add headers', async () => {
-    await t.ctx.mail.queue(t.db, { to: 'ann@example.com', subject: 'Hello\r\nBcc: evil@example.com', text: 'T', senderName: 'Owl\r\nBcc: evil@example.com' });
+    await t.ctx.mail.queue(t.db, {
+      to: 'ann@example.com',
+      subject: 'Hello\r\nBcc: evil@example.com',
+      text: 'T',
+      senderName: 'Owl\r\nBcc: evil@example.com',
+    });
     await t.ctx.mail.flush();
     expect(smtp.received[0].envelopeTo).toEqual(['ann@example.com']);
     const mail = parseMail(smtp.received[0].raw);

@@ -98,7 +98,8 @@ const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ')
 function attachment(a: MailAttachment): StoredAttachment {
   const filename = oneLine(a.filename);
   if (!filename || /[/\\]/.test(filename)) throw new Error(`mail attachment filename "${a.filename}" must be a plain file name`);
-  if (!/^[\w.+-]+\/[\w.+-]+(\s*;[^\r\n]*)?$/.test(a.contentType)) throw new Error(`mail attachment content type "${a.contentType}" is invalid`);
+  if (!/^[\w.+-]+\/[\w.+-]+(\s*;[^\r\n]*)?$/.test(a.contentType))
+    throw new Error(`mail attachment content type "${a.contentType}" is invalid`);
   return { filename, content_type: a.contentType, content: a.content };
 }
 
@@ -153,7 +154,11 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
       .where('next_attempt_at', '<=', now)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) return 'skipped';
-    const ours = db.kysely.updateTable('mail_outbox').where('id', '=', row.id).where('attempts', '=', attempts).where('status', '=', 'sending');
+    const ours = db.kysely
+      .updateTable('mail_outbox')
+      .where('id', '=', row.id)
+      .where('attempts', '=', attempts)
+      .where('status', '=', 'sending');
     try {
       await smtp.sendMail(toNodemailerMessage(row, from));
     } catch (error) {

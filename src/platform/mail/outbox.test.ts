@@ -63,7 +63,11 @@ describe('maitred outbox', () => {
   it('lists every message newest first by default, with sent_at for sent mail', async () => {
     await queueThree();
     const sentAt = at(3);
-    await t.db.kysely.updateTable('mail_outbox').set({ status: 'sent', attempts: 1, sent_at: sentAt }).where('subject', '=', 'First').execute();
+    await t.db.kysely
+      .updateTable('mail_outbox')
+      .set({ status: 'sent', attempts: 1, sent_at: sentAt })
+      .where('subject', '=', 'First')
+      .execute();
     const out = await cliInProcess(['outbox', '--json']);
     expect(out.endsWith('\n')).toBe(true);
     expect(out.trim().split('\n')).toHaveLength(1);
@@ -78,7 +82,9 @@ describe('maitred outbox', () => {
   it('shows each message as it would have been read, without --json', async () => {
     await queueThree();
     const out = await cliInProcess(['outbox', '--limit', '2']);
-    expect(out).toContain(`── ${at(2)}  to guest3@example.com  [kept (no SMTP_URL: not sent)]\nSubject: Third\n\nBody of third.\nSee you soon.\n`);
+    expect(out).toContain(
+      `── ${at(2)}  to guest3@example.com  [kept (no SMTP_URL: not sent)]\nSubject: Third\n\nBody of third.\nSee you soon.\n`,
+    );
     expect(out.indexOf('Subject: Third')).toBeLessThan(out.indexOf('Subject: Second'));
     expect(out).not.toContain('Subject: First');
   });

@@ -134,7 +134,11 @@ function walk(headers: Map<string, string>, body: string, out: ParsedMail): void
   }
   const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
   const content =
-    encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQp(body) : body;
+    encoding === 'base64'
+      ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+      : encoding === 'quoted-printable'
+        ? decodeQp(body)
+        : body;
   const disposition = headers.get('content-disposition') ?? '';
   if (disposition.startsWith('attachment')) {
     out.attachments.push({ filename: /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? '', contentType: type, content });

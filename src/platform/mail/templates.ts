@@ -65,7 +65,8 @@ export function renderMail(content: MailContent): { text: string; html: string }
       ? [
           '<table style="border-collapse:collapse;margin:0 0 16px">',
           ...details.map(
-            (d) => `<tr><th align="left" style="${labelCell}">${escapeHtml(d.label)}</th><td style="${cell}">${paragraphHtml(d.value)}</td></tr>`,
+            (d) =>
+              `<tr><th align="left" style="${labelCell}">${escapeHtml(d.label)}</th><td style="${cell}">${paragraphHtml(d.value)}</td></tr>`,
           ),
           '</table>',
         ]

@@ -39,7 +39,12 @@ async function accountRow(executor: Executor, id: string): Promise<AccountRow> {
  * What the real provider checks of a destination charge (intents and checkout sessions): an application
  * fee needs a destination and fits in the amount, and the destination account can take charges.
  */
-export async function checkDestination(executor: Executor, destination: string | null | undefined, fee: number | null | undefined, amount: number) {
+export async function checkDestination(
+  executor: Executor,
+  destination: string | null | undefined,
+  fee: number | null | undefined,
+  amount: number,
+) {
   if (fee !== null && fee !== undefined) {
     if (!Number.isInteger(fee) || fee < 0) throw invalid('application_fee_amount must be a non-negative integer');
     if (!destination) throw invalid('application_fee_amount needs a destination (transfer_data[destination])');
@@ -158,12 +163,22 @@ export function createAccounts(
           if (!Number.isInteger(input.amount) || input.amount < 1) throw invalid('Transfer amount must be a positive integer.');
           const account = await accountRow(trx, input.destination);
           if (!account.charges_enabled) {
-            throw invalid('The destination account needs to have the transfers capability enabled.', 'insufficient_capabilities_for_transfer');
+            throw invalid(
+              'The destination account needs to have the transfers capability enabled.',
+              'insufficient_capabilities_for_transfer',
+            );
           }
           const id = newId('tr');
           await trx
             .insertInto('sim_transfers')
-            .values({ id, amount: input.amount, currency: CURRENCY, destination: input.destination, metadata: JSON.stringify(input.metadata), created_at: at() })
+            .values({
+              id,
+              amount: input.amount,
+              currency: CURRENCY,
+              destination: input.destination,
+              metadata: JSON.stringify(input.metadata),
+              created_at: at(),
+            })
             .execute();
           return id;
         },

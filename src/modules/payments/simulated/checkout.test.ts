@@ -39,7 +39,12 @@ describe('simulated checkout sessions', () => {
     expect(page.body).toContain('£9.99');
 
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const declined = await t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: form, payload: 'payment_method=pm_card_chargeDeclined' });
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: pagePath(session.url!),
+      headers: form,
+      payload: 'payment_method=pm_card_chargeDeclined',
+    });
     expect(declined.statusCode).toBe(402);
     expect(declined.body).toContain('Your card was declined.');
     expect((await payments().retrieveCheckoutSession(session.id)).status).toBe('open');
@@ -54,7 +59,12 @@ describe('simulated checkout sessions', () => {
     expect((await payments().retrieveIntent(after.payment_intent!)).status).toBe('succeeded');
     // The provider's signed checkout.session.completed went through the webhook and fulfilled the top-up.
     expect(await keysBalance(t.db, guest.userId)).toBe(10);
-    const again = await t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: form, payload: 'payment_method=pm_card_visa' });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: pagePath(session.url!),
+      headers: form,
+      payload: 'payment_method=pm_card_visa',
+    });
     expect(again.statusCode).toBe(409);
     expect(await keysBalance(t.db, guest.userId)).toBe(10);
   });
@@ -148,7 +158,11 @@ describe('simulated checkout sessions', () => {
     const paid = await t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: FORM, payload: 'payment_method=pm_card_visa' });
     expect(paid.statusCode).toBe(303);
     expect(fulfilled).toBe(0);
-    const event = await t.db.kysely.selectFrom('sim_events').selectAll().where('payload', 'like', `%${session.id}%`).executeTakeFirstOrThrow();
+    const event = await t.db.kysely
+      .selectFrom('sim_events')
+      .selectAll()
+      .where('payload', 'like', `%${session.id}%`)
+      .executeTakeFirstOrThrow();
     expect(event).toMatchObject({ type: 'checkout.session.completed', status: 'pending', attempts: 1 });
 
     // Not due yet: nothing is sent again.
@@ -159,7 +173,11 @@ describe('simulated checkout sessions', () => {
     t.clock.advance(3600_000);
     expect(await payments().simulated!.deliverDueEvents()).toBe(0);
     expect(fulfilled).toBe(1);
-    const delivered = await t.db.kysely.selectFrom('sim_events').select(['status', 'attempts']).where('id', '=', event.id).executeTakeFirstOrThrow();
+    const delivered = await t.db.kysely
+      .selectFrom('sim_events')
+      .select(['status', 'attempts'])
+      .where('id', '=', event.id)
+      .executeTakeFirstOrThrow();
     expect(delivered).toEqual({ status: 'delivered', attempts: 2 });
   });
 
@@ -177,7 +195,12 @@ describe('simulated checkout sessions', () => {
       cancelUrl: 'https://app.example/no',
     });
     await t.app.inject({ method: 'POST', url: pagePath(session.url!), headers: FORM, payload: 'payment_method=pm_card_visa' });
-    const row = () => t.db.kysely.selectFrom('sim_events').select(['status', 'attempts']).where('payload', 'like', `%${session.id}%`).executeTakeFirstOrThrow();
+    const row = () =>
+      t.db.kysely
+        .selectFrom('sim_events')
+        .select(['status', 'attempts'])
+        .where('payload', 'like', `%${session.id}%`)
+        .executeTakeFirstOrThrow();
     // Attempts at 0, 1, 3 and 7 minutes (1 minute, doubling): four within the first ten minutes.
     for (let minute = 1; minute <= 10; minute++) {
       t.clock.advance(60_000);
@@ -201,9 +224,19 @@ describe('simulated checkout sessions', () => {
   });
 
   it('refuses expiry times outside 30 minutes to 24 hours, and unknown sessions', async () => {
-    const base = { amountPence: 500, name: 'x', metadata: { kind: 'test' }, successUrl: 'https://a.example', cancelUrl: 'https://a.example' };
-    expect(await statusOf(payments().createCheckoutSession({ ...base, expiresAt: new Date(t.clock.now().getTime() + 10 * 60_000) }))).toBe(400);
-    expect(await statusOf(payments().createCheckoutSession({ ...base, expiresAt: new Date(t.clock.now().getTime() + 25 * 3600_000) }))).toBe(400);
+    const base = {
+      amountPence: 500,
+      name: 'x',
+      metadata: { kind: 'test' },
+      successUrl: 'https://a.example',
+      cancelUrl: 'https://a.example',
+    };
+    expect(await statusOf(payments().createCheckoutSession({ ...base, expiresAt: new Date(t.clock.now().getTime() + 10 * 60_000) }))).toBe(
+      400,
+    );
+    expect(
+      await statusOf(payments().createCheckoutSession({ ...base, expiresAt: new Date(t.clock.now().getTime() + 25 * 3600_000) })),
+    ).toBe(400);
     expect(await statusOf(payments().retrieveCheckoutSession('cs_test_nope'))).toBe(404);
     expect((await t.app.inject({ url: '/simulated/checkout/cs_test_nope' })).statusCode).toBe(404);
   });

@@ -63,11 +63,20 @@ export function createCheckout(
       const row = await lockedSession(trx, id);
       if (row.status !== 'open') {
         if (requireOpen) {
-          throw new PaymentProviderError('state', `Only open sessions can be expired; this one is ${row.status}.`, 'checkout_session_unexpected_state');
+          throw new PaymentProviderError(
+            'state',
+            `Only open sessions can be expired; this one is ${row.status}.`,
+            'checkout_session_unexpected_state',
+          );
         }
         return { row, expired: false };
       }
-      await trx.updateTable('sim_checkout_sessions').set({ status: 'expired', updated_at: at() }).where('id', '=', id).where('status', '=', 'open').execute();
+      await trx
+        .updateTable('sim_checkout_sessions')
+        .set({ status: 'expired', updated_at: at() })
+        .where('id', '=', id)
+        .where('status', '=', 'open')
+        .execute();
       const expired = await sessionRow(trx, id);
       await events.record(trx, 'checkout.session.expired', toSession(expired));
       return { row: expired, expired: true };
@@ -146,7 +155,11 @@ export function createCheckout(
         // Locked: paying and expiring one session never both happen.
         const row = await lockedSession(trx, id);
         if (row.status !== 'open' || new Date(row.expires_at).getTime() <= now().getTime()) {
-          throw new PaymentProviderError('state', `This checkout session is ${row.status === 'open' ? 'expired' : row.status}.`, 'checkout_session_unexpected_state');
+          throw new PaymentProviderError(
+            'state',
+            `This checkout session is ${row.status === 'open' ? 'expired' : row.status}.`,
+            'checkout_session_unexpected_state',
+          );
         }
         // One intent per session, created at the first attempt and reused after a decline.
         const intentId =

@@ -53,7 +53,10 @@ export function createIdempotency({ db, at }: SimContext): Idempotent {
       }
       const id = await create(trx);
       if (key) {
-        await trx.insertInto('sim_idempotency_keys').values({ key, operation, request_hash: requestHash, object_id: id, created_at: at() }).execute();
+        await trx
+          .insertInto('sim_idempotency_keys')
+          .values({ key, operation, request_hash: requestHash, object_id: id, created_at: at() })
+          .execute();
       }
       return load(trx, id);
     });

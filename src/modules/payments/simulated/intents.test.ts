@@ -15,15 +15,24 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const payments = () => t.ctx.payments;
-const newIntent = (amountPence = 2500, capture: 'automatic' | 'manual' = 'automatic', metadata: Record<string, string> = { kind: 'test' }) =>
-  payments().createIntent({ amountPence, capture, metadata });
+const newIntent = (
+  amountPence = 2500,
+  capture: 'automatic' | 'manual' = 'automatic',
+  metadata: Record<string, string> = { kind: 'test' },
+) => payments().createIntent({ amountPence, capture, metadata });
 
 describe('simulated payment intents', () => {
   it('are created as pi_… with a client secret, in GBP, awaiting a payment method', async () => {
     const intent = await newIntent(2500, 'automatic', { kind: 'test', order: 'A1' });
     expect(intent.id).toMatch(/^pi_[a-z2-7]{26}$/);
     expect(intent.client_secret).toMatch(new RegExp(`^${intent.id}_secret_[A-Za-z0-9_-]+$`));
-    expect(intent).toMatchObject({ amount: 2500, currency: 'gbp', status: 'requires_payment_method', capture_method: 'automatic', amount_received: 0 });
+    expect(intent).toMatchObject({
+      amount: 2500,
+      currency: 'gbp',
+      status: 'requires_payment_method',
+      capture_method: 'automatic',
+      amount_received: 0,
+    });
     expect(intent.metadata).toMatchObject({ kind: 'test', order: 'A1' });
     expect(payments().publishableKey).toBe('pk_test_simulated');
   });
@@ -33,7 +42,11 @@ describe('simulated payment intents', () => {
     const res = await confirm(t, intent.id, 'pm_card_visa');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: intent.id, status: 'succeeded' });
-    expect(await payments().retrieveIntent(intent.id)).toMatchObject({ status: 'succeeded', amount_received: 2500, last_payment_error: null });
+    expect(await payments().retrieveIntent(intent.id)).toMatchObject({
+      status: 'succeeded',
+      amount_received: 2500,
+      last_payment_error: null,
+    });
     expect((await confirm(t, intent.id, 'pm_card_visa')).statusCode).toBe(409);
   });
 
@@ -44,7 +57,12 @@ describe('simulated payment intents', () => {
     expect(declined.json()).toEqual({
       id: intent.id,
       status: 'requires_payment_method',
-      last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      },
     });
     expect((await payments().retrieveIntent(intent.id)).amount_received).toBe(0);
     const retry = await confirm(t, intent.id, 'pm_card_visa');
@@ -84,7 +102,11 @@ describe('simulated payment intents', () => {
     expect((await confirm(t, intent.id, 'pm_card_chargeDeclined')).json().status).toBe('requires_payment_method');
     expect((await confirm(t, intent.id, 'pm_card_visa')).json()).toEqual({ id: intent.id, status: 'requires_capture' });
     expect(await statusOf(payments().refund(intent.id))).toBe(409);
-    expect(await payments().retrieveIntent(intent.id)).toMatchObject({ status: 'requires_capture', amount_capturable: 5000, last_payment_error: null });
+    expect(await payments().retrieveIntent(intent.id)).toMatchObject({
+      status: 'requires_capture',
+      amount_capturable: 5000,
+      last_payment_error: null,
+    });
   });
 
   it('capture and release honour idempotency keys like the real provider: a retry returns the first result', async () => {
@@ -190,7 +212,9 @@ describe('simulated payment intents', () => {
     expect(unknownCard.statusCode).toBe(400);
     expect(unknownCard.json().error).toMatch(/pm_card_visa/);
     expect((await confirm(t, 'pi_doesnotexist', 'pm_card_visa')).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: `/api/public/simulated-payments/${intent.id}/confirm`, payload: {} })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/public/simulated-payments/${intent.id}/confirm`, payload: {} })).statusCode,
+    ).toBe(400);
     const provider = t.ctx.payments.provider!;
     const destined = (destination: string) =>
       provider.createPaymentIntent({ amount: 1000, captureMethod: 'automatic', metadata: {}, destination, applicationFeeAmount: 50 });
@@ -207,7 +231,15 @@ describe('under other providers', () => {
   it('the simulated routes do not exist and payment features answer 503 when unconfigured', async () => {
     const none = await createTestApp({ PAYMENTS_PROVIDER: 'none' });
     try {
-      expect((await none.app.inject({ method: 'POST', url: '/api/public/simulated-payments/pi_x/confirm', payload: { payment_method: 'pm_card_visa' } })).statusCode).toBe(404);
+      expect(
+        (
+          await none.app.inject({
+            method: 'POST',
+            url: '/api/public/simulated-payments/pi_x/confirm',
+            payload: { payment_method: 'pm_card_visa' },
+          })
+        ).statusCode,
+      ).toBe(404);
       expect((await none.app.inject({ url: '/simulated/onboarding/acct_x' })).statusCode).toBe(404);
       expect(none.ctx.payments.publishableKey).toBeNull();
       expect(none.ctx.payments.configured).toBe(false);

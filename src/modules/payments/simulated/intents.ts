@@ -43,7 +43,13 @@ export const TEST_PAYMENT_METHODS: Record<string, PaymentErrorDetail | null> = {
 };
 
 const CONFIRMABLE: IntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-const CANCELABLE: IntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture', 'processing'];
+const CANCELABLE: IntentStatus[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'requires_capture',
+  'processing',
+];
 
 export type IntentMethods = Pick<
   SimulatedProvider,
@@ -96,7 +102,12 @@ export function createIntents({ db, now, at }: SimContext, idempotent: Idempoten
     if (row.status !== 'requires_capture') return row;
     if (now().getTime() - new Date(row.created_at).getTime() < AUTHORISATION_LIFETIME_MS) return row;
     const update = { status: 'canceled', amount_capturable: 0, cancellation_reason: 'automatic', updated_at: at() };
-    await executor.updateTable('sim_payment_intents').set(update).where('id', '=', row.id).where('status', '=', 'requires_capture').execute();
+    await executor
+      .updateTable('sim_payment_intents')
+      .set(update)
+      .where('id', '=', row.id)
+      .where('status', '=', 'requires_capture')
+      .execute();
     return { ...row, ...update };
   }
 
@@ -150,7 +161,11 @@ export function createIntents({ db, now, at }: SimContext, idempotent: Idempoten
       : row.capture_method === 'manual'
         ? { status: 'requires_capture', payment_method: paymentMethod, last_payment_error: null, amount_capturable: row.amount }
         : { status: 'succeeded', payment_method: paymentMethod, last_payment_error: null, amount_received: row.amount };
-    await trx.updateTable('sim_payment_intents').set({ ...update, updated_at: at() }).where('id', '=', id).execute();
+    await trx
+      .updateTable('sim_payment_intents')
+      .set({ ...update, updated_at: at() })
+      .where('id', '=', id)
+      .execute();
     return intentRow(trx, id);
   }
 
@@ -168,37 +183,55 @@ export function createIntents({ db, now, at }: SimContext, idempotent: Idempoten
     },
 
     async capturePaymentIntent(id, input: CaptureInput = {}, requestOptions) {
-      return idempotent('payment_intent.capture', { id, ...input }, requestOptions, async (trx) => {
-        const row = await lockedIntent(trx, id);
-        if (row.status !== 'requires_capture') throw unexpectedState('PaymentIntent', row.status, 'captured');
-        const amount = input.amountToCapture ?? row.amount_capturable;
-        if (!Number.isInteger(amount) || amount < 1 || amount > row.amount_capturable) {
-          throw invalid(`amount_to_capture must be between 1 and ${row.amount_capturable}.`, 'amount_too_large');
-        }
-        const fee = input.applicationFeeAmount ?? row.application_fee_amount;
-        if (fee !== null && fee !== undefined && (!row.destination || fee > amount)) {
-          throw invalid('application_fee_amount cannot exceed the captured amount and needs a destination');
-        }
-        await trx
-          .updateTable('sim_payment_intents')
-          .set({ status: 'succeeded', amount_received: amount, amount_capturable: 0, application_fee_amount: fee ?? null, updated_at: at() })
-          .where('id', '=', id)
-          .execute();
-        return id;
-      }, loadIntent);
+      return idempotent(
+        'payment_intent.capture',
+        { id, ...input },
+        requestOptions,
+        async (trx) => {
+          const row = await lockedIntent(trx, id);
+          if (row.status !== 'requires_capture') throw unexpectedState('PaymentIntent', row.status, 'captured');
+          const amount = input.amountToCapture ?? row.amount_capturable;
+          if (!Number.isInteger(amount) || amount < 1 || amount > row.amount_capturable) {
+            throw invalid(`amount_to_capture must be between 1 and ${row.amount_capturable}.`, 'amount_too_large');
+          }
+          const fee = input.applicationFeeAmount ?? row.application_fee_amount;
+          if (fee !== null && fee !== undefined && (!row.destination || fee > amount)) {
+            throw invalid('application_fee_amount cannot exceed the captured amount and needs a destination');
+          }
+          await trx
+            .updateTable('sim_payment_intents')
+            .set({
+              status: 'succeeded',
+              amount_received: amount,
+              amount_capturable: 0,
+              application_fee_amount: fee ?? null,
+              updated_at: at(),
+            })
+            .where('id', '=', id)
+            .execute();
+          return id;
+        },
+        loadIntent,
+      );
     },
 
     async cancelPaymentIntent(id, requestOptions) {
-      return idempotent('payment_intent.cancel', { id }, requestOptions, async (trx) => {
-        const row = await lockedIntent(trx, id);
-        if (!CANCELABLE.includes(row.status as IntentStatus)) throw unexpectedState('PaymentIntent', row.status, 'canceled');
-        await trx
-          .updateTable('sim_payment_intents')
-          .set({ status: 'canceled', amount_capturable: 0, cancellation_reason: 'requested_by_customer', updated_at: at() })
-          .where('id', '=', id)
-          .execute();
-        return id;
-      }, loadIntent);
+      return idempotent(
+        'payment_intent.cancel',
+        { id },
+        requestOptions,
+        async (trx) => {
+          const row = await lockedIntent(trx, id);
+          if (!CANCELABLE.includes(row.status as IntentStatus)) throw unexpectedState('PaymentIntent', row.status, 'canceled');
+          await trx
+            .updateTable('sim_payment_intents')
+            .set({ status: 'canceled', amount_capturable: 0, cancellation_reason: 'requested_by_customer', updated_at: at() })
+            .where('id', '=', id)
+            .execute();
+          return id;
+        },
+        loadIntent,
+      );
     },
 
     async createRefund(input: CreateRefundInput, requestOptions) {
@@ -209,7 +242,11 @@ export function createIntents({ db, now, at }: SimContext, idempotent: Idempoten
         async (trx) => {
           const intent = await lockedIntent(trx, input.paymentIntentId);
           if (intent.status !== 'succeeded') {
-            throw new PaymentProviderError('state', `This PaymentIntent has a status of ${intent.status} and cannot be refunded.`, 'charge_not_refundable');
+            throw new PaymentProviderError(
+              'state',
+              `This PaymentIntent has a status of ${intent.status} and cannot be refunded.`,
+              'charge_not_refundable',
+            );
           }
           const refundable = intent.amount_received - intent.amount_refunded;
           if (refundable <= 0) throw new PaymentProviderError('state', 'This charge has already been refunded.', 'charge_already_refunded');

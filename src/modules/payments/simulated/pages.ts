@@ -26,7 +26,10 @@ export function checkoutPage(view: CheckoutPage, declined: PaymentErrorDetail | 
 <p class="note">Simulated payment provider: a test checkout. No card is charged.</p>
 <p>Amount: <strong>${pounds(session.amount_total ?? 0)}</strong></p>`;
   if (session.status !== 'open') {
-    return page('Checkout (simulated)', `${head}\n<p>This checkout session is ${session.status === 'complete' ? 'already paid' : 'expired'}.</p>`);
+    return page(
+      'Checkout (simulated)',
+      `${head}\n<p>This checkout session is ${session.status === 'complete' ? 'already paid' : 'expired'}.</p>`,
+    );
   }
   const error = declined ? `<p class="error">${escapeHtml(declined.message)}</p>` : '';
   return page(

@@ -101,7 +101,8 @@ export const simulatedRoutes: RoutePlugin<{
       schema: {
         tags: ['payments'],
         summary: 'Confirm a payment intent with a test card (simulated provider only)',
-        description: '`pm_card_visa` succeeds (`requires_capture` for a card hold); `pm_card_chargeDeclined` leaves it `requires_payment_method` with a `last_payment_error`.',
+        description:
+          '`pm_card_visa` succeeds (`requires_capture` for a card hold); `pm_card_chargeDeclined` leaves it `requires_payment_method` with a `last_payment_error`.',
         params: IntentParams,
         body: ConfirmBody,
         response: { 200: ConfirmResult, ...errorResponses(400, 404, 409) },

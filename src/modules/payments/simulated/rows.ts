@@ -6,7 +6,13 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../../db/connect.js';
 import type { Database } from '../../../db/schema.js';
-import type { SimAccountLinksTable, SimAccountsTable, SimCheckoutSessionsTable, SimEventsTable, SimPaymentIntentsTable } from '../payments.table.js';
+import type {
+  SimAccountLinksTable,
+  SimAccountsTable,
+  SimCheckoutSessionsTable,
+  SimEventsTable,
+  SimPaymentIntentsTable,
+} from '../payments.table.js';
 import { PaymentProviderError } from '../provider.js';
 
 export type IntentRow = Selectable<SimPaymentIntentsTable>;
