@@ -7,11 +7,12 @@
  * So the packages the server starts with are bundled too, with everything they require: typebox and
  * kysely (1,300 small ESM files between them), Fastify and its dependencies, pino and the rest (the
  * server now loads ~160 files from node_modules instead of well over a thousand).
- * Left as imports from node_modules (EXTERNAL): native addons; packages that read files next to
- * themselves (Swagger UI and its assets; yaml, which Swagger UI loads itself, so a bundled copy would be
- * a second one); and packages loaded only when used (database drivers, Redis, Stripe, two-factor, the
- * response serializer compiler). A package src/ imports that is not in BUNDLED stays external too, so a
- * new dependency works unbundled until someone checks it and adds it here.
+ * Left as imports from node_modules (EXTERNAL): native addons, and packages loaded only when used
+ * (database drivers, Redis, Stripe, two-factor, mail, images, yaml, the response serializer compiler and
+ * the Ajv it uses). Parsing a bundled package costs start-up time even when its code never runs.
+ * @fastify/swagger requires yaml at load for a YAML export this API never serves: the bundle gives it a
+ * stand-in that loads the real yaml on first use (LAZY_YAML). A package src/ imports that is not in
+ * BUNDLED stays external too, so a new dependency works unbundled until someone checks it and adds it here.
  *
  * The output is built beside dist/ and swapped in only when complete (under the lock of
  * ensure-built.mjs), so a process that starts while another one builds never sees half a dist/.
@@ -29,7 +30,10 @@ export const STAMP = path.join(DIST, '.built');
 const BUNDLED = /^(typebox|kysely|fastify|@fastify\/swagger|@fastify\/static|pino|rate-limiter-flexible|luxon|commander)(\/|$)/;
 /** Never bundled, wherever they are required from (see above). */
 const EXTERNAL =
-  /^(better-sqlite3|@node-rs\/argon2|@fastify\/swagger-ui|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|yaml)(\/|$)/;
+  /^(better-sqlite3|@node-rs\/argon2|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|sharp|yaml|ajv)(\/|$)/;
+/** Stands in for yaml where bundled code requires it: the real package loads on first property read. */
+const LAZY_YAML =
+  "let real; const load = () => (real ??= require('yaml')); module.exports = new Proxy({}, { get: (_t, key) => load()[key] });";
 const inNodeModules = (file) => file.split(path.sep).includes('node_modules');
 
 export async function build({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
@@ -56,6 +60,10 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
         {
           name: 'external-packages',
           setup(builder) {
+            builder.onResolve({ filter: /^yaml$/ }, (args) =>
+              args.namespace === 'lazy-yaml' ? { path: 'yaml', external: true } : { path: 'yaml', namespace: 'lazy-yaml' },
+            );
+            builder.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => ({ contents: LAZY_YAML, loader: 'js' }));
             builder.onResolve({ filter: /^[^./]/ }, (args) => {
               if (args.path.startsWith('node:') || EXTERNAL.test(args.path)) return { path: args.path, external: true };
               // Undefined: esbuild resolves and bundles it (Node built-ins stay imports on platform node).

@@ -155,9 +155,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await serveUploads(app, ctx.uploads);
 
   const Health = Type.Object({ ok: Type.Boolean() }, { description: 'Up' });
+  // Probes answer as soon as the process listens: their fixed bodies need no compiled serializer
+  // (compiling the first one loads fast-json-stringify, ~150 ms on a cold process).
+  const plainJson = () => (data: unknown) => JSON.stringify(data);
   app.get(
     '/healthz',
-    { schema: { tags: ['platform'], summary: 'Liveness: the process answers', response: { 200: Health } } },
+    { schema: { tags: ['platform'], summary: 'Liveness: the process answers', response: { 200: Health } }, serializerCompiler: plainJson },
     async () => ({ ok: true }),
   );
   app.get(
@@ -168,6 +171,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         summary: 'Readiness: the database answers',
         response: { 200: { ...Health, description: 'Ready' }, 503: { ...ErrorBody, description: 'The database is unreachable' } },
       },
+      serializerCompiler: plainJson,
     },
     async (_request, reply) => {
       try {

@@ -1,9 +1,17 @@
 /**
  * The API's own documentation: the OpenAPI document at /api/openapi.json (built from the route schemas)
- * and the interactive page at /docs (swagger-ui, titled and branded as Maitred). `GET /` leads there.
+ * and the interactive page at /docs: Maitred's own small page running swagger-ui from the
+ * `swagger-ui-dist` package (its two files served from this origin, so the page runs under the strict
+ * security policy). `GET /` leads there.
+ *
+ * Why not @fastify/swagger-ui: it loads a second copy of @fastify/static and the yaml library at every
+ * start (for a YAML route nobody needs) — about a tenth of the server's start-up — and brands the page
+ * as the framework's, which it took a layer of overrides to undo.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { RESPONSE_DESCRIPTIONS } from './http.js';
 
@@ -100,18 +108,62 @@ export function describeResponses(schema: RouteSchema | undefined, method: strin
   return { ...schema, response };
 }
 
-// Maitred's mark for the docs page (top bar and favicon) in place of the framework's.
-const LOGO_SVG = Buffer.from(
+// Maitred's mark for the docs page (its header and favicon).
+const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="180" height="40" viewBox="0 0 180 40">' +
-    '<rect width="40" height="40" rx="8" fill="#1c1917"/>' +
-    '<path d="M9 29V11l11 11 11-11v18" fill="none" stroke="#fbbf24" stroke-width="4" stroke-linejoin="round"/>' +
-    '<text x="50" y="27" font-family="system-ui,sans-serif" font-size="20" font-weight="700" fill="#fff">Maitred API</text>' +
-    '</svg>',
-);
-const FAVICON_SVG = Buffer.from(
+  '<rect width="40" height="40" rx="8" fill="#1c1917"/>' +
+  '<path d="M9 29V11l11 11 11-11v18" fill="none" stroke="#fbbf24" stroke-width="4" stroke-linejoin="round"/>' +
+  '<text x="50" y="27" font-family="system-ui,sans-serif" font-size="20" font-weight="700" fill="#fff">Maitred API</text>' +
+  '</svg>';
+const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#1c1917"/>' +
-    '<path d="M9 29V11l11 11 11-11v18" fill="none" stroke="#fbbf24" stroke-width="4" stroke-linejoin="round"/></svg>',
-);
+  '<path d="M9 29V11l11 11 11-11v18" fill="none" stroke="#fbbf24" stroke-width="4" stroke-linejoin="round"/></svg>';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Maitred API</title>
+    <link rel="icon" type="image/svg+xml" href="/docs/theme/favicon.svg">
+    <link rel="stylesheet" href="/docs/static/swagger-ui.css">
+    <link rel="stylesheet" href="/docs/theme/maitred.css">
+  </head>
+  <body>
+    <header class="maitred-bar"><a href="/docs"><img src="/docs/theme/logo.svg" alt="Maitred API" width="180" height="40"></a></header>
+    <main id="swagger-ui"></main>
+    <script src="/docs/static/swagger-ui-bundle.js"></script>
+    <script src="/docs/theme/init.js"></script>
+  </body>
+</html>
+`;
+
+// A file, not an inline script, so the page's policy can forbid inline scripts. The token pasted into
+// Authorize stays in memory only (persistAuthorization is off).
+const INIT_JS = `window.ui = SwaggerUIBundle({
+  url: '/api/openapi.json',
+  dom_id: '#swagger-ui',
+  layout: 'BaseLayout',
+  deepLinking: true,
+  docExpansion: 'list',
+  displayRequestDuration: true,
+});
+`;
+
+const THEME_CSS = `body { margin: 0; }
+.maitred-bar { background-color: #1c1917; padding: 10px 20px; }
+.maitred-bar img { display: block; }
+`;
+
+/** The swagger-ui files the page loads; nothing else of the package is served. */
+const SWAGGER_FILES = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js']);
+
+const THEME: Record<string, { type: string; body: string }> = {
+  'logo.svg': { type: 'image/svg+xml', body: LOGO_SVG },
+  'favicon.svg': { type: 'image/svg+xml', body: FAVICON_SVG },
+  'maitred.css': { type: 'text/css; charset=utf-8', body: THEME_CSS },
+  'init.js': { type: 'text/javascript; charset=utf-8', body: INIT_JS },
+};
 
 export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
@@ -129,23 +181,19 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
     transform: ({ schema, url, route }) => ({ schema: describeResponses(schema as RouteSchema, route.method) as typeof schema, url }),
   });
 
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/docs', target: '_self' },
-    theme: {
-      title: 'Maitred API',
-      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON_SVG }],
-      css: [
-        {
-          filename: 'maitred.css',
-          content: '.swagger-ui .topbar { background-color: #1c1917; } .swagger-ui .topbar .download-url-wrapper { display: none; }',
-        },
-      ],
-    },
-    // The token pasted into Authorize is kept in memory only (not persisted to localStorage).
-    uiConfig: { docExpansion: 'list', deepLinking: true, displayRequestDuration: true },
+  const hide = { schema: { hide: true } };
+  app.get('/api/openapi.json', hide, async () => app.swagger());
+  app.get('/', hide, async (_request, reply) => reply.redirect('/docs'));
+  app.get('/docs', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE));
+  app.get<{ Params: { file: string } }>('/docs/theme/:file', hide, async (request, reply) => {
+    const file = THEME[request.params.file];
+    if (!file) return reply.callNotFound();
+    return reply.type(file.type).header('Cache-Control', 'no-cache').send(file.body);
   });
-
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+  await app.register(fastifyStatic, {
+    root: path.dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json'))),
+    prefix: '/docs/static/',
+    decorateReply: false,
+    allowedPath: (pathName) => SWAGGER_FILES.has(pathName),
+  });
 }

@@ -10,7 +10,8 @@
  * palette PNG), lossless WebP stays lossless, animations keep their frames, delays and loop count, and
  * JPEG and lossy WebP are written at quality 90, so a second generation is not visibly different.
  */
-import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import type Sharp from 'sharp';
 import { badRequest } from './errors.js';
 
 export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif';
@@ -24,8 +25,17 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 
 const LABEL: Record<ImageType, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
 
-// Each upload is a new image: sharp's operation cache would only hold memory.
-sharp.cache(false);
+const requireCjs = createRequire(import.meta.url);
+let loaded: typeof Sharp | undefined;
+/** sharp (libvips, ~100 ms to load) is loaded with the first upload, not at start-up. */
+function sharp(...args: Parameters<typeof Sharp>) {
+  if (!loaded) {
+    loaded = requireCjs('sharp') as typeof Sharp;
+    // Each upload is a new image: sharp's operation cache would only hold memory.
+    loaded.cache(false);
+  }
+  return loaded(...args);
+}
 
 /** Whether a WebP file is lossless (VP8L), reading its RIFF chunks and the first frame of an animation. */
 export function isLosslessWebp(bytes: Uint8Array): boolean {
@@ -55,7 +65,7 @@ export async function reencodeImage(bytes: Buffer, type: ImageType): Promise<Buf
   // failOn 'warning': a truncated or corrupt image is refused rather than stored half grey.
   const open = (limitInputPixels: number | false) => sharp(bytes, { animated, autoOrient: true, failOn: 'warning', limitInputPixels });
 
-  let meta: sharp.Metadata;
+  let meta: Sharp.Metadata;
   try {
     // The header alone, without the pixel limit, so an oversized image gets its own message below.
     meta = await open(false).metadata();

@@ -136,9 +136,13 @@ describe('the compiled server (bin/maitred serve)', () => {
       expect(upload.status).toBe(200);
       expect(upload.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(await upload.text()).toBe('png bytes');
-      const docs = await fetch(`${base}/docs/static/index.html`);
+      // The docs page and swagger-ui's script, found in node_modules from the compiled bundle.
+      const docs = await fetch(`${base}/docs`);
       expect(docs.status).toBe(200);
-      expect(await docs.text()).toMatch(/swagger/i);
+      expect(await docs.text()).toContain('<title>Maitred API</title>');
+      const script = await fetch(`${base}/docs/static/swagger-ui-bundle.js`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toMatch(/SwaggerUIBundle/);
       // A validator and a response serializer, compiled on first use.
       const invalid = await fetch(`${base}/api/auth/login`, {
         method: 'POST',

@@ -2,7 +2,9 @@
  * The SMTP side of mail: the sender address from MAIL_FROM, the nodemailer transport over SMTP_URL,
  * turning an outbox row into a nodemailer message, and telling a permanent refusal from a passing failure.
  */
-import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { ConfigError } from '../../config/config.js';
 import type { MailOutboxTable } from '../../db/platform.table.js';
@@ -27,7 +29,11 @@ export function parseMailFrom(mailFrom: string): Sender {
  */
 export const SMTP_TIMEOUTS_MS = { connection: 10_000, greeting: 10_000, socket: 30_000 };
 
+const requireCjs = createRequire(import.meta.url);
+
+/** nodemailer (~60 ms to load) is loaded only when SMTP_URL is set. */
 export function createSmtpTransport(smtpUrl: string): Transporter {
+  const nodemailer = requireCjs('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: SMTP_TIMEOUTS_MS.connection,
