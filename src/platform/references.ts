@@ -31,12 +31,11 @@ export interface Keyed {
   key: string;
 }
 
-export interface ReferenceOwner {
-  /** The venue's rows of the kind with their keys, oldest first. */
-  keyed(db: Conn, venueId: string): Promise<Keyed[]>;
-  /** The ids among `ids` that are rows of the kind at the venue. */
-  existing(db: Conn, venueId: string, ids: readonly string[]): Promise<Set<string>>;
-}
+/**
+ * How the owner lists a venue's rows of the kind with their keys, oldest first. Venue configuration is
+ * small (tens or hundreds of rows), so checking ids reads the same list.
+ */
+export type ReferenceOwner = (db: Conn, venueId: string) => Promise<Keyed[]>;
 
 /** Re-points (or clears, for ids mapped to null) the caller's references to rows of a kind at a venue. */
 export type Repointer = (db: Conn, venueId: string, remap: IdRemap, now: string) => Promise<void>;
@@ -75,12 +74,12 @@ export class References {
   async missing(db: Conn, kind: ReferenceKind, venueId: string, ids: readonly string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    const found = await this.owner(kind).existing(db, venueId, unique);
+    const found = new Set((await this.owner(kind)(db, venueId)).map((row) => row.id));
     return unique.filter((id) => !found.has(id));
   }
 
   keyed(db: Conn, kind: ReferenceKind, venueId: string): Promise<Keyed[]> {
-    return this.owner(kind).keyed(db, venueId);
+    return this.owner(kind)(db, venueId);
   }
 
   /** Translates ids of the source venue's rows to the target venue's rows of the same key (unmatched: null). */

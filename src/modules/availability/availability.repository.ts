@@ -63,27 +63,15 @@ async function repointRules(
 
 /** Registers how shifts and access rules follow the rows they point at. */
 export function registerAvailabilityReferences(references: References): void {
-  references.own('time_period', {
-    keyed: (db, venueId) =>
-      kyselyOf(db)
-        .selectFrom('time_periods')
-        .select(['id', 'name as key'])
-        .where('venue_id', '=', venueId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
-    existing: async (db, venueId, ids) =>
-      new Set(
-        (
-          await kyselyOf(db)
-            .selectFrom('time_periods')
-            .select('id')
-            .where('venue_id', '=', venueId)
-            .where('id', 'in', [...ids])
-            .execute()
-        ).map((row) => row.id),
-      ),
-  });
+  references.own('time_period', (db, venueId) =>
+    kyselyOf(db)
+      .selectFrom('time_periods')
+      .select(['id', 'name as key'])
+      .where('venue_id', '=', venueId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  );
 
   // A deleted table or area leaves every list (mapped to null); a copied floorplan is re-pointed at the copies.
   references.onRepoint('table', async (db, venueId, remap, now) => {

@@ -3,46 +3,22 @@ import { kyselyOf } from '../../db/transaction.js';
 import type { References } from '../../platform/references.js';
 
 export function registerCatalogueReferences(references: References): void {
-  references.own('bundle', {
-    keyed: (db, venueId) =>
-      kyselyOf(db)
-        .selectFrom('bundles')
-        .select(['id', 'name as key'])
-        .where('venue_id', '=', venueId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
-    existing: async (db, venueId, ids) =>
-      new Set(
-        (
-          await kyselyOf(db)
-            .selectFrom('bundles')
-            .select('id')
-            .where('venue_id', '=', venueId)
-            .where('id', 'in', [...ids])
-            .execute()
-        ).map((r) => r.id),
-      ),
-  });
-  references.own('promo_code', {
-    keyed: (db, venueId) =>
-      kyselyOf(db)
-        .selectFrom('promo_codes')
-        .select(['id', 'code as key'])
-        .where('venue_id', '=', venueId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
-    existing: async (db, venueId, ids) =>
-      new Set(
-        (
-          await kyselyOf(db)
-            .selectFrom('promo_codes')
-            .select('id')
-            .where('venue_id', '=', venueId)
-            .where('id', 'in', [...ids])
-            .execute()
-        ).map((r) => r.id),
-      ),
-  });
+  references.own('bundle', (db, venueId) =>
+    kyselyOf(db)
+      .selectFrom('bundles')
+      .select(['id', 'name as key'])
+      .where('venue_id', '=', venueId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  );
+  references.own('promo_code', (db, venueId) =>
+    kyselyOf(db)
+      .selectFrom('promo_codes')
+      .select(['id', 'code as key'])
+      .where('venue_id', '=', venueId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  );
 }

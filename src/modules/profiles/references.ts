@@ -50,69 +50,36 @@ async function repointColumn(
   }
 }
 
-const idSet = (rows: { id: string }[]) => new Set(rows.map((row) => row.id));
-
 export function registerProfilesReferences(references: References): void {
-  references.own('payment_policy', {
-    keyed: (db, venueId) =>
-      kyselyOf(db)
-        .selectFrom('payment_policies')
-        .select(['id', 'name as key'])
-        .where('venue_id', '=', venueId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
-    existing: async (db, venueId, ids) =>
-      idSet(
-        await kyselyOf(db)
-          .selectFrom('payment_policies')
-          .select('id')
-          .where('venue_id', '=', venueId)
-          .where('id', 'in', [...ids])
-          .execute(),
-      ),
-  });
-  references.own('admission_group', {
-    keyed: (db, venueId) =>
-      kyselyOf(db)
-        .selectFrom('admission_groups')
-        .select(['id', 'name as key'])
-        .where('venue_id', '=', venueId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
-    existing: async (db, venueId, ids) =>
-      idSet(
-        await kyselyOf(db)
-          .selectFrom('admission_groups')
-          .select('id')
-          .where('venue_id', '=', venueId)
-          .where('id', 'in', [...ids])
-          .execute(),
-      ),
-  });
+  references.own('payment_policy', (db, venueId) =>
+    kyselyOf(db)
+      .selectFrom('payment_policies')
+      .select(['id', 'name as key'])
+      .where('venue_id', '=', venueId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  );
+  references.own('admission_group', (db, venueId) =>
+    kyselyOf(db)
+      .selectFrom('admission_groups')
+      .select(['id', 'name as key'])
+      .where('venue_id', '=', venueId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  );
   for (const [family, kind] of Object.entries(PROFILE_KINDS) as [ProfileFamily, ReferenceKind][]) {
-    references.own(kind, {
-      keyed: (db, venueId) =>
-        kyselyOf(db)
-          .selectFrom('profiles')
-          .select(['id', 'name as key'])
-          .where('venue_id', '=', venueId)
-          .where('family', '=', family)
-          .orderBy('created_at')
-          .orderBy('id')
-          .execute(),
-      existing: async (db, venueId, ids) =>
-        idSet(
-          await kyselyOf(db)
-            .selectFrom('profiles')
-            .select('id')
-            .where('venue_id', '=', venueId)
-            .where('family', '=', family)
-            .where('id', 'in', [...ids])
-            .execute(),
-        ),
-    });
+    references.own(kind, (db, venueId) =>
+      kyselyOf(db)
+        .selectFrom('profiles')
+        .select(['id', 'name as key'])
+        .where('venue_id', '=', venueId)
+        .where('family', '=', family)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    );
   }
 
   references.onRepoint('payment_policy', (db, venueId, remap) => repointColumn(db, 'payment_policy_id', venueId, remap));
