@@ -184,6 +184,7 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
   const hide = { schema: { hide: true } };
   app.get('/api/openapi.json', hide, async () => app.swagger());
   app.get('/', hide, async (_request, reply) => reply.redirect('/docs'));
+  app.get('/docs/', hide, async (_request, reply) => reply.redirect('/docs'));
   app.get('/docs', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE));
   app.get<{ Params: { file: string } }>('/docs/theme/:file', hide, async (request, reply) => {
     const file = THEME[request.params.file];
