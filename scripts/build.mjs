@@ -1,7 +1,9 @@
 /**
  * `npm run build`: compiles src/ into dist/ with esbuild, which only strips types (type checking is
- * `npm run typecheck`). The two entry points (src/cli.ts for ./bin/maitred, src/main.ts for the server)
- * are bundled with code splitting, so each CLI command's dynamic import() becomes a chunk of its own.
+ * `npm run typecheck`). src/cli.ts (./bin/maitred, and `serve` for the server) becomes one CommonJS file,
+ * dist/maitred.cjs, whitespace- and syntax-minified (names kept): one file V8 compiles at once, and a
+ * CommonJS file can be compiled with a code cache on Node 20 (see scripts/run-compiled.mjs), which
+ * ES modules cannot. Measured with `npm run bench:startup` (decisions.md, "Compiled runtime").
  *
  * Most of a start is Node loading npm packages file by file: resolving, reading and compiling each one.
  * So the packages the server starts with are bundled too, with everything they require: typebox and
@@ -44,18 +46,22 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
   try {
     await esbuild({
       absWorkingDir: ROOT,
-      entryPoints: ['src/cli.ts', 'src/main.ts'],
+      entryPoints: { maitred: 'src/cli.ts' },
       outdir,
+      outExtension: { '.js': '.cjs' },
       bundle: true,
-      splitting: true,
-      format: 'esm',
+      format: 'cjs',
       platform: 'node',
       target: 'node20',
       sourcemap: 'linked',
-      chunkNames: 'chunks/[name]-[hash]',
+      minifyWhitespace: true,
+      minifySyntax: true,
       logLevel: 'warning',
-      // Bundled CommonJS code calls require() for Node's built-ins and the external packages.
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      // src/ is ES modules: what import.meta gives there, the CommonJS file computes from its own path.
+      define: { 'import.meta.url': '__importMetaUrl', 'import.meta.resolve': '__importMetaResolve' },
+      banner: {
+        js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href; const __importMetaResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
+      },
       plugins: [
         {
           name: 'external-packages',
@@ -65,6 +71,14 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
             );
             builder.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => ({ contents: LAZY_YAML, loader: 'js' }));
             builder.onResolve({ filter: /^[^./]/ }, (args) => {
+              const external =
+                args.path.startsWith('node:') || EXTERNAL.test(args.path) || !(inNodeModules(args.importer) || BUNDLED.test(args.path));
+              // Code run from V8's code cache has no import() loader on Node 20 (scripts/run-compiled.mjs).
+              if (external && args.kind === 'dynamic-import') {
+                return {
+                  errors: [{ text: `import('${args.path}') of an external package: load it with createRequire(import.meta.url) instead` }],
+                };
+              }
               if (args.path.startsWith('node:') || EXTERNAL.test(args.path)) return { path: args.path, external: true };
               // Undefined: esbuild resolves and bundles it (Node built-ins stay imports on platform node).
               if (inNodeModules(args.importer) || BUNDLED.test(args.path)) return undefined;

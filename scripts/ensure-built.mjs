@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
 const STAMP = path.join(ROOT, 'dist', '.built');
+/** The compiled program (scripts/build.mjs). */
+export const DIST_FILE = path.join(ROOT, 'dist', 'maitred.cjs');
 const LOCK = path.join(ROOT, '.build-lock');
 /** Files outside src/ that change what the build produces (bundled package versions, build options). */
 const INPUTS = ['package-lock.json', 'tsconfig.json', 'scripts/build.mjs'].map((file) => path.join(ROOT, file));
@@ -44,7 +46,7 @@ function newestSource(dir) {
 export function isStale() {
   if (!fs.existsSync(SRC)) return false;
   const built = mtimeMs(STAMP);
-  if (!built) return true;
+  if (!built || !fs.existsSync(DIST_FILE)) return true;
   return Math.max(newestSource(SRC), ...INPUTS.map(mtimeMs)) > built;
 }
 

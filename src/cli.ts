@@ -29,7 +29,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The project's version: the nearest package.json above this file (in src/, dist/ or a chunk of it). */
+/** The project's version: the nearest package.json above this file (in src/ or dist/). */
 function packageVersion(): string {
   for (let dir = new URL('.', import.meta.url); ; dir = new URL('..', dir)) {
     try {

@@ -16,7 +16,7 @@ import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
-import { createTotp } from './totp.js';
+import { createTotp, otplib, qrcode } from './totp.js';
 import { findUser, findUserByEmail, insertUser, normaliseEmail } from './users.repository.js';
 import type { User } from './auth.schemas.js';
 
@@ -151,7 +151,8 @@ export function createAuthService(deps: {
     async setupTwoFactor(userId: string) {
       const user = await loadUser(userId);
       if (user.totp_enabled) throw conflict('Two-factor authentication is already enabled');
-      const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
+      const { generateSecret, generateURI } = otplib();
+      const QRCode = qrcode();
       const secret = generateSecret();
       await db.kysely
         .updateTable('users')

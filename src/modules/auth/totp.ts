@@ -3,9 +3,19 @@
  * and each code accepted at most once. A code is claimed by moving the user's last accepted time step
  * forward with a conditional update, so of two requests carrying the same code only one gets through.
  */
+import { createRequire } from 'node:module';
+import type * as Otplib from 'otplib';
+import type * as QRCode from 'qrcode';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+
+// otplib and qrcode load on the first two-factor call, not at start-up; require(), not import(): the
+// compiled runtime runs code from V8's code cache, where import() has no loader on Node 20
+// (scripts/run-compiled.mjs).
+const requireCjs = createRequire(import.meta.url);
+export const otplib = () => requireCjs('otplib') as typeof Otplib;
+export const qrcode = () => requireCjs('qrcode') as typeof QRCode;
 
 // One step either side: a phone clock 30 s off still works.
 const TOLERANCE_SECONDS = 30;
@@ -21,8 +31,7 @@ export function createTotp(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
 
     /** The time step `code` belongs to when it is valid now and later than the user's last accepted one. */
     async match(secret: string, code: string, lastStep: number | null): Promise<number | undefined> {
-      // otplib loads on the first two-factor call, not at start-up.
-      const { verify: verifyTotp } = await import('otplib');
+      const { verify: verifyTotp } = otplib();
       const result = await verifyTotp({
         secret,
         token: code,
