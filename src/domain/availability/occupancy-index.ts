@@ -1,0 +1,119 @@
+/**
+ * Occupancy pre-indexed for the slot loop: per table, its busy time (stays and blocks) as sorted,
+ * merged, half-open intervals, so "is this table free for the whole stay" is one binary search; per
+ * access rule, the covers seated at each moment as a step function, so the peak during a stay is a
+ * binary search and a short scan. Instants are UTC milliseconds.
+ */
+import type { Occupancy, TableBlock } from './types.js';
+
+/** Flat [start0, end0, start1, end1, …], sorted and disjoint. */
+type Intervals = number[];
+
+function mergeIntervals(raw: [number, number][]): Intervals {
+  raw.sort((a, b) => a[0] - b[0]);
+  const out: Intervals = [];
+  for (const [start, end] of raw) {
+    if (!(end > start)) continue;
+    const last = out.length - 1;
+    if (last > 0 && start <= out[last]) out[last] = Math.max(out[last], end);
+    else out.push(start, end);
+  }
+  return out;
+}
+
+/** True when no interval overlaps [start, end). */
+export function intervalsFree(intervals: Intervals, start: number, end: number): boolean {
+  // First interval whose end is after `start`: the only one that can overlap, the list being disjoint.
+  let lo = 0;
+  let hi = intervals.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (intervals[mid * 2 + 1] > start) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo * 2 >= intervals.length || intervals[lo * 2] >= end;
+}
+
+/** Covers seated from `times[i]` (inclusive) until `times[i + 1]`; zero before the first time. */
+export interface CoverSteps {
+  times: number[];
+  covers: number[];
+}
+
+function coverSteps(stays: { start: number; end: number; covers: number }[]): CoverSteps {
+  const deltas = new Map<number, number>();
+  for (const stay of stays) {
+    if (!(stay.end > stay.start) || !(stay.covers > 0)) continue;
+    deltas.set(stay.start, (deltas.get(stay.start) ?? 0) + stay.covers);
+    deltas.set(stay.end, (deltas.get(stay.end) ?? 0) - stay.covers);
+  }
+  const times = [...deltas.keys()].sort((a, b) => a - b);
+  const covers: number[] = [];
+  let seated = 0;
+  for (const time of times) {
+    seated += deltas.get(time) ?? 0;
+    covers.push(seated);
+  }
+  return { times, covers };
+}
+
+/** The most covers seated at any moment of [start, end). */
+export function peakCovers(steps: CoverSteps, start: number, end: number): number {
+  const { times, covers } = steps;
+  // Last step at or before `start` gives the covers seated as the stay begins.
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  let peak = lo > 0 ? covers[lo - 1] : 0;
+  for (let i = lo; i < times.length && times[i] < end; i++) if (covers[i] > peak) peak = covers[i];
+  return peak;
+}
+
+export interface OccupancyIndex {
+  /** Busy intervals per table index (the config's table order). */
+  tableBusy: Intervals[];
+  /** Seated covers per access rule id. */
+  ruleCovers: Map<string, CoverSteps>;
+}
+
+export const NO_COVERS: CoverSteps = { times: [], covers: [] };
+
+/**
+ * Indexes stays and blocks once per request. `excludeBookingId` leaves one booking out, so moving or
+ * extending a booking is checked against everyone else. Stays on tables not in `tableIndex` count only
+ * towards covers.
+ */
+export function indexOccupancy(
+  tableIndex: ReadonlyMap<string, number>,
+  occupancy: Occupancy,
+  blocks: readonly TableBlock[],
+  excludeBookingId?: string,
+): OccupancyIndex {
+  const raw: [number, number][][] = Array.from({ length: tableIndex.size }, () => []);
+  const byRule = new Map<string, { start: number; end: number; covers: number }[]>();
+  for (const stay of occupancy) {
+    if (excludeBookingId !== undefined && stay.bookingId === excludeBookingId) continue;
+    const start = stay.startsAt.getTime();
+    const end = stay.endsAt.getTime();
+    for (const tableId of stay.tableIds) {
+      const index = tableIndex.get(tableId);
+      if (index !== undefined) raw[index].push([start, end]);
+    }
+    if (stay.accessRuleId !== null) {
+      const list = byRule.get(stay.accessRuleId) ?? [];
+      list.push({ start, end, covers: stay.covers });
+      byRule.set(stay.accessRuleId, list);
+    }
+  }
+  for (const block of blocks) {
+    const index = tableIndex.get(block.tableId);
+    if (index !== undefined) raw[index].push([block.fromUtc.getTime(), block.toUtc.getTime()]);
+  }
+  const ruleCovers = new Map<string, CoverSteps>();
+  for (const [ruleId, stays] of byRule) ruleCovers.set(ruleId, coverSteps(stays));
+  return { tableBusy: raw.map(mergeIntervals), ruleCovers };
+}
