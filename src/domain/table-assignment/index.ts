@@ -1,0 +1,8 @@
+/**
+ * Table assignment: the 15-minute slot model the occupancy constraint uses, choosing tables for a new
+ * stay, and planning the daily smart-table pass. Pure: no clock, no database.
+ */
+export { slotKeyOf, slotKeysOf } from './slots.js';
+export { type SeatingCandidate } from './candidates.js';
+export { type TableStay, chooseTables } from './assign.js';
+export {} from './reassign.js';
