@@ -38,6 +38,7 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
     () => buildApp(ctx),
   );
   const close = async () => {
+    clearInterval(expiry);
     await app.close();
     await ctx.close();
   };
@@ -54,6 +55,12 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   if (secrets.unreadable > 0)
     ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
   ctx.mail.start();
+  // Unpaid deposit bookings are released once their payment window passes: each instance sweeps every
+  // minute; conditional status updates make concurrent sweeps harmless.
+  const expiry = setInterval(() => {
+    ctx.bookings.expireUnpaid().catch((error: unknown) => ctx.log.error({ err: error }, 'releasing unpaid bookings failed'));
+  }, 60_000);
+  expiry.unref();
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -16,6 +16,15 @@ import { catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
 import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
 import { createPayments, paymentsRoutes } from './payments/index.js';
 import { createProfilesModule, profilesRoutes } from './profiles/index.js';
+import {
+  createDoorKeys,
+  createDoorService,
+  createPublicBookings,
+  createStaffService,
+  publicBookingRoutes,
+  staffRoutes,
+  tablesTakenBetween,
+} from './bookings/index.js';
 import { createTablesModule, tablesRoutes } from './tables/index.js';
 import { createTeamServices, operatorContact, paymentConnectStatus, roleGrant, setPaymentConnectStatus, teamRoutes } from './team/index.js';
 import {
@@ -23,6 +32,7 @@ import {
   createBrandingService,
   createVenuesService,
   findVenue,
+  liveVenue,
   queueCopyScope,
   venueIdsOf,
   venuesPublicRoutes,
@@ -69,11 +79,27 @@ export function composeModules(infra: Infra) {
   copyScopes.register(queueCopyScope);
 
   const shared = { db, clock, references, copyScopes };
-  const tables = createTablesModule(shared);
+  const tables = createTablesModule({ ...shared, booked: tablesTakenBetween });
   const availability = createAvailabilityModule({ ...shared, uploads, publicBaseUrl: config.publicBaseUrl });
   const profiles = createProfilesModule(shared);
   const catalogue = createCatalogueModule({ ...shared, uploads });
   const copies = createCopyFromService({ db, clock, access, scopes: copyScopes });
+  const staff = createStaffService({ db, clock, log, payments, mail: infra.mail, reachableVenue: access.reachableVenue });
+  const doorKeys = createDoorKeys({ db, clock, secrets });
+  const door = createDoorService({ db, clock, doorKeys, reachableVenue: access.reachableVenue });
+  const bookings = createPublicBookings({
+    db,
+    clock,
+    log,
+    payments,
+    mail: infra.mail,
+    botCheck,
+    rateLimits,
+    doorKeys,
+    publicBaseUrl: config.publicBaseUrl,
+    liveVenue,
+  });
+  bookings.registerFulfilments();
 
   return {
     references,
@@ -91,6 +117,9 @@ export function composeModules(infra: Infra) {
     profiles,
     catalogue,
     copies,
+    staff,
+    door,
+    bookings,
   };
 }
 
@@ -109,4 +138,12 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(profilesRoutes, { guard, ...ctx.profiles });
   await app.register(catalogueRoutes, { guard, ...ctx.catalogue });
   await app.register(copyFromRoutes, { guard, copies: ctx.copies });
+  await app.register(staffRoutes, { guard, staff: ctx.staff });
+  await app.register(publicBookingRoutes, {
+    guard,
+    bookings: ctx.bookings,
+    door: ctx.door,
+    floors: (venueId) => ctx.tables.floors.list(venueId),
+    loadAuth: (request) => ctx.access.loadAuth(request),
+  });
 }

@@ -7,6 +7,7 @@ import * as m0004 from './0004_availability.js';
 import * as m0005 from './0005_catalogue.js';
 import * as m0006 from './0006_mail.js';
 import * as m0007 from './0007_auth_security.js';
+import * as m0008 from './0008_booking_engine.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_catalogue': m0005,
   '0006_mail': m0006,
   '0007_auth_security': m0007,
+  '0008_booking_engine': m0008,
 };

@@ -12,11 +12,12 @@ import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { randomToken } from '../../platform/ids.js';
+import { qrDataUrl } from '../../platform/qr-image.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
-import { createTotp, otplib, qrcode } from './totp.js';
+import { createTotp, otplib } from './totp.js';
 import { findUser, findUserByEmail, insertUser, normaliseEmail } from './users.repository.js';
 import type { User } from './auth.schemas.js';
 
@@ -152,7 +153,6 @@ export function createAuthService(deps: {
       const user = await loadUser(userId);
       if (user.totp_enabled) throw conflict('Two-factor authentication is already enabled');
       const { generateSecret, generateURI } = otplib();
-      const QRCode = qrcode();
       const secret = generateSecret();
       await db.kysely
         .updateTable('users')
@@ -160,7 +160,7 @@ export function createAuthService(deps: {
         .where('id', '=', userId)
         .execute();
       const otpauth_url = generateURI({ issuer: 'Maitred', label: user.email, secret });
-      return { secret, otpauth_url, qr_code: await QRCode.toDataURL(otpauth_url) };
+      return { secret, otpauth_url, qr_code: await qrDataUrl(otpauth_url) };
     },
 
     /** Turns two-factor on with a code of the pending secret; every other session of the user ends. */

@@ -5,17 +5,15 @@
  */
 import { createRequire } from 'node:module';
 import type * as Otplib from 'otplib';
-import type * as QRCode from 'qrcode';
 import type { Db } from '../../db/connect.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 
-// otplib and qrcode load on the first two-factor call, not at start-up; require(), not import(): the
+// otplib loads on the first two-factor call, not at start-up; require(), not import(): the
 // compiled runtime runs code from V8's code cache, where import() has no loader on Node 20
 // (scripts/run-compiled.mjs).
 const requireCjs = createRequire(import.meta.url);
 export const otplib = () => requireCjs('otplib') as typeof Otplib;
-export const qrcode = () => requireCjs('qrcode') as typeof QRCode;
 
 // One step either side: a phone clock 30 s off still works.
 const TOLERANCE_SECONDS = 30;

@@ -15,6 +15,7 @@ import type { AvailabilityServices } from './availability.routes.js';
 import { createAvailabilityService } from './availability.service.js';
 
 export { availabilityRoutes, type AvailabilityServices } from './availability.routes.js';
+export { availabilityRecords, type AccessRuleRecord, type ShiftRecord } from './availability.read.js';
 
 export function createAvailabilityModule(deps: {
   db: Db;

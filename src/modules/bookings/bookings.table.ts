@@ -27,8 +27,83 @@ export interface BookingsTable {
   guest_email: string | null;
   guest_phone: string | null;
   total_pence: Generated<number>;
+  /** `table` or `guestlist` (the access rule's type); null for event bookings. */
+  rule_type: string | null;
+  /** `widget`, `staff` or `walk_in`. */
+  source: Generated<string>;
+  /** 1: the smart-table pass and auto-assign leave its tables alone. */
+  table_locked: Generated<number>;
+  /** When staff closed the table (the stay ended early); the slots after it are freed. */
+  closed_at: string | null;
+  /** JSON object: lifecycle flag → ISO time it was set. */
+  lifecycle: Generated<string>;
+  notes: string | null;
+  /** JSON array of `{ bundle_id, quantity }`. */
+  bundle_selections: Generated<string>;
+  payment_policy_id: string | null;
+  /** `none`, `deposit` or `hold`. */
+  deposit_type: Generated<string>;
+  deposit_pence: Generated<number>;
+  payment_intent_id: string | null;
+  /** `none`, `requires_payment`, `paid`, `held`, `captured`, `released`, `refunded`, `partially_refunded`. */
+  payment_status: Generated<string>;
+  captured_pence: Generated<number>;
+  refunded_pence: Generated<number>;
+  /** A `pending_payment` booking is released (expired) after this instant. */
+  payment_expires_at: string | null;
+  status_changed_at: string | null;
+  checked_in_at: string | null;
+  cancelled_at: string | null;
+  cancel_reason: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * The database's guarantee against double booking: one row per table and 15-minute slot that an
+ * active stay occupies, primary key (table_id, slot). Rows exist exactly while the booking is active.
+ */
+export interface BookingSlotsTable {
+  table_id: string;
+  /** floor(epoch minutes / 15). */
+  slot: number;
+  booking_id: string;
+  venue_id: string;
+}
+
+/** Every change to a booking: who (guest, staff user, system), what, when. */
+export interface BookingHistoryTable {
+  id: string;
+  booking_id: string;
+  at: string;
+  actor_kind: 'guest' | 'staff' | 'system';
+  actor_id: string | null;
+  actor_name: string | null;
+  action: string;
+  from_status: string | null;
+  to_status: string | null;
+  /** JSON object. */
+  detail: Generated<string>;
+}
+
+/** The first answer given to a public create, by scope (route and tenant) and `Idempotency-Key`. */
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  /** SHA-256 of the canonical request body: the same key with another body is a 409. */
+  request_hash: string;
+  status_code: number;
+  /** JSON of the response body. */
+  response: string;
+  created_at: string;
+}
+
+/** Each venue's Ed25519 key pair for booking QR tokens; the private key is sealed (platform/secret-box.ts). */
+export interface VenueDoorKeysTable {
+  venue_id: string;
+  public_key: string;
+  private_key: string;
+  created_at: string;
 }
 
 /** Tables held by a booking for its stay. */
@@ -43,6 +118,10 @@ export interface BookingTablesTable {
 export interface BookingsTables {
   bookings: BookingsTable;
   booking_tables: BookingTablesTable;
+  booking_slots: BookingSlotsTable;
+  booking_history: BookingHistoryTable;
+  idempotency_keys: IdempotencyKeysTable;
+  venue_door_keys: VenueDoorKeysTable;
 }
 
 /** Statuses that hold capacity and count as upcoming reservations. */

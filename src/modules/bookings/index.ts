@@ -1,6 +1,13 @@
 /**
- * The bookings module owns bookings and the tables they hold (`bookings`, `booking_tables`). Until the
- * booking engine lands here, it offers the read functions other modules need: venue stats, the
- * back-to-draft refusal and table occupancy.
+ * The bookings module owns bookings and what they hold (`bookings`, `booking_tables`, `booking_slots`,
+ * `booking_history`, `idempotency_keys`, `venue_door_keys`): the booking engine's public flows, the
+ * staff reservation floor, and the read functions other modules use (occupancy, the draft refusal,
+ * stats).
  */
 export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './bookings.repository.js';
+export { createStaffService } from './staff.service.js';
+export { staffRoutes } from './staff.routes.js';
+export { createDoorKeys } from './door-keys.js';
+export { createDoorService } from './door.service.js';
+export { createPublicBookings } from './public.service.js';
+export { publicBookingRoutes } from './public.routes.js';

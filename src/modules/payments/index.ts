@@ -4,6 +4,6 @@
  * memberships). Other modules take money only through `Payments`, never the raw provider.
  */
 export { grantKeys } from './keys.js';
-export { createPayments } from './payments.js';
+export { createPayments, type Payments } from './payments.js';
 export { revenuePence } from './payments.reports.js';
 export { paymentsRoutes } from './payments.routes.js';

@@ -16,6 +16,7 @@ import { registerProfilesReferences } from './references.js';
 
 export { profilesRoutes, type ProfilesServices } from './profiles.routes.js';
 export { BOOKING_POLICY_KINDS } from './profiles.schemas.js';
+export { paymentPolicyTerms } from './policies.read.js';
 
 export function createProfilesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): ProfilesServices {
   registerProfilesReferences(deps.references);

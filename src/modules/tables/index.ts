@@ -12,16 +12,26 @@ import { createBlocksService } from './blocks.service.js';
 import { createCombosService } from './combos.service.js';
 import { createFloorsService } from './floors.service.js';
 import { createPricingService } from './pricing.service.js';
+import type { BookedTables } from './occupancy.js';
 import { createTablesCopyScope } from './tables.copy.js';
 import { registerTablesReferences } from './tables.references.js';
 import type { TablesServices } from './tables.routes.js';
 import { createTablesService } from './tables.service.js';
 
 export { tablesRoutes, type TablesServices } from './tables.routes.js';
+export { blocksBetween, floorplanRecords, pricelistPrices, type FloorplanRecords, type TableRecord } from './tables.read.js';
 
-export function createTablesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): TablesServices {
+export type { BookedTables } from './occupancy.js';
+
+export function createTablesModule(deps: {
+  db: Db;
+  clock: Clock;
+  references: References;
+  copyScopes: CopyScopes;
+  booked: BookedTables;
+}): TablesServices {
   registerTablesReferences(deps.references);
-  deps.copyScopes.register(createTablesCopyScope(deps.references));
+  deps.copyScopes.register(createTablesCopyScope(deps.references, deps.booked));
   return {
     tables: createTablesService(deps),
     blocks: createBlocksService(deps),

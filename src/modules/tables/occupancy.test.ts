@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
+import { tablesTakenBetween } from '../bookings/index.js';
 import { blockedTableIds, takenTableIds } from './occupancy.js';
 
 let t: TestApp;
@@ -112,20 +113,28 @@ afterAll(async () => t.close());
 describe('takenTableIds', () => {
   it('finds tables of active bookings overlapping a half-open window, at this venue only', async () => {
     const k = t.db.kysely;
-    expect(sorted(await takenTableIds(k, venueId, d('2026-06-20T19:00:00Z'), d('2026-06-20T19:30:00Z')))).toEqual(ids('a', 'b', 'c'));
-    expect(sorted(await takenTableIds(k, venueId, d('2026-06-20T20:00:00Z'), d('2026-06-20T22:00:00Z')))).toEqual([]);
-    expect(sorted(await takenTableIds(k, venueId, d('2026-06-20T16:00:00Z'), d('2026-06-20T18:00:00Z')))).toEqual([]);
-    expect(sorted(await takenTableIds(k, venueId, d('2026-06-20T16:00:00Z'), d('2026-06-20T18:00:01Z')))).toEqual(ids('a', 'b', 'c'));
-    expect(sorted(await takenTableIds(k, otherVenueId, d('2026-06-20T19:00:00Z'), d('2026-06-20T19:30:00Z')))).toEqual([tables.elsewhere]);
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, d('2026-06-20T19:00:00Z'), d('2026-06-20T19:30:00Z')))).toEqual(
+      ids('a', 'b', 'c'),
+    );
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, d('2026-06-20T20:00:00Z'), d('2026-06-20T22:00:00Z')))).toEqual([]);
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, d('2026-06-20T16:00:00Z'), d('2026-06-20T18:00:00Z')))).toEqual([]);
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, d('2026-06-20T16:00:00Z'), d('2026-06-20T18:00:01Z')))).toEqual(
+      ids('a', 'b', 'c'),
+    );
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, otherVenueId, d('2026-06-20T19:00:00Z'), d('2026-06-20T19:30:00Z')))).toEqual([
+      tables.elsewhere,
+    ]);
   });
 
   it('narrows to candidate tables and can ignore one booking', async () => {
     const k = t.db.kysely;
     const window = [d('2026-06-20T19:00:00Z'), d('2026-06-20T19:30:00Z')] as const;
-    expect(sorted(await takenTableIds(k, venueId, ...window, { tableIds: [tables.b, tables.d, tables.e] }))).toEqual(ids('b'));
-    expect(sorted(await takenTableIds(k, venueId, ...window, { tableIds: [] }))).toEqual([]);
-    expect(sorted(await takenTableIds(k, venueId, ...window, { excludeBookingId: pairBooking }))).toEqual(ids('c'));
-    expect(sorted(await takenTableIds(k, venueId, ...window, { tableIds: [tables.elsewhere] }))).toEqual([]);
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, ...window, { tableIds: [tables.b, tables.d, tables.e] }))).toEqual(
+      ids('b'),
+    );
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, ...window, { tableIds: [] }))).toEqual([]);
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, ...window, { excludeBookingId: pairBooking }))).toEqual(ids('c'));
+    expect(sorted(await takenTableIds(tablesTakenBetween, k, venueId, ...window, { tableIds: [tables.elsewhere] }))).toEqual([]);
   });
 });
 

@@ -1,10 +1,21 @@
 /**
- * Which tables of a venue are taken by active bookings or blocked during a UTC window. The table list
- * uses these for `is_taken`/`is_blocked`; the booking engine reuses them (inside its transaction) when
- * it checks and assigns tables (bookings are read through the bookings module). Windows are half-open: a stay ending at 20:00 leaves the table free at 20:00.
+ * Which tables of a venue are taken by active bookings or blocked during a UTC window, for the table
+ * list's `is_taken`/`is_blocked` and the refusals that protect upcoming reservations. Bookings belong to
+ * the bookings module, which itself reads the floorplan from here: so what bookings hold comes in as a
+ * function (`BookedTables`, the bookings module's `tablesTakenBetween`, given by the composition root)
+ * rather than an import. Windows are half-open: a stay ending at 20:00 leaves the table free at 20:00.
  */
 import { kyselyOf, type Conn } from '../../db/transaction.js';
-import { tablesTakenBetween } from '../bookings/index.js';
+
+/** The tables among `tableIds` held by an active booking overlapping [fromUtc, toUtc). */
+export type BookedTables = (
+  db: Conn,
+  venueId: string,
+  tableIds: readonly string[],
+  fromUtc: Date,
+  toUtc: Date,
+  options?: { excludeBookingId?: string },
+) => Promise<Set<string>>;
 
 export interface OccupancyOptions {
   /** Only these tables (candidates for an assignment). */
@@ -15,6 +26,7 @@ export interface OccupancyOptions {
 
 /** The venue's tables held by a booking with an active status whose stay overlaps [fromUtc, toUtc). */
 export async function takenTableIds(
+  booked: BookedTables,
   db: Conn,
   venueId: string,
   fromUtc: Date,
@@ -24,7 +36,7 @@ export async function takenTableIds(
   const tableIds =
     options.tableIds ??
     (await kyselyOf(db).selectFrom('venue_tables').select('id').where('venue_id', '=', venueId).execute()).map((row) => row.id);
-  return tablesTakenBetween(db, venueId, tableIds, fromUtc, toUtc, { excludeBookingId: options.excludeBookingId });
+  return booked(db, venueId, tableIds, fromUtc, toUtc, { excludeBookingId: options.excludeBookingId });
 }
 
 /** Tables with a block overlapping [fromUtc, toUtc). */

@@ -15,7 +15,7 @@ import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { matchByKey, type Keyed, type References } from '../../platform/references.js';
 import { compareCodePoints } from '../../platform/text.js';
-import { takenTableIds } from './occupancy.js';
+import { takenTableIds, type BookedTables } from './occupancy.js';
 import { END_OF_TIME } from './tables.repository.js';
 import { parseCanvas, type StoredCanvasEntry } from './tables.canvas.js';
 
@@ -25,13 +25,13 @@ const keyedBy = <T extends { id: string; created_at: string }>(rows: T[], key: (
     .sort((a, b) => compareCodePoints(a.created_at, b.created_at) || compareCodePoints(a.id, b.id))
     .map((row) => ({ id: row.id, key: key(row) }));
 
-export function createTablesCopyScope(references: References): CopyScope {
+export function createTablesCopyScope(references: References, booked: BookedTables): CopyScope {
   return {
     name: 'tables',
     permission: 'tables',
     async copy({ trx, sourceVenueId: source, targetVenueId: target, now }) {
       const at = now.toISOString();
-      if ((await takenTableIds(trx, target, now, END_OF_TIME)).size > 0) {
+      if ((await takenTableIds(booked, trx, target, now, END_OF_TIME)).size > 0) {
         throw conflict('The target venue has upcoming reservations on its tables; its floorplan cannot be replaced');
       }
 

@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { References } from '../../platform/references.js';
-import { blockedTableIds, takenTableIds } from './occupancy.js';
+import { blockedTableIds, takenTableIds, type BookedTables } from './occupancy.js';
 import { parseCanvas, tableNumberOf } from './tables.canvas.js';
 import {
   assertNumberFree,
@@ -30,10 +30,12 @@ export interface TablesDeps {
   db: Db;
   clock: Clock;
   references: References;
+  /** What bookings hold (the bookings module's, given by the composition root). */
+  booked: BookedTables;
 }
 
 export function createTablesService(deps: TablesDeps) {
-  const { db, clock, references } = deps;
+  const { db, clock, references, booked } = deps;
   const now = () => clock.now().toISOString();
 
   return {
@@ -46,7 +48,7 @@ export function createTablesService(deps: TablesDeps) {
       const from = localToUtc(query.date, query.time, venue.timezone);
       const to = new Date(from.getTime() + (query.duration ?? venue.default_booking_duration) * 60_000);
       const [taken, blocked] = await Promise.all([
-        takenTableIds(db, venue.id, from, to, { tableIds: rows.map((row) => row.id) }),
+        takenTableIds(booked, db, venue.id, from, to, { tableIds: rows.map((row) => row.id) }),
         blockedTableIds(db, venue.id, from, to),
       ]);
       return rows.map((row) => ({ ...toTable(row), is_blocked: blocked.has(row.id), is_taken: taken.has(row.id) }));
@@ -128,7 +130,7 @@ export function createTablesService(deps: TablesDeps) {
       const at = now();
       await withTransaction(db, async (trx) => {
         const table = await findTable(trx, venueId, id);
-        const upcoming = await takenTableIds(trx, venueId, clock.now(), END_OF_TIME, { tableIds: [id] });
+        const upcoming = await takenTableIds(booked, trx, venueId, clock.now(), END_OF_TIME, { tableIds: [id] });
         if (upcoming.size > 0) throw conflict('This table has upcoming reservations; move them before deleting it');
         await trx.deleteFrom('venue_tables').where('venue_id', '=', venueId).where('id', '=', id).execute();
         await pruneCombinations(trx, venueId);

@@ -7,7 +7,7 @@ export { brandingRoutes } from './branding.routes.js';
 export { createBrandingService } from './branding.service.js';
 export { queueCopyScope } from './venues.copy.js';
 export { venuesPublicRoutes } from './venues.public-routes.js';
-export { findVenue, operatorOfVenue, setBookable, venueIdsOf, venueSummaries } from './venues.repository.js';
+export { findVenue, liveVenue, operatorOfVenue, setBookable, venueIdsOf, venueSummaries } from './venues.repository.js';
 export { venuesRoutes } from './venues.routes.js';
 export { createVenuesService } from './venues.service.js';
 export { operatorStats } from './venues.stats.js';

@@ -46,3 +46,9 @@ export async function setBookable(db: Conn, venueId: string, bookable: boolean, 
     .where('is_bookable', '!=', flag)
     .execute();
 }
+
+/** A venue the public may see (live), by id alone: public widget routes. */
+export async function liveVenue(db: Conn, venueId: string) {
+  const venue = await kyselyOf(db).selectFrom('venues').selectAll().where('id', '=', venueId).executeTakeFirst();
+  return venue && venue.status === 'live' ? venue : undefined;
+}

@@ -1,0 +1,80 @@
+/**
+ * The bookings module's writes that every flow shares: reading a booking, moving it between statuses
+ * (race-safe, with its slots and history), and the shape staff see.
+ */
+import type { Selectable } from 'kysely';
+import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import type { BookingsTable } from './bookings.table.js';
+import { recordHistory, type Actor } from './history.js';
+import { releaseSlots } from './slots.js';
+
+export type BookingRow = Selectable<BookingsTable>;
+
+export async function findBooking(db: Conn, id: string): Promise<BookingRow | undefined> {
+  return kyselyOf(db).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function bookingOrThrow(db: Conn, id: string): Promise<BookingRow> {
+  const row = await findBooking(db, id);
+  if (!row) throw notFound('Booking');
+  return row;
+}
+
+/** The table ids a booking holds (its assignment, kept after it ends as a record). */
+export async function tableIdsOf(db: Conn, bookingId: string): Promise<string[]> {
+  const rows = await kyselyOf(db)
+    .selectFrom('booking_tables')
+    .select('table_id')
+    .where('booking_id', '=', bookingId)
+    .orderBy('table_id')
+    .execute();
+  return rows.map((row) => row.table_id);
+}
+
+export interface StatusChange {
+  to: BookingStatus;
+  /** Past participle for the refusal message: "approved", "checked in". */
+  action: string;
+  /** The history action name (`approve`, `check_in`…). */
+  historyAction: string;
+  actor: Actor;
+  now: Date;
+  /** Other columns written with the status. */
+  set?: Partial<Omit<BookingRow, 'id' | 'status'>>;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * Moves `booking` to `change.to` when the status table allows it from its current status (409 naming
+ * the current status otherwise). The update is conditional on the status read, so of two concurrent
+ * moves only one applies; the other is refused with the status the first left. A booking that stops
+ * being active frees its table slots.
+ */
+export async function changeStatus(trx: Conn, booking: BookingRow, change: StatusChange): Promise<BookingRow> {
+  if (!canMove(booking.status, change.to)) throw conflict(refusedMoveMessage(booking.status, change.action), { status: booking.status });
+  const at = change.now.toISOString();
+  const extra: Record<string, unknown> = { ...change.set };
+  if (change.to === 'checked_in') extra.checked_in_at ??= at;
+  if (change.to === 'cancelled') extra.cancelled_at ??= at;
+  const result = await kyselyOf(trx)
+    .updateTable('bookings')
+    .set({ ...extra, status: change.to, status_changed_at: at, updated_at: at })
+    .where('id', '=', booking.id)
+    .where('status', '=', booking.status)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) {
+    const now = await bookingOrThrow(trx, booking.id);
+    throw conflict(refusedMoveMessage(now.status, change.action), { status: now.status });
+  }
+  if (!isActive(change.to)) await releaseSlots(trx, booking.id);
+  await recordHistory(
+    trx,
+    booking.id,
+    change.actor,
+    { action: change.historyAction, fromStatus: booking.status, toStatus: change.to, detail: change.detail },
+    change.now,
+  );
+  return bookingOrThrow(trx, booking.id);
+}

@@ -1,0 +1,260 @@
+/**
+ * The booking engine's guest-facing routes (spec: Public widget endpoints) and the door's: a venue's
+ * availability and floorplan (public, short edge cache), booking and finalize (no cache, rate-limited,
+ * bot-checked for callers who are not signed in, `Idempotency-Key` honoured), the booking's QR code,
+ * and for staff the venue's door key and check-in by QR token.
+ */
+import { Type } from 'typebox';
+import { isCalendarDate } from '../../domain/venue-time.js';
+import type { AuthInfo, GuardFactory } from '../../platform/auth-guard.js';
+import { authOf, venueOf } from '../../platform/auth-guard.js';
+import { publicCache } from '../../platform/cache.js';
+import { badRequest } from '../../platform/errors.js';
+import { ClockTime, DateString, errorResponses, Nullable } from '../../platform/http.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import { checkIdempotencyKey } from './idempotency.js';
+import type { PublicBookings } from './public.service.js';
+import type { DoorService } from './door.service.js';
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const VenueParams = Type.Object({ venueId: Id });
+const PartySize = Type.Integer({ minimum: 1, maximum: 500 });
+const AVAILABILITY_CACHE_SECONDS = 30;
+
+const AvailabilityQuery = Type.Object({
+  date: DateString,
+  party_size: PartySize,
+  type: Type.Optional(Type.Enum(['tables', 'guestlist'], { description: 'default `tables`' })),
+});
+
+const PublicRule = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  rule_type: Type.String(),
+  table_assignment_mode: Type.String(),
+  guest_pick_area_ids: Type.Array(Type.String()),
+  display_title: Nullable(Type.String()),
+  display_description: Nullable(Type.String()),
+  display_image_url: Nullable(Type.String()),
+  bundle_ids: Type.Array(Type.String()),
+});
+
+const Availability = Type.Object({
+  venue: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }),
+  date: Type.String(),
+  party_size: Type.Integer(),
+  type: Type.String(),
+  slots: Type.Array(Type.Object({ time: Type.String(), access_rule_id: Type.String(), available: Type.Boolean() })),
+  party_too_large: Type.Boolean(),
+  next_available_dates: Type.Array(Type.String()),
+  rules: Type.Array(PublicRule, { description: 'the access rules offering slots on the date' }),
+  bundle_ids: Type.Array(Type.String(), { description: 'bundles those rules offer' }),
+});
+
+const FloorplanQuery = Type.Object({ date: DateString, time: ClockTime, party_size: PartySize, rule_id: Type.Optional(Id) });
+const Floorplan = Type.Object({
+  floors: Type.Array(Type.Unknown()),
+  tables: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      table_number: Type.String(),
+      capacity: Type.Integer(),
+      min_covers: Type.Integer(),
+      table_type: Type.String(),
+      seating_area_id: Nullable(Type.String()),
+      floor_id: Nullable(Type.String()),
+      available: Type.Boolean(),
+    }),
+  ),
+});
+
+const BookBody = Type.Object({
+  access_rule_id: Id,
+  rule_type: Type.Enum(['table', 'guestlist']),
+  date: DateString,
+  time: ClockTime,
+  party_size: PartySize,
+  bundle_selections: Type.Optional(
+    Type.Array(Type.Object({ bundle_id: Id, quantity: Type.Integer({ minimum: 1, maximum: 100 }) }, { additionalProperties: false }), {
+      maxItems: 20,
+    }),
+  ),
+  guest_name: Type.String({ minLength: 1, maxLength: 200 }),
+  guest_email: Type.String({ format: 'email', maxLength: 254 }),
+  guest_phone: Type.Optional(Type.String({ maxLength: 40 })),
+  turnstile_token: Type.Optional(Type.String({ maxLength: 4096 })),
+  table_id: Type.Optional(Id),
+});
+
+const BookAnswer = Type.Union([
+  Type.Object({ ok: Type.Literal(true), booking_id: Type.String(), status: Type.String() }),
+  Type.Object({
+    requires_payment: Type.Literal(true),
+    payment_client_secret: Type.String(),
+    booking_id: Type.String(),
+    payment_intent_id: Type.String(),
+  }),
+]);
+
+const FinalizeAnswer = Type.Object({ ok: Type.Boolean(), booking_id: Type.String(), status: Type.String() });
+const Qr = Type.Object({
+  qr_code: Type.String({ description: 'PNG data URL of the signed token' }),
+  issued_at: Type.Number(),
+  expires_in_ms: Type.Integer(),
+  qr_token: Type.String({ description: 'the signed token the image encodes' }),
+});
+
+export const publicBookingRoutes: RoutePlugin<{
+  guard: GuardFactory;
+  bookings: PublicBookings;
+  door: DoorService;
+  floors: (venueId: string) => Promise<unknown[]>;
+  loadAuth: (request: never) => Promise<AuthInfo | undefined>;
+}> = async (app, { guard, bookings, door, floors, loadAuth }) => {
+  const tags = ['public'];
+  const noStore = async (_request: unknown, reply: { header(name: string, value: string): unknown }) => {
+    reply.header('Cache-Control', 'no-store');
+  };
+  const checkDate = (date: string) => {
+    if (!isCalendarDate(date)) throw badRequest('date must be a real calendar date');
+  };
+
+  app.get(
+    '/api/public/venues/:venueId/availability',
+    {
+      schema: {
+        summary: "A venue's bookable slots for a date and party size",
+        description: 'Slots at the venue’s slot interval, each with its access rule and whether it can be booked; briefly edge-cached.',
+        tags,
+        params: VenueParams,
+        querystring: AvailabilityQuery,
+        response: { 200: Availability, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      checkDate(request.query.date);
+      const answer = await bookings.availability(request.params.venueId, { ...request.query, type: request.query.type ?? 'tables' });
+      publicCache(reply, AVAILABILITY_CACHE_SECONDS);
+      return answer;
+    },
+  );
+
+  app.get(
+    '/api/public/venues/:venueId/floorplan',
+    {
+      schema: {
+        summary: "A venue's floors and tables, each with whether it is free for the stay asked about",
+        tags,
+        params: VenueParams,
+        querystring: FloorplanQuery,
+        response: { 200: Floorplan, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      checkDate(request.query.date);
+      const answer = await bookings.floorplan(request.params.venueId, request.query, floors);
+      publicCache(reply, AVAILABILITY_CACHE_SECONDS);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/api/public/venues/:venueId/book',
+    {
+      schema: {
+        summary: 'Book a slot',
+        description:
+          'Re-checks the slot and takes a table in one transaction. Without a deposit: `{ ok, booking_id, status }`. With one: ' +
+          '`{ requires_payment, payment_client_secret, booking_id }`; the booking waits `pending_payment` for 15 minutes. ' +
+          'An `Idempotency-Key` header makes a retry return the first answer (the same key with another body: 409). ' +
+          'Callers who are not signed in send `turnstile_token`.',
+        tags,
+        params: VenueParams,
+        body: BookBody,
+        response: { 200: BookAnswer, ...errorResponses(400, 403, 404, 409, 429, 502, 503) },
+      },
+      onRequest: noStore,
+    },
+    async (request) => {
+      checkDate(request.body.date);
+      const key = checkIdempotencyKey(request.headers['idempotency-key'] as string | undefined);
+      const auth = await loadAuth(request as never);
+      return bookings.book(request.params.venueId, request.body, { ip: request.ip, idempotencyKey: key, userId: auth?.user.id ?? null });
+    },
+  );
+
+  app.post(
+    '/api/public/venues/:venueId/book/finalize',
+    {
+      schema: {
+        summary: 'Confirm or release a booking awaiting payment, from its payment intent',
+        description: 'Re-reads the payment intent: paid (or held) → `confirmed`; not completed → released (`expired`). Idempotent.',
+        tags,
+        params: VenueParams,
+        body: Type.Object({ booking_id: Id }),
+        response: { 200: FinalizeAnswer, ...errorResponses(400, 404, 502, 503) },
+      },
+      onRequest: noStore,
+    },
+    async (request) => bookings.finalize(request.params.venueId, request.body.booking_id),
+  );
+
+  app.get(
+    '/api/public/venues/:venueId/booking/:bookingId/qr',
+    {
+      schema: {
+        summary: "A booking's QR code: a short-lived token signed with the venue's key",
+        description: 'Refresh after `expires_in_ms`. Cancelled, rejected and expired bookings have none (404).',
+        tags,
+        params: Type.Object({ venueId: Id, bookingId: Id }),
+        response: { 200: Qr, ...errorResponses(404) },
+      },
+      onRequest: noStore,
+    },
+    async (request) => bookings.qr(request.params.venueId, request.params.bookingId),
+  );
+
+  app.get(
+    '/api/my-venues/:venueId/door-key',
+    {
+      schema: {
+        summary: "The venue's public key for checking booking QR tokens offline",
+        description: 'Ed25519: `public_key` is the raw 32-byte key (base64url), `public_key_pem` the SPKI PEM.',
+        tags: ['bookings'],
+        security: [{ bearer: [] }],
+        params: VenueParams,
+        response: {
+          200: Type.Object({ algorithm: Type.Literal('Ed25519'), public_key: Type.String(), public_key_pem: Type.String() }),
+          ...errorResponses(401, 403, 404),
+        },
+      },
+      onRequest: guard({ permission: 'bookings:read', venueParam: 'venueId' }),
+    },
+    async (request) => door.doorKey(venueOf(request).id),
+  );
+
+  app.post(
+    '/api/check-in',
+    {
+      schema: {
+        summary: 'Check a guest in by the token of their QR code',
+        description: 'Expired or forged tokens are refused (400); a booking that cannot be checked in is 409 naming its status.',
+        tags: ['bookings'],
+        security: [{ bearer: [] }],
+        body: Type.Object({ qr_token: Type.String({ minLength: 1, maxLength: 1024 }) }),
+        response: {
+          200: Type.Object({
+            success: Type.Boolean(),
+            booking_id: Type.String(),
+            status: Type.String(),
+            guest_name: Nullable(Type.String()),
+            guest_count: Type.Integer(),
+          }),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+      onRequest: guard({ permission: 'bookings:write' }),
+    },
+    async (request) => door.checkIn(authOf(request), request.body.qr_token),
+  );
+};

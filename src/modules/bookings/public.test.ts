@@ -1,0 +1,245 @@
+/**
+ * The public booking flow through HTTP on both engines: availability, booking, idempotent retries, a
+ * race for one table, deposits (pay, decline, expire, finalize twice), the QR code and check-in, and
+ * the confirmation mail with its calendar file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createStaff,
+  createTestApp,
+  insertVenue,
+  insertVenueRow,
+  createOperator,
+  type TestApp,
+  type TestOperator,
+} from '../../../test/helpers/app.js';
+import { insertAccessRule, insertShift } from '../../../test/helpers/rows.js';
+
+let t: TestApp;
+let op: TestOperator;
+let venueId: string;
+let ruleId: string;
+let depositRuleId: string;
+let tableId: string;
+const FRIDAY = '2026-06-19';
+
+const book = (body: Record<string, unknown>, headers: Record<string, string> = {}, venue = venueId) =>
+  t.app.inject({ method: 'POST', url: `/api/public/venues/${venue}/book`, headers, payload: body });
+
+const guest = (n: number | string) => ({ guest_name: `Guest ${n}`, guest_email: `guest${n}@example.test` });
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMITS: 'public_booking=1000/60' });
+  op = await createOperator(t);
+  venueId = await insertVenue(t, op.operatorId, { status: 'live', email: 'hello@venue.test' });
+  await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
+  ruleId = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
+  const policy = await insertVenueRow(
+    t,
+    'payment_policies',
+    venueId,
+    { name: 'Deposit', deposit_type: 'deposit', refund_type: 'full' },
+    'pp',
+  );
+  const pricelist = await insertVenueRow(t, 'pricelists', venueId, { name: 'Prices', default_price_pence: 1000 }, 'pl');
+  depositRuleId = await insertAccessRule(t, venueId, {
+    name: 'Deposit dinner',
+    rule_type: 'table',
+    days_of_week: '["fri"]',
+    payment_policy_id: policy,
+    pricelist_id: pricelist,
+  });
+  tableId = await insertVenueRow(
+    t,
+    'venue_tables',
+    venueId,
+    { table_number: '1', capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
+    'tbl',
+  );
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('GET /api/public/venues/:venueId/availability', () => {
+  it('lists the slots of both rules on the shift, every 15 minutes', async () => {
+    const res = await t.app.inject({ url: `/api/public/venues/${venueId}/availability?date=${FRIDAY}&party_size=2` });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const dinner = body.slots.filter((s: { access_rule_id: string }) => s.access_rule_id === ruleId);
+    expect(dinner[0]).toEqual({ time: '18:00', access_rule_id: ruleId, available: true });
+    expect(dinner.at(-1).time).toBe('22:45');
+    expect(body.party_too_large).toBe(false);
+    expect(res.headers['cache-control']).toMatch(/public/);
+  });
+
+  it('refuses an impossible date (400) and an unknown venue (404)', async () => {
+    expect((await t.app.inject({ url: `/api/public/venues/${venueId}/availability?date=2026-02-30&party_size=2` })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: `/api/public/venues/ven_nope/availability?date=${FRIDAY}&party_size=2` })).statusCode).toBe(404);
+  });
+
+  it('says when a party is too large for every table', async () => {
+    const res = await t.app.inject({ url: `/api/public/venues/${venueId}/availability?date=${FRIDAY}&party_size=9` });
+    expect(res.json().party_too_large).toBe(true);
+  });
+});
+
+describe('POST /api/public/venues/:venueId/book', () => {
+  it('books a free slot, takes the table and queues a confirmation with a calendar file', async () => {
+    const res = await book({ access_rule_id: ruleId, rule_type: 'table', date: FRIDAY, time: '18:00', party_size: 2, ...guest('a') });
+    expect(res.statusCode).toBe(200);
+    const { booking_id, status, ok } = res.json();
+    expect({ ok, status }).toEqual({ ok: true, status: 'confirmed' });
+    expect(booking_id).toMatch(/^bkg_[a-z2-7]{26}$/);
+    const tables = await t.db.kysely.selectFrom('booking_tables').select('table_id').where('booking_id', '=', booking_id).execute();
+    expect(tables).toEqual([{ table_id: tableId }]);
+    const mail = await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'guesta@example.test').execute();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].subject).toMatch(/confirmed/);
+    expect(mail[0].text_body).toContain('/api/public/bookings/manage?token=');
+    const [ics] = JSON.parse(mail[0].attachments) as { filename: string; content: string }[];
+    expect(ics.filename).toBe('booking.ics');
+    expect(ics.content).toContain('DTSTART:20260619T170000Z');
+  });
+
+  it('refuses the taken slot (409) and overlapping ones, but not the next free one', async () => {
+    const taken = await book({ access_rule_id: ruleId, rule_type: 'table', date: FRIDAY, time: '19:00', party_size: 2, ...guest('b') });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error).toBe('That time is no longer available');
+    const later = await book({ access_rule_id: ruleId, rule_type: 'table', date: FRIDAY, time: '20:00', party_size: 2, ...guest('b') });
+    expect(later.statusCode).toBe(200);
+  });
+
+  it('validates the body: rule type, party size, email', async () => {
+    const base = { access_rule_id: ruleId, rule_type: 'table', date: FRIDAY, time: '22:00', party_size: 2, ...guest('c') };
+    expect((await book({ ...base, rule_type: 'guestlist' })).statusCode).toBe(400);
+    expect((await book({ ...base, party_size: 0 })).statusCode).toBe(400);
+    expect((await book({ ...base, guest_email: 'not-an-email' })).statusCode).toBe(400);
+    expect((await book({ ...base, access_rule_id: 'ar_unknown' })).statusCode).toBe(404);
+  });
+
+  it('an Idempotency-Key retry returns the first answer and books nothing new; another body under it is a 409', async () => {
+    const body = { access_rule_id: ruleId, rule_type: 'table', date: '2026-06-26', time: '18:00', party_size: 2, ...guest('d') };
+    const first = await book(body, { 'idempotency-key': 'retry-1' });
+    const second = await book(body, { 'idempotency-key': 'retry-1' });
+    expect(first.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    const count = await t.db.kysely.selectFrom('bookings').select('id').where('guest_email', '=', 'guestd@example.test').execute();
+    expect(count).toHaveLength(1);
+    const other = await book({ ...body, party_size: 3 }, { 'idempotency-key': 'retry-1' });
+    expect(other.statusCode).toBe(409);
+  });
+
+  it('50 concurrent bookings for the one table give exactly one booking', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        book({ access_rule_id: ruleId, rule_type: 'table', date: '2026-07-03', time: '19:00', party_size: 2, ...guest(`race${i}`) }),
+      ),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(49);
+    const rows = await t.db.kysely.selectFrom('bookings').select('id').where('booking_date', '=', '2026-07-03').execute();
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe('deposits', () => {
+  const depositBody = (date: string, n: string) => ({
+    access_rule_id: depositRuleId,
+    rule_type: 'table',
+    date,
+    time: '18:00',
+    party_size: 2,
+    ...guest(n),
+  });
+  const pay = (intentId: string, method: string) =>
+    t.app.inject({ method: 'POST', url: `/api/public/simulated-payments/${intentId}/confirm`, payload: { payment_method: method } });
+  const finalize = (bookingId: string) =>
+    t.app.inject({ method: 'POST', url: `/api/public/venues/${venueId}/book/finalize`, payload: { booking_id: bookingId } });
+
+  it('waits pending_payment on an intent for the price list amount; paying and finalizing (twice) confirms', async () => {
+    const res = await book(depositBody('2026-07-10', 'p1'));
+    expect(res.statusCode).toBe(200);
+    const answer = res.json();
+    expect(answer.requires_payment).toBe(true);
+    expect(answer.payment_client_secret).toMatch(/^pi_.+_secret_/);
+    const row = await t.db.kysely.selectFrom('bookings').selectAll().where('id', '=', answer.booking_id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending_payment');
+    expect(row.deposit_pence).toBe(2000);
+    expect((await pay(answer.payment_intent_id, 'pm_card_visa')).statusCode).toBe(200);
+    const first = await finalize(answer.booking_id);
+    expect(first.json()).toEqual({ ok: true, booking_id: answer.booking_id, status: 'confirmed' });
+    expect((await finalize(answer.booking_id)).json()).toEqual(first.json());
+  });
+
+  it('a declined card: finalize releases the booking and its table', async () => {
+    const answer = (await book(depositBody('2026-07-17', 'p2'))).json();
+    await pay(answer.payment_intent_id, 'pm_card_chargeDeclined');
+    expect((await finalize(answer.booking_id)).json()).toMatchObject({ ok: false, status: 'expired' });
+    const again = await book(depositBody('2026-07-17', 'p3'));
+    expect(again.json().requires_payment).toBe(true);
+  });
+
+  it('an unpaid booking is released by the expiry job after 15 minutes, not before', async () => {
+    const answer = (await book(depositBody('2026-07-24', 'p4'))).json();
+    t.clock.advance(14 * 60_000);
+    expect(await t.ctx.bookings.expireUnpaid()).toBe(0);
+    t.clock.advance(2 * 60_000);
+    expect(await t.ctx.bookings.expireUnpaid()).toBeGreaterThanOrEqual(1);
+    const row = await t.db.kysely.selectFrom('bookings').select('status').where('id', '=', answer.booking_id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('expired');
+    expect(await t.db.kysely.selectFrom('booking_slots').select('slot').where('booking_id', '=', answer.booking_id).execute()).toEqual([]);
+  });
+});
+
+describe('QR code and check-in', () => {
+  let bookingId: string;
+
+  beforeAll(async () => {
+    bookingId = (
+      await book({ access_rule_id: ruleId, rule_type: 'table', date: '2026-07-31', time: '18:00', party_size: 2, ...guest('q') })
+    ).json().booking_id;
+  });
+
+  const qr = async () => (await t.app.inject({ url: `/api/public/venues/${venueId}/booking/${bookingId}/qr` })).json();
+  const checkIn = (token: string, headers: Record<string, string> = op.headers) =>
+    t.app.inject({ method: 'POST', url: '/api/check-in', headers, payload: { qr_token: token } });
+
+  it('issues a short-lived signed token as a PNG; the door key is the venue’s', async () => {
+    const code = await qr();
+    expect(code.qr_code).toMatch(/^data:image\/png;base64,/);
+    expect(code.expires_in_ms).toBe(300_000);
+    const key = await t.app.inject({ url: `/api/my-venues/${venueId}/door-key`, headers: op.headers });
+    expect(key.json()).toMatchObject({ algorithm: 'Ed25519' });
+    expect(key.json().public_key).toHaveLength(43);
+  });
+
+  it('refuses a forged token and an expired one, then checks in with a fresh one, once', async () => {
+    const { qr_token } = await qr();
+    const [prefix, payload, signature] = qr_token.split('.');
+    const forged = `${prefix}.${payload}.${signature.slice(0, -2)}AA`;
+    expect((await checkIn(forged)).statusCode).toBe(400);
+    t.clock.advance(6 * 60_000);
+    const expired = await checkIn(qr_token);
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().error).toMatch(/expired/);
+    const fresh = await qr();
+    const ok = await checkIn(fresh.qr_token);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ success: true, booking_id: bookingId, status: 'checked_in' });
+    expect((await checkIn(fresh.qr_token)).statusCode).toBe(409);
+    const detail = await t.app.inject({ url: `/api/bookings/${bookingId}`, headers: op.headers });
+    expect(detail.json().history.map((h: { action: string }) => h.action)).toEqual(['create', 'check_in']);
+  });
+
+  it('another account cannot check in this venue’s guests (404), nor a caller without the permission (403)', async () => {
+    const { qr_token } = await qr();
+    const other = await createOperator(t, 'Other');
+    expect((await checkIn(qr_token, other.headers)).statusCode).toBe(404);
+    const reader = await createStaff(t, op, { bookings: 'read' });
+    expect((await checkIn(qr_token, reader.headers)).statusCode).toBe(403);
+    expect((await checkIn(qr_token, {})).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,681 @@
+/**
+ * The staff reservation floor's service (decisions: the staff reservation floor): the venue bookings
+ * list, reading a booking with its history, and every staff change to it (status moves, details, table
+ * lock, lifecycle flags, duration, close, table assignment, card holds). Each booking is reached
+ * through its venue: a booking at a venue the caller cannot reach is a 404, exactly like one that does
+ * not exist.
+ *
+ * Every change runs in one transaction that first takes the booking's lock (PostgreSQL; SQLite has one
+ * writer) and re-reads it, writes its history there, and answers the booking as it then is. Calls to
+ * the payment provider happen outside the transaction (the simulated provider writes to the same
+ * database) with an idempotency key per booking and operation, so a retry never moves money twice.
+ */
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { Logger } from 'pino';
+import { BOOKING_STATUSES, canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
+import { isCalendarDate } from '../../domain/venue-time.js';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { kyselyOf, lockKey, withTransaction, type Conn } from '../../db/transaction.js';
+import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import type { Mail } from '../../platform/mail/mail.js';
+import { venueMessage } from '../../platform/mail/templates.js';
+import { afterKey, cursorPage, offsetPage, pageRequest, textKey } from '../../platform/paging.js';
+import { clearableText, requiredText } from '../../platform/text.js';
+import type { Payments } from '../payments/index.js';
+import { blocksBetween, floorplanRecords, type TableRecord } from '../tables/index.js';
+import { bookingOrThrow, changeStatus, findBooking, tableIdsOf, type BookingRow } from './booking-store.js';
+import { tablesByBooking, toDetail, toSummary } from './booking-views.js';
+import { tablesTakenBetween } from './bookings.repository.js';
+import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, LifecycleFlag, StaffSettableStatus } from './bookings.schemas.js';
+import { recordHistory, type Actor } from './history.js';
+import { claimSlots, releaseSlots, slotOf, TABLE_TAKEN_MESSAGE } from './slots.js';
+
+export interface StaffDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  payments: Payments;
+  mail: Mail;
+  /** The venue when the caller may reach it (404 otherwise): the guard's. */
+  reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow>;
+}
+
+export const staffActor = (auth: AuthInfo): Actor => ({ kind: 'staff', id: auth.user.id, name: auth.user.name });
+
+/** Payment states in which a booking already holds or took money: no new hold may be requested. */
+const MONEY_TAKEN = ['held', 'paid', 'captured', 'partially_refunded'];
+/** Intent states in which the guest has not yet given a card. */
+const AWAITING_CARD = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
+
+interface ChangeContext {
+  venue: VenueRow;
+  actor: Actor;
+  now: Date;
+}
+
+type Change = (trx: Kysely<Database>, booking: BookingRow, context: ChangeContext) => Promise<void>;
+
+/** `%…%` for LIKE with the wildcards of the text itself escaped (`escape '\'`). */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+function parseStatuses(value: string | undefined): BookingStatus[] | undefined {
+  if (value === undefined) return undefined;
+  const statuses = [...new Set(value.split(',').map((part) => part.trim()))].filter(Boolean);
+  if (statuses.length === 0) throw badRequest('status must name at least one status');
+  for (const status of statuses) {
+    if (!(BOOKING_STATUSES as readonly string[]).includes(status)) {
+      throw badRequest(`status must be one or more (comma-separated) of: ${BOOKING_STATUSES.join(', ')}`);
+    }
+  }
+  return statuses as BookingStatus[];
+}
+
+function checkDate(value: string | undefined, field: string): string | undefined {
+  if (value !== undefined && !isCalendarDate(value)) throw badRequest(`${field} must be a real calendar date`);
+  return value;
+}
+
+const tableNames = (tables: readonly { table_number: string }[]) =>
+  `${tables.length === 1 ? 'Table' : 'Tables'} ${tables.map((t) => t.table_number).join(', ')}`;
+
+/** The stay of a booking that holds tables: active, timed and not closed (409 naming why otherwise). */
+function stayOf(booking: BookingRow, what: string): { startsAt: Date; endsAt: Date } {
+  if (!isActive(booking.status)) throw conflict(refusedMoveMessage(booking.status, what), { status: booking.status });
+  if (!booking.starts_at || !booking.ends_at) throw conflict(`This booking has no table time: it cannot be ${what}`);
+  if (booking.closed_at) throw conflict(`This booking's table was closed: it cannot be ${what}`);
+  return { startsAt: new Date(booking.starts_at), endsAt: new Date(booking.ends_at) };
+}
+
+/**
+ * 409 unless every table is free for [startsAt, endsAt): no other active stay holds it and no block
+ * covers it. The slots' primary key decides in the end (claimSlots); this names the tables.
+ */
+async function checkTablesFree(
+  trx: Conn,
+  booking: BookingRow,
+  tables: readonly TableRecord[],
+  startsAt: Date,
+  endsAt: Date,
+): Promise<void> {
+  const ids = tables.map((t) => t.id);
+  const taken = await tablesTakenBetween(trx, booking.venue_id, ids, startsAt, endsAt, { excludeBookingId: booking.id });
+  if (taken.size > 0) {
+    const names = tableNames(tables.filter((t) => taken.has(t.id)));
+    throw conflict(`${TABLE_TAKEN_MESSAGE}: ${names}`, { table_ids: [...taken] });
+  }
+  const blocked = new Set((await blocksBetween(trx, booking.venue_id, startsAt, endsAt)).map((b) => b.table_id));
+  const blockedTables = tables.filter((t) => blocked.has(t.id));
+  if (blockedTables.length > 0) {
+    throw conflict(`${tableNames(blockedTables)} ${blockedTables.length === 1 ? 'is' : 'are'} blocked at that time`, {
+      table_ids: blockedTables.map((t) => t.id),
+    });
+  }
+}
+
+/** Re-writes the booking's tables and slots for [startsAt, endsAt). */
+async function holdTables(trx: Conn, booking: BookingRow, tableIds: readonly string[], startsAt: Date, endsAt: Date): Promise<void> {
+  const k = kyselyOf(trx);
+  await releaseSlots(trx, booking.id);
+  await k.deleteFrom('booking_tables').where('booking_id', '=', booking.id).execute();
+  if (tableIds.length === 0) return;
+  await k
+    .insertInto('booking_tables')
+    .values(
+      tableIds.map((tableId) => ({
+        booking_id: booking.id,
+        table_id: tableId,
+        venue_id: booking.venue_id,
+        starts_at: startsAt.toISOString(),
+        ends_at: endsAt.toISOString(),
+      })),
+    )
+    .execute();
+  await claimSlots(trx, { id: booking.id, venueId: booking.venue_id }, tableIds, startsAt, endsAt);
+}
+
+/** Past participle for refusal messages of `PATCH …/status`. */
+const MOVED: Record<StaffSettableStatus, string> = {
+  pending: 'returned to pending',
+  approved: 'approved',
+  confirmed: 'confirmed',
+  checked_in: 'checked in',
+  cancelled: 'cancelled',
+  rejected: 'rejected',
+  no_show: 'marked as a no-show',
+};
+
+export function createStaffService(deps: StaffDeps) {
+  const { db, clock, payments, mail, reachableVenue, log } = deps;
+
+  /** The booking and its venue, when the caller can reach the venue; 404 otherwise. */
+  async function reachableBooking(auth: AuthInfo, id: string): Promise<{ booking: BookingRow; venue: VenueRow }> {
+    const booking = await findBooking(db, id);
+    if (!booking) throw notFound('Booking');
+    const venue = await reachableVenue(auth, booking.venue_id).catch(() => {
+      throw notFound('Booking');
+    });
+    return { booking, venue };
+  }
+
+  const changed = async (booking: BookingRow, venue: VenueRow): Promise<BookingChanged> => ({
+    success: true,
+    booking: await toDetail(db, booking, venue.name),
+  });
+
+  /** Runs `change` on the freshly read booking in one transaction, serialised per booking; answers the booking after it. */
+  async function update(auth: AuthInfo, id: string, change: Change): Promise<BookingChanged> {
+    const { venue } = await reachableBooking(auth, id);
+    const context: ChangeContext = { venue, actor: staffActor(auth), now: clock.now() };
+    const booking = await withTransaction(db, async (trx) => {
+      await lockKey(db, trx, `booking:${id}`);
+      await change(trx, await bookingOrThrow(trx, id), context);
+      return bookingOrThrow(trx, id);
+    });
+    return changed(booking, venue);
+  }
+
+  /** A status move; a booking that becomes active again (unreject) takes its tables back (409 if they are taken since). */
+  const moveTo =
+    (to: BookingStatus, action: string, historyAction: string, detail?: Record<string, unknown>): Change =>
+    async (trx, booking, { actor, now }) => {
+      const moved = await changeStatus(trx, booking, { to, action, historyAction, actor, now, detail });
+      if (!isActive(booking.status) && isActive(to) && moved.starts_at && moved.ends_at) {
+        const tableIds = await tableIdsOf(trx, booking.id);
+        if (tableIds.length > 0)
+          await claimSlots(
+            trx,
+            { id: booking.id, venueId: booking.venue_id },
+            tableIds,
+            new Date(moved.starts_at),
+            new Date(moved.ends_at),
+          );
+      }
+    };
+
+  /** The guest's cancellation notice, queued with the cancellation. */
+  async function queueCancellationMail(trx: Conn, booking: BookingRow, venue: VenueRow, refundedPence: number): Promise<void> {
+    if (!booking.guest_email) return;
+    const details = [
+      { label: 'Date', value: booking.booking_date },
+      ...(booking.start_time ? [{ label: 'Time', value: booking.start_time }] : []),
+      { label: 'Guests', value: String(booking.guest_count) },
+      ...(refundedPence > 0 ? [{ label: 'Refund', value: `£${(refundedPence / 100).toFixed(2)}` }] : []),
+    ];
+    await mail.queue(
+      trx,
+      venueMessage({
+        to: booking.guest_email,
+        subject: `Your booking at ${venue.name} has been cancelled`,
+        venue: { name: venue.name, email: venue.email },
+        content: {
+          title: 'Your booking has been cancelled',
+          paragraphs: [
+            `Hello${booking.guest_name ? ` ${booking.guest_name}` : ''}, ${venue.name} has cancelled your booking.`,
+            ...(booking.cancel_reason ? [`Reason: ${booking.cancel_reason}`] : []),
+            ...(refundedPence > 0 ? ['Your payment is being refunded to the card you paid with.'] : []),
+          ],
+          details,
+        },
+      }),
+    );
+  }
+
+  const scopeOf = (booking: BookingRow) => ({ operatorId: booking.operator_id, venueId: booking.venue_id });
+
+  /**
+   * Gives back what a cancelled booking holds, before the cancellation is written: a card hold is
+   * released; a paid deposit (or captured hold) is refunded, the part not yet refunded.
+   */
+  async function giveBack(booking: BookingRow, reason: string | null): Promise<Partial<BookingRow>> {
+    const intentId = booking.payment_intent_id;
+    if (!intentId) return {};
+    const scope = scopeOf(booking);
+    if (booking.payment_status === 'held' || (booking.payment_status === 'requires_payment' && booking.deposit_type === 'hold')) {
+      await payments.cancelIntent(intentId, { idempotencyKey: `booking-cancel-release:${booking.id}`, scope });
+      return { payment_status: 'released' };
+    }
+    if (!['paid', 'captured', 'partially_refunded'].includes(booking.payment_status)) return {};
+    const intent = await payments.retrieveIntent(intentId, scope);
+    const due = intent.amount_received - booking.refunded_pence;
+    if (due <= 0) return {};
+    const refund = await payments.refund(intentId, {
+      amountPence: due,
+      idempotencyKey: `booking-cancel-refund:${booking.id}`,
+      reason: reason ?? 'Cancelled by the venue',
+      scope,
+    });
+    return { payment_status: 'refunded', refunded_pence: booking.refunded_pence + refund.amount };
+  }
+
+  /** Staff cancel: refund (when asked) first, then the cancellation and the guest's notice in one transaction. */
+  async function cancel(auth: AuthInfo, id: string, body: CancelBody): Promise<BookingChanged> {
+    const { booking } = await reachableBooking(auth, id);
+    if (!canMove(booking.status, 'cancelled')) {
+      throw conflict(refusedMoveMessage(booking.status, 'cancelled'), { status: booking.status });
+    }
+    const reason = clearableText(body.reason) ?? null;
+    const payment = body.refund ? await giveBack(booking, reason) : {};
+    const refunded = (payment.refunded_pence ?? booking.refunded_pence) - booking.refunded_pence;
+    try {
+      return await update(auth, id, async (trx, current, { venue, actor, now }) => {
+        const cancelled = await changeStatus(trx, current, {
+          to: 'cancelled',
+          action: 'cancelled',
+          historyAction: 'staff_cancel',
+          actor,
+          now,
+          set: { cancel_reason: reason, ...payment },
+          detail: {
+            reason,
+            refund: Boolean(body.refund),
+            refunded_pence: refunded,
+            payment_status: payment.payment_status ?? current.payment_status,
+          },
+        });
+        await queueCancellationMail(trx, cancelled, venue, refunded);
+      });
+    } catch (error) {
+      // The money moved but the cancellation lost a race: keep the payment's record right.
+      if (payment.payment_status) {
+        await db.kysely.updateTable('bookings').set(payment).where('id', '=', id).execute();
+        log.warn({ bookingId: id }, 'refund given for a booking whose cancellation was refused');
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A booking whose hold was requested is `requires_payment` until the guest's card is authorised; the
+   * provider is the truth: an authorised intent is a hold (`held`) from then on.
+   */
+  async function syncHold(booking: BookingRow): Promise<BookingRow> {
+    if (booking.payment_status !== 'requires_payment' || booking.deposit_type !== 'hold' || !booking.payment_intent_id) return booking;
+    const intent = await payments.retrieveIntent(booking.payment_intent_id, scopeOf(booking));
+    if (intent.status !== 'requires_capture') return booking;
+    await db.kysely
+      .updateTable('bookings')
+      .set({ payment_status: 'held', updated_at: clock.now().toISOString() })
+      .where('id', '=', booking.id)
+      .where('payment_status', '=', 'requires_payment')
+      .where('payment_intent_id', '=', intent.id)
+      .execute();
+    return bookingOrThrow(db, booking.id);
+  }
+
+  const HOLD_RELEASED = 'This hold was released: it cannot be captured';
+  const HOLD_CAPTURED = 'This hold was captured: it cannot be released';
+
+  const OPPOSITE = { captured: { status: 'released', message: HOLD_RELEASED }, released: { status: 'captured', message: HOLD_CAPTURED } };
+
+  /**
+   * Records the outcome of a capture or release once (a retry finds it recorded and answers the same);
+   * 409 when the booking's hold already went the other way.
+   */
+  function settleHold(auth: AuthInfo, id: string, outcome: { payment_status: 'captured' | 'released'; captured_pence?: number }) {
+    return update(auth, id, async (trx, booking, { actor, now }) => {
+      if (booking.payment_status === outcome.payment_status) return;
+      const opposite = OPPOSITE[outcome.payment_status];
+      if (booking.payment_status === opposite.status) throw conflict(opposite.message, { payment_status: booking.payment_status });
+      await trx
+        .updateTable('bookings')
+        .set({ ...outcome, updated_at: now.toISOString() })
+        .where('id', '=', booking.id)
+        .execute();
+      const detail = {
+        payment_intent_id: booking.payment_intent_id,
+        ...(outcome.captured_pence !== undefined ? { captured_pence: outcome.captured_pence } : {}),
+      };
+      await recordHistory(
+        trx,
+        booking.id,
+        actor,
+        { action: outcome.payment_status === 'captured' ? 'hold_capture' : 'hold_release', detail },
+        now,
+      );
+    });
+  }
+
+  /** A provider 409 on a capture or release: another request got there first; what did it do? */
+  async function providerOutcome(booking: BookingRow, error: unknown) {
+    if (!(error instanceof AppError) || error.status !== 409) throw error;
+    const intent = await payments.retrieveIntent(booking.payment_intent_id!, scopeOf(booking));
+    if (intent.status === 'succeeded') return { payment_status: 'captured' as const, captured_pence: intent.amount_received };
+    if (intent.status === 'canceled') return { payment_status: 'released' as const };
+    throw error;
+  }
+
+  return {
+    reachableBooking,
+
+    async get(auth: AuthInfo, id: string) {
+      const { booking, venue } = await reachableBooking(auth, id);
+      return toDetail(db, booking, venue.name);
+    },
+
+    /** The venue's bookings by date, start time and id, filtered; offset or cursor paging. */
+    async list(venue: VenueRow, query: BookingListQuery) {
+      const statuses = parseStatuses(query.status);
+      const date = checkDate(query.date, 'date');
+      const from = checkDate(query.from, 'from');
+      const to = checkDate(query.to, 'to');
+      if (from && to && from > to) throw badRequest('from must not be after to');
+      const text = query.q?.trim();
+      const page = pageRequest(query, 3);
+
+      const filtered = db.kysely
+        .selectFrom('bookings')
+        .where('venue_id', '=', venue.id)
+        .$if(date !== undefined, (q) => q.where('booking_date', '=', date!))
+        .$if(from !== undefined, (q) => q.where('booking_date', '>=', from!))
+        .$if(to !== undefined, (q) => q.where('booking_date', '<=', to!))
+        .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
+        .$if(Boolean(text), (q) =>
+          q.where((eb) =>
+            eb.or(
+              (['guest_name', 'guest_email', 'guest_phone'] as const).map(
+                (column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${likePattern(text!)} escape '\\'`,
+              ),
+            ),
+          ),
+        );
+      const keys = [sql.ref('booking_date'), textKey('start_time'), sql.ref('id')];
+      const ordered = filtered.selectAll().orderBy('booking_date').orderBy(keys[1]).orderBy('id');
+      const summaries = async (rows: BookingRow[]) => {
+        const tables = await tablesByBooking(
+          db,
+          rows.map((row) => row.id),
+        );
+        return rows.map((row) => toSummary(row, venue.name, tables.get(row.id) ?? []));
+      };
+
+      if (page.mode === 'offset') {
+        const [rows, count] = await Promise.all([
+          ordered.limit(page.limit).offset(page.offset).execute(),
+          filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        ]);
+        return offsetPage(await summaries(rows), Number(count.total), page);
+      }
+      const rows = await ordered
+        .$if(page.after !== null, (q) => q.where(afterKey(keys, page.after!)))
+        .limit(page.limit + 1)
+        .execute();
+      const found = cursorPage(rows, page.limit, (row) => [row.booking_date, row.start_time ?? '', row.id]);
+      return { ...found, data: await summaries(found.data) };
+    },
+
+    approve: (auth: AuthInfo, id: string) => update(auth, id, moveTo('approved', 'approved', 'approve')),
+    reject: (auth: AuthInfo, id: string) => update(auth, id, moveTo('rejected', 'rejected', 'reject')),
+    unreject: (auth: AuthInfo, id: string) => update(auth, id, moveTo('pending', 'unrejected', 'unreject')),
+    cancel,
+
+    /** Any move the status table allows; a cancellation is a staff cancel without refund (the guest is told). */
+    setStatus(auth: AuthInfo, id: string, status: StaffSettableStatus) {
+      if (status === 'cancelled') return cancel(auth, id, {});
+      return update(auth, id, moveTo(status, MOVED[status], 'set_status'));
+    },
+
+    updateDetails: (auth: AuthInfo, id: string, body: DetailsBody) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        const set: Partial<BookingRow> = {};
+        if (body.guest_name !== undefined) set.guest_name = requiredText(body.guest_name, 'guest_name');
+        if (body.guest_email !== undefined) set.guest_email = clearableText(body.guest_email) ?? null;
+        if (body.guest_phone !== undefined) set.guest_phone = clearableText(body.guest_phone) ?? null;
+        if (body.notes !== undefined) set.notes = clearableText(body.notes) ?? null;
+        if (body.guest_count !== undefined) set.guest_count = body.guest_count;
+        const changes = Object.fromEntries(
+          Object.entries(set)
+            .filter(([field, value]) => booking[field as keyof BookingRow] !== value)
+            .map(([field, value]) => [field, { from: booking[field as keyof BookingRow], to: value }]),
+        );
+        if (Object.keys(changes).length === 0) return;
+        if (set.guest_count !== undefined && set.guest_count > booking.guest_count && isActive(booking.status)) {
+          const tableIds = await tableIdsOf(trx, booking.id);
+          if (tableIds.length > 0) {
+            const plan = await floorplanRecords(trx, booking.venue_id);
+            const seats = plan.tables.filter((t) => tableIds.includes(t.id)).reduce((sum, t) => sum + t.capacity, 0);
+            if (seats < set.guest_count) {
+              throw conflict(`The booking's tables seat ${seats}: assign bigger tables before raising guest_count to ${set.guest_count}`);
+            }
+          }
+        }
+        await trx
+          .updateTable('bookings')
+          .set({ ...set, updated_at: now.toISOString() })
+          .where('id', '=', booking.id)
+          .execute();
+        await recordHistory(trx, booking.id, actor, { action: 'update_details', detail: changes }, now);
+      }),
+
+    setLock: (auth: AuthInfo, id: string, locked: boolean) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        if (Boolean(booking.table_locked) === locked) return;
+        await trx
+          .updateTable('bookings')
+          .set({ table_locked: locked ? 1 : 0, updated_at: now.toISOString() })
+          .where('id', '=', booking.id)
+          .execute();
+        await recordHistory(trx, booking.id, actor, { action: locked ? 'lock_tables' : 'unlock_tables' }, now);
+      }),
+
+    /** Sets a lifecycle flag to now (a flag already set keeps its first time) or clears it. */
+    setLifecycle: (auth: AuthInfo, id: string, flag: LifecycleFlag, value: boolean) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        const lifecycle = JSON.parse(booking.lifecycle) as Record<string, string>;
+        if (value === flag in lifecycle) return;
+        if (value) lifecycle[flag] = now.toISOString();
+        else delete lifecycle[flag];
+        await trx
+          .updateTable('bookings')
+          .set({ lifecycle: JSON.stringify(lifecycle), updated_at: now.toISOString() })
+          .where('id', '=', booking.id)
+          .execute();
+        await recordHistory(trx, booking.id, actor, { action: 'lifecycle', detail: { flag, value } }, now);
+      }),
+
+    /** A new length of stay from the same start: the tables' slots are claimed again (409 when taken or blocked). */
+    setDuration: (auth: AuthInfo, id: string, minutes: number) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        const { startsAt } = stayOf(booking, 'changed');
+        if (booking.duration_minutes === minutes) return;
+        const endsAt = new Date(startsAt.getTime() + minutes * 60_000);
+        const tableIds = await tableIdsOf(trx, booking.id);
+        if (tableIds.length > 0) {
+          const plan = await floorplanRecords(trx, booking.venue_id);
+          await checkTablesFree(
+            trx,
+            booking,
+            plan.tables.filter((t) => tableIds.includes(t.id)),
+            startsAt,
+            endsAt,
+          );
+          await holdTables(trx, booking, tableIds, startsAt, endsAt);
+        }
+        await trx
+          .updateTable('bookings')
+          .set({ duration_minutes: minutes, ends_at: endsAt.toISOString(), updated_at: now.toISOString() })
+          .where('id', '=', booking.id)
+          .execute();
+        await recordHistory(
+          trx,
+          booking.id,
+          actor,
+          { action: 'change_duration', detail: { from: booking.duration_minutes, to: minutes } },
+          now,
+        );
+      }),
+
+    /** Staff close the table now: the stay ends now (if it had not ended yet) and its slots from now on are freed. */
+    close: (auth: AuthInfo, id: string) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        const { startsAt, endsAt } = stayOf(booking, 'closed');
+        if (now < startsAt) throw conflict('This booking has not started yet: its table cannot be closed');
+        const at = now.toISOString();
+        const ends = now < endsAt ? at : endsAt.toISOString();
+        await trx.updateTable('bookings').set({ closed_at: at, ends_at: ends, updated_at: at }).where('id', '=', booking.id).execute();
+        await trx.updateTable('booking_tables').set({ ends_at: ends }).where('booking_id', '=', booking.id).execute();
+        if (now < endsAt) await releaseSlots(trx, booking.id, slotOf(now));
+        await recordHistory(trx, booking.id, actor, { action: 'close', detail: { ends_at: ends } }, now);
+      }),
+
+    /**
+     * Seats the booking at these tables instead of its own: tables of its venue, active, seating its
+     * party, free (and unblocked) for its stay.
+     */
+    assignTables: (auth: AuthInfo, id: string, requested: string[]) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        const { startsAt, endsAt } = stayOf(booking, 'seated');
+        const ids = [...new Set(requested)];
+        const plan = await floorplanRecords(trx, booking.venue_id);
+        const byId = new Map(plan.tables.map((t) => [t.id, t]));
+        const tables = ids.map((tableId) => byId.get(tableId));
+        if (tables.some((t) => !t)) throw notFound('Table');
+        const chosen = tables as TableRecord[];
+        const inactive = chosen.filter((t) => t.status !== 'active');
+        if (inactive.length > 0) throw conflict(`${tableNames(inactive)} ${inactive.length === 1 ? 'is' : 'are'} not active`);
+        const seats = chosen.reduce((sum, t) => sum + t.capacity, 0);
+        if (seats < booking.guest_count) {
+          throw conflict(`${tableNames(chosen)} seat ${seats}: the booking is for ${booking.guest_count}`);
+        }
+        const before = await tableIdsOf(trx, booking.id);
+        await checkTablesFree(trx, booking, chosen, startsAt, endsAt);
+        await holdTables(trx, booking, ids, startsAt, endsAt);
+        await recordHistory(trx, booking.id, actor, { action: 'assign_tables', detail: { from: before, to: ids } }, now);
+      }),
+
+    /** Frees the booking's tables (it keeps its time, without a table). Allowed while active or rejected. */
+    unassignTables: (auth: AuthInfo, id: string) =>
+      update(auth, id, async (trx, booking, { actor, now }) => {
+        if (!isActive(booking.status) && booking.status !== 'rejected') {
+          throw conflict(refusedMoveMessage(booking.status, 'unseated'), { status: booking.status });
+        }
+        const before = await tableIdsOf(trx, booking.id);
+        if (before.length === 0) return;
+        await releaseSlots(trx, booking.id);
+        await trx.deleteFrom('booking_tables').where('booking_id', '=', booking.id).execute();
+        await recordHistory(trx, booking.id, actor, { action: 'unassign_tables', detail: { from: before } }, now);
+      }),
+
+    /** Captures a card hold, all of it or `amountPence`; a retry of a capture answers the same. */
+    async captureHold(auth: AuthInfo, id: string, amountPence?: number) {
+      const { booking: found, venue } = await reachableBooking(auth, id);
+      const booking = await syncHold(found);
+      if (booking.payment_status === 'captured') return changed(booking, venue);
+      if (booking.payment_status === 'released') throw conflict(HOLD_RELEASED, { payment_status: 'released' });
+      if (booking.payment_status !== 'held' || !booking.payment_intent_id) {
+        throw conflict('This booking has no authorised card hold to capture', { payment_status: booking.payment_status });
+      }
+      if (amountPence !== undefined && booking.deposit_pence > 0 && amountPence > booking.deposit_pence) {
+        throw badRequest(`amount_pence must be at most the hold of ${booking.deposit_pence}`);
+      }
+      let outcome;
+      try {
+        const intent = await payments.captureIntent(booking.payment_intent_id, {
+          amountPence,
+          idempotencyKey: `booking-hold-capture:${booking.payment_intent_id}`,
+          scope: scopeOf(booking),
+        });
+        outcome = { payment_status: 'captured' as const, captured_pence: intent.amount_received };
+      } catch (error) {
+        outcome = await providerOutcome(booking, error);
+      }
+      if (outcome.payment_status === 'released') {
+        await settleHold(auth, id, outcome);
+        throw conflict(HOLD_RELEASED, { payment_status: 'released' });
+      }
+      return settleHold(auth, id, outcome);
+    },
+
+    /** Releases a card hold (or abandons one the guest has not authorised yet); a retry answers the same. */
+    async releaseHold(auth: AuthInfo, id: string) {
+      const { booking: found, venue } = await reachableBooking(auth, id);
+      const booking = await syncHold(found);
+      if (booking.payment_status === 'released') return changed(booking, venue);
+      if (booking.payment_status === 'captured') throw conflict(HOLD_CAPTURED, { payment_status: 'captured' });
+      const releasable =
+        booking.payment_status === 'held' || (booking.payment_status === 'requires_payment' && booking.deposit_type === 'hold');
+      if (!releasable || !booking.payment_intent_id) {
+        throw conflict('This booking has no card hold to release', { payment_status: booking.payment_status });
+      }
+      let outcome;
+      try {
+        await payments.cancelIntent(booking.payment_intent_id, {
+          idempotencyKey: `booking-hold-release:${booking.payment_intent_id}`,
+          scope: scopeOf(booking),
+        });
+        outcome = { payment_status: 'released' as const };
+      } catch (error) {
+        outcome = await providerOutcome(booking, error);
+      }
+      if (outcome.payment_status === 'captured') {
+        await settleHold(auth, id, outcome);
+        throw conflict(HOLD_CAPTURED, { payment_status: 'captured' });
+      }
+      return settleHold(auth, id, outcome);
+    },
+
+    /**
+     * Asks the guest for a card hold: a new manual-capture intent for the booking (or, on a retry, the
+     * one still waiting for a card with the same amount). 409 when the booking already holds or took money.
+     */
+    async requestHold(auth: AuthInfo, id: string, amount?: number) {
+      const { booking: found, venue } = await reachableBooking(auth, id);
+      const booking = await syncHold(found);
+      if (!isActive(booking.status)) throw conflict(refusedMoveMessage(booking.status, 'given a card hold'), { status: booking.status });
+      if (MONEY_TAKEN.includes(booking.payment_status)) {
+        throw conflict('This booking already has a card hold or payment', { payment_status: booking.payment_status });
+      }
+      const amountPence = amount ?? (booking.deposit_pence >= 50 ? booking.deposit_pence : undefined);
+      if (amountPence === undefined) throw badRequest('amount_pence is required: the booking has no deposit amount');
+      const scope = scopeOf(booking);
+      const waiting = booking.payment_status === 'requires_payment' && booking.payment_intent_id ? booking.payment_intent_id : null;
+      if (waiting) {
+        const intent = await payments.retrieveIntent(waiting, scope);
+        if (AWAITING_CARD.includes(intent.status) && intent.amount === amountPence && intent.capture_method === 'manual') {
+          return { payment_client_secret: intent.client_secret!, payment_intent_id: intent.id };
+        }
+        if (AWAITING_CARD.includes(intent.status)) {
+          await payments
+            .cancelIntent(waiting, { scope })
+            .catch((error: unknown) => log.warn({ err: error, bookingId: id }, 'could not abandon an unpaid hold'));
+        }
+      }
+      const intent = await payments.createIntent({
+        operatorId: booking.operator_id,
+        venueId: booking.venue_id,
+        amountPence,
+        capture: 'manual',
+        metadata: { kind: 'booking_hold', booking_id: booking.id },
+        description: `Card hold for a booking at ${venue.name}`,
+      });
+      await update(auth, id, async (trx, current, { actor, now }) => {
+        if (MONEY_TAKEN.includes(current.payment_status)) {
+          throw conflict('This booking already has a card hold or payment', { payment_status: current.payment_status });
+        }
+        await trx
+          .updateTable('bookings')
+          .set({
+            deposit_type: 'hold',
+            deposit_pence: amountPence,
+            payment_intent_id: intent.id,
+            payment_status: 'requires_payment',
+            updated_at: now.toISOString(),
+          })
+          .where('id', '=', current.id)
+          .execute();
+        await recordHistory(
+          trx,
+          current.id,
+          actor,
+          { action: 'hold_request', detail: { payment_intent_id: intent.id, amount_pence: amountPence } },
+          now,
+        );
+      });
+      return { payment_client_secret: intent.client_secret!, payment_intent_id: intent.id };
+    },
+  };
+}
+
+export type StaffService = ReturnType<typeof createStaffService>;

@@ -1,0 +1,152 @@
+/**
+ * The availability engine's input for one venue, read in a fixed number of queries whatever the size of
+ * the venue: the venue row (given), one query per availability family (periods, shifts, rules,
+ * blackouts), four for the floorplan (tables, combinations, their members, smart settings; areas ride
+ * along), one for blocks and one for the stays of the days asked about. Nothing per slot or per table.
+ * `loadVenueConfig` is the one function a cache can later wrap (it does not depend on bookings).
+ */
+import type { AccessRule, Occupancy, OpeningHours, Shift, TimeAmount, VenueConfig } from '../../domain/availability/index.js';
+import { addDays, localToUtc } from '../../domain/venue-time.js';
+import type { VenueRow } from '../../platform/auth-guard.js';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
+import { availabilityRecords, type AccessRuleRecord, type ShiftRecord } from '../availability/index.js';
+import { blocksBetween, floorplanRecords, type FloorplanRecords } from '../tables/index.js';
+import { ACTIVE_BOOKING_STATUSES } from './bookings.table.js';
+
+const amount = (value: number | null, unit: string | null): TimeAmount | null => (value !== null && unit ? { value, unit } : null);
+
+function parseOpeningHours(text: string | null): OpeningHours | null {
+  if (!text) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as OpeningHours) : null;
+  } catch {
+    return null;
+  }
+}
+
+const toShift = (s: ShiftRecord): Shift => ({
+  id: s.id,
+  daysOfWeek: s.days_of_week,
+  timeType: s.time_type,
+  timePeriodId: s.time_period_id,
+  timeFrom: s.time_from,
+  timeTo: s.time_to,
+  scheduleStart: s.schedule_start,
+  scheduleEnd: s.schedule_end,
+  partySizeMin: s.party_size_min,
+  partySizeMax: s.party_size_max,
+  seatingAreaIds: s.seating_area_ids,
+  tableIds: s.table_ids,
+  durationType: s.duration_type,
+  durationMinutes: s.duration_minutes,
+});
+
+const toRule = (r: AccessRuleRecord): AccessRule => ({
+  id: r.id,
+  ruleType: r.rule_type,
+  daysOfWeek: r.days_of_week,
+  timeFrom: r.time_from,
+  timeTo: r.time_to,
+  partySizeEnabled: r.party_size_enabled,
+  partySizeMin: r.party_size_min,
+  partySizeMax: r.party_size_max,
+  durationEnabled: r.duration_enabled,
+  durationMinutes: r.duration_minutes,
+  seatingEnabled: r.seating_enabled,
+  seatingAreaIds: r.seating_area_ids,
+  tableIds: r.table_ids,
+  bundlesEnabled: r.bundles_enabled,
+  bundleIds: r.bundle_ids,
+  bookingWindowEnabled: r.booking_window_enabled,
+  bookingCutoff: amount(r.booking_cutoff_value, r.booking_cutoff_unit),
+  bookingStart: amount(r.booking_start_value, r.booking_start_unit),
+  maxCoversEnabled: r.max_covers_enabled,
+  maxCovers: r.max_covers,
+});
+
+export interface LoadedVenue {
+  config: VenueConfig;
+  /** The raw records, for what the engine does not model (rule display, payment policy, price list). */
+  rules: AccessRuleRecord[];
+  floorplan: FloorplanRecords;
+}
+
+/** The UTC window the service dates [firstDate, lastDate] reach: windows may run to 00:00 two days on. */
+export function serviceWindow(venue: Pick<VenueRow, 'timezone'>, firstDate: string, lastDate: string): { fromUtc: Date; toUtc: Date } {
+  return { fromUtc: localToUtc(firstDate, '00:00', venue.timezone), toUtc: localToUtc(addDays(lastDate, 2), '00:00', venue.timezone) };
+}
+
+/** The venue's configuration with the table blocks of the service dates [firstDate, lastDate]. */
+export async function loadVenueConfig(db: Conn, venue: VenueRow, firstDate: string, lastDate = firstDate): Promise<LoadedVenue> {
+  const window = serviceWindow(venue, firstDate, lastDate);
+  const [availability, floorplan, blocks] = await Promise.all([
+    availabilityRecords(db, venue.id),
+    floorplanRecords(db, venue.id),
+    blocksBetween(db, venue.id, window.fromUtc, window.toUtc),
+  ]);
+  const config: VenueConfig = {
+    timezone: venue.timezone,
+    defaults: {
+      durationMinutes: venue.default_booking_duration,
+      partyMin: venue.default_party_min,
+      partyMax: venue.default_party_max,
+      openingHours: parseOpeningHours(venue.opening_hours),
+      bookingCutoff: amount(venue.booking_cutoff_value, venue.booking_cutoff_unit),
+      bookingStart: amount(venue.booking_start_value, venue.booking_start_unit),
+    },
+    timePeriods: availability.timePeriods.map((p) => ({ id: p.id, timeFrom: p.time_from, timeTo: p.time_to })),
+    shifts: availability.shifts.map(toShift),
+    accessRules: availability.accessRules.map(toRule),
+    tables: floorplan.tables.map((t) => ({ id: t.id, capacity: t.capacity, status: t.status, seatingAreaId: t.seating_area_id })),
+    combinations: floorplan.combinations.map((c) => ({ id: c.id, tableIds: c.table_ids, capacity: c.combined_capacity })),
+    blackouts: availability.blackouts.map((b) => ({
+      id: b.id,
+      dateFrom: b.date_from,
+      dateTo: b.date_to,
+      affectsReservations: b.affects_reservations,
+      affectsGuestlist: b.affects_guestlist,
+    })),
+    blocks: blocks.map((b) => ({ tableId: b.table_id, fromUtc: new Date(b.blocked_from), toUtc: new Date(b.blocked_to) })),
+    smartDuration: floorplan.smart.duration_enabled,
+  };
+  return { config, rules: availability.accessRules, floorplan };
+}
+
+/**
+ * The active stays overlapping [fromUtc, toUtc) with the tables they hold: two queries (stays, then
+ * their tables), each on an index, whatever the number of bookings.
+ */
+export async function occupancyBetween(db: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> {
+  const k = kyselyOf(db);
+  const stays = await k
+    .selectFrom('bookings')
+    .select(['id', 'starts_at', 'ends_at', 'guest_count', 'access_rule_id'])
+    .where('venue_id', '=', venueId)
+    .where('status', 'in', [...ACTIVE_BOOKING_STATUSES])
+    .where('starts_at', '<', toUtc.toISOString())
+    .where('ends_at', '>', fromUtc.toISOString())
+    .execute();
+  if (stays.length === 0) return [];
+  const tables = await k
+    .selectFrom('booking_tables as bt')
+    .innerJoin('bookings as b', 'b.id', 'bt.booking_id')
+    .select(['bt.booking_id', 'bt.table_id'])
+    .where('b.venue_id', '=', venueId)
+    .where('b.status', 'in', [...ACTIVE_BOOKING_STATUSES])
+    .where('bt.starts_at', '<', toUtc.toISOString())
+    .where('bt.ends_at', '>', fromUtc.toISOString())
+    .execute();
+  const byBooking = new Map<string, string[]>();
+  for (const row of tables) byBooking.set(row.booking_id, [...(byBooking.get(row.booking_id) ?? []), row.table_id]);
+  return stays
+    .filter((s) => s.starts_at !== null && s.ends_at !== null)
+    .map((s) => ({
+      bookingId: s.id,
+      tableIds: byBooking.get(s.id) ?? [],
+      startsAt: new Date(s.starts_at!),
+      endsAt: new Date(s.ends_at!),
+      covers: s.guest_count,
+      accessRuleId: s.access_rule_id,
+    }));
+}
