@@ -46,7 +46,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   await db.schema.createIndex('bookings_payment_expiry_idx').on('bookings').columns(['status', 'payment_expires_at']).execute();
   await db.schema.createIndex('bookings_payment_intent_idx').on('bookings').column('payment_intent_id').execute();
-  await db.schema.createIndex('bookings_venue_created_idx').on('bookings').columns(['venue_id', 'created_at', 'id']).execute();
 
   await db.schema
     .createTable('booking_slots')
@@ -100,7 +99,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of ['venue_door_keys', 'idempotency_keys', 'booking_history', 'booking_slots'])
     await db.schema.dropTable(table).execute();
-  await db.schema.dropIndex('bookings_venue_created_idx').execute();
   await db.schema.dropIndex('bookings_payment_intent_idx').execute();
   await db.schema.dropIndex('bookings_payment_expiry_idx').execute();
   for (const name of [
