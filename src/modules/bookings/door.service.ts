@@ -5,6 +5,7 @@
  */
 import { verifyQrToken } from '../../domain/booking-tokens/index.js';
 import type { Db } from '../../db/connect.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -52,7 +53,7 @@ export function createDoorService(deps: {
       if (!verified.ok) throw badRequest(REFUSALS[verified.reason] ?? REFUSALS.malformed, { reason: verified.reason });
       const booking = await bookingOrThrow(db, verified.bookingId);
       if (booking.venue_id !== venue.id) throw notFound('Booking');
-      const done = await db.kysely.transaction().execute(async (trx) =>
+      const done = await withTransaction(db, async (trx) =>
         changeStatus(trx, await bookingOrThrow(trx, booking.id), {
           to: 'checked_in',
           action: 'checked in',

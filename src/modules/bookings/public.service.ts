@@ -16,7 +16,7 @@ import { chooseTables, type SeatingCandidate, type TableStay } from '../../domai
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../domain/payment-policy.js';
 import { addDays, localToUtc } from '../../domain/venue-time.js';
 import type { Db } from '../../db/connect.js';
-import { lockKey, type Conn } from '../../db/transaction.js';
+import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
@@ -345,10 +345,7 @@ export function createPublicBookings(deps: PublicDeps) {
       });
     } catch (error) {
       // Without a payment the table must not stay held: release it now.
-      await db.kysely
-        .transaction()
-        .execute((trx) => release(trx, booking, 'payment_unavailable'))
-        .catch(() => undefined);
+      await withTransaction(db, (trx) => release(trx, booking, 'payment_unavailable')).catch(() => undefined);
       throw error;
     }
     if (booking.payment_intent_id !== intent.id) {
@@ -406,13 +403,12 @@ export function createPublicBookings(deps: PublicDeps) {
     if (booking.status === 'pending_payment' && booking.payment_intent_id) {
       const intent = await payments.retrieveIntent(booking.payment_intent_id, { operatorId: venue.operator_id, venueId: venue.id });
       if (intent.status === 'succeeded' || intent.status === 'requires_capture') {
-        const done = await db.kysely
-          .transaction()
-          .execute((trx) => confirmPaid(trx, booking.id, intent.status === 'requires_capture', 'finalize'));
+        // withTransaction: the confirmation mail queued inside is delivered right after the commit.
+        const done = await withTransaction(db, (trx) => confirmPaid(trx, booking.id, intent.status === 'requires_capture', 'finalize'));
         return { ok: true, booking_id: done.id, status: done.status };
       }
       if (intent.status !== 'processing') {
-        const released = await db.kysely.transaction().execute((trx) => release(trx, booking, 'payment_not_completed'));
+        const released = await withTransaction(db, (trx) => release(trx, booking, 'payment_not_completed'));
         await payments
           .cancelIntent(intent.id, {
             idempotencyKey: `booking-release-${booking.id}`,
@@ -450,7 +446,7 @@ export function createPublicBookings(deps: PublicDeps) {
     let released = 0;
     for (const booking of due) {
       try {
-        const after = await db.kysely.transaction().execute((trx) => release(trx, booking, 'payment_window_passed'));
+        const after = await withTransaction(db, (trx) => release(trx, booking, 'payment_window_passed'));
         if (after.status === 'expired') released += 1;
         if (booking.payment_intent_id) {
           await payments
