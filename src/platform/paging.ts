@@ -142,4 +142,3 @@ export const PagedList = <T extends TSchema>(item: T, description: string) =>
     },
     { description },
   );
-
