@@ -281,7 +281,9 @@ describe('expired sessions', () => {
   const released: string[] = [];
   const confirmed: string[] = [];
   beforeAll(() => {
-    t.ctx.payments.fulfilments.register('booking_deposit', {
+    // The bookings module registers booking_deposit; this stand-in names its target the same way.
+    t.ctx.payments.fulfilments.register('test_hold', {
+      target: (session) => `test_hold:${session.metadata.booking_id}`,
       async completed(trx, session) {
         confirmed.push(session.metadata.booking_id);
         await trx
@@ -300,13 +302,13 @@ describe('expired sessions', () => {
   });
 
   it('release the target through the registry, once, keyed by the contract target field', async () => {
-    const metadata = { kind: 'booking_deposit', booking_id: 'bkg_expiring' };
+    const metadata = { kind: 'test_hold', booking_id: 'bkg_expiring' };
     const expired = sessionEvent('checkout.session.expired', { id: 'cs_exp_1', metadata });
     expect((await deliver(t, expired)).statusCode).toBe(200);
     expect((await deliver(t, expired)).statusCode).toBe(200);
     expect(released.filter((id) => id === 'bkg_expiring')).toHaveLength(1);
     expect(await setting('released:bkg_expiring')).toEqual({ value: 'cs_exp_1' });
-    expect((await eventRow(expired.id))?.target_key).toBe('booking_deposit:bkg_expiring');
+    expect((await eventRow(expired.id))?.target_key).toBe('test_hold:bkg_expiring');
 
     // A late completion of another session for the same booking finds the target settled.
     const late = sessionEvent('checkout.session.completed', { id: 'cs_exp_2', metadata });
@@ -316,7 +318,7 @@ describe('expired sessions', () => {
   });
 
   it('after a completion, an expiry of another session for the same target changes nothing', async () => {
-    const metadata = { kind: 'booking_deposit', booking_id: 'bkg_paid' };
+    const metadata = { kind: 'test_hold', booking_id: 'bkg_paid' };
     expect((await deliver(t, sessionEvent('checkout.session.completed', { id: 'cs_paid_1', metadata }))).statusCode).toBe(200);
     expect((await deliver(t, sessionEvent('checkout.session.expired', { id: 'cs_paid_2', metadata }))).statusCode).toBe(200);
     expect(confirmed.filter((id) => id === 'bkg_paid')).toHaveLength(1);
