@@ -57,8 +57,11 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   ctx.mail.start();
   // Unpaid deposit bookings are released once their payment window passes: each instance sweeps every
   // minute; conditional status updates make concurrent sweeps harmless.
+  // The daily smart-table pass is checked on the same beat: a venue runs once its reassign_time passes,
+  // and a conditional update lets exactly one instance run it.
   const expiry = setInterval(() => {
     ctx.bookings.expireUnpaid().catch((error: unknown) => ctx.log.error({ err: error }, 'releasing unpaid bookings failed'));
+    ctx.smartTables.runDue().catch((error: unknown) => ctx.log.error({ err: error }, 'the smart-table pass failed'));
   }, 60_000);
   expiry.unref();
 

@@ -19,9 +19,16 @@ import { createProfilesModule, profilesRoutes } from './profiles/index.js';
 import {
   createDoorKeys,
   createDoorService,
+  createManageBookings,
   createPublicBookings,
+  createSmartTablesService,
+  createStaffBookings,
+  doorRoutes,
+  staffCreateRoutes,
   createStaffService,
+  manageBookingRoutes,
   publicBookingRoutes,
+  smartTablesRoutes,
   staffRoutes,
   tablesTakenBetween,
 } from './bookings/index.js';
@@ -33,6 +40,7 @@ import {
   createVenuesService,
   findVenue,
   liveVenue,
+  operatorOfVenue,
   queueCopyScope,
   venueIdsOf,
   venuesPublicRoutes,
@@ -84,9 +92,28 @@ export function composeModules(infra: Infra) {
   const profiles = createProfilesModule(shared);
   const catalogue = createCatalogueModule({ ...shared, uploads });
   const copies = createCopyFromService({ db, clock, access, scopes: copyScopes });
-  const staff = createStaffService({ db, clock, log, payments, mail: infra.mail, reachableVenue: access.reachableVenue });
   const doorKeys = createDoorKeys({ db, clock, secrets });
+  const staff = createStaffService({
+    db,
+    clock,
+    log,
+    payments,
+    mail: infra.mail,
+    doorKeys,
+    publicBaseUrl: config.publicBaseUrl,
+    reachableVenue: access.reachableVenue,
+  });
+  const smartTables = createSmartTablesService({
+    db,
+    clock,
+    log,
+    venueById: async (venueId) => {
+      const operatorId = await operatorOfVenue(db, venueId);
+      return operatorId ? findVenue(db, operatorId, venueId) : undefined;
+    },
+  });
   const door = createDoorService({ db, clock, doorKeys, reachableVenue: access.reachableVenue });
+  const staffBookings = createStaffBookings({ db, clock, mail: infra.mail, doorKeys, publicBaseUrl: config.publicBaseUrl });
   const bookings = createPublicBookings({
     db,
     clock,
@@ -100,6 +127,17 @@ export function composeModules(infra: Infra) {
     liveVenue,
   });
   bookings.registerFulfilments();
+  const manageBookings = createManageBookings({
+    db,
+    clock,
+    log,
+    payments,
+    mail: infra.mail,
+    rateLimits,
+    doorKeys,
+    publicBaseUrl: config.publicBaseUrl,
+    findVenue,
+  });
 
   return {
     references,
@@ -118,8 +156,11 @@ export function composeModules(infra: Infra) {
     catalogue,
     copies,
     staff,
+    staffBookings,
+    smartTables,
     door,
     bookings,
+    manageBookings,
   };
 }
 
@@ -139,11 +180,13 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(catalogueRoutes, { guard, ...ctx.catalogue });
   await app.register(copyFromRoutes, { guard, copies: ctx.copies });
   await app.register(staffRoutes, { guard, staff: ctx.staff });
+  await app.register(staffCreateRoutes, { guard, create: ctx.staffBookings });
+  await app.register(doorRoutes, { guard, door: ctx.door, staff: ctx.staff });
+  await app.register(smartTablesRoutes, { guard, smartTables: ctx.smartTables });
   await app.register(publicBookingRoutes, {
-    guard,
     bookings: ctx.bookings,
-    door: ctx.door,
     floors: (venueId) => ctx.tables.floors.list(venueId),
     loadAuth: (request) => ctx.access.loadAuth(request),
   });
+  await app.register(manageBookingRoutes, { manage: ctx.manageBookings });
 }

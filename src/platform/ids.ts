@@ -26,6 +26,23 @@ export function newId(prefix: string): string {
   return `${prefix}_${base32(randomBytes(16))}`;
 }
 
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * An id that sorts after every earlier one this process made (wall-clock milliseconds, then a counter
+ * within the millisecond), then 80 random bits: for rows read back in the order they were written
+ * (a booking's history), even when the business clock gives several the same time.
+ */
+export function sequentialId(prefix: string): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else sequence++;
+  return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${base32(randomBytes(10))}`;
+}
+
 /** A random URL-safe secret (session tokens, challenge ids). */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config/config.js';
 import { allows, effectivePermissions, grantsFromRows, PERMISSION_KEYS } from '../../src/platform/permissions.js';
-import { newId } from '../../src/platform/ids.js';
+import { newId, sequentialId } from '../../src/platform/ids.js';
 import { decodeDataUrl, sniffImageType } from '../../src/platform/uploads.js';
 import { TINY_IMAGES } from '../helpers/app.js';
 
@@ -122,6 +122,13 @@ describe('ids', () => {
     const ids = new Set(Array.from({ length: 1000 }, () => newId('bkg')));
     expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(/^bkg_[a-z2-7]{26}$/);
+  });
+
+  it('sequential ids sort in the order they were made, within one millisecond too', () => {
+    const ids = Array.from({ length: 5000 }, () => sequentialId('bkh'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(5000);
+    for (const id of ids.slice(0, 10)) expect(id).toMatch(/^bkh_[0-9a-z]{13}[a-z2-7]{16}$/);
   });
 });
 

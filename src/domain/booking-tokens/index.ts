@@ -3,6 +3,7 @@
  * code a door device checks offline (Ed25519, per venue) and the guest's manage link (HMAC, server secret).
  */
 export {
+  claimedQrVenue,
   generateVenueKeyPair,
   QR_CLOCK_SKEW_MS,
   QR_TOKEN_MAX_LENGTH,

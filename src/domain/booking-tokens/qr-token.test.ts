@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  claimedQrVenue,
   generateVenueKeyPair,
   QR_CLOCK_SKEW_MS,
   QR_TOKEN_MAX_LENGTH,
@@ -157,5 +158,19 @@ describe('booking QR tokens', () => {
     const spkiKey = await crypto.subtle.importKey('spki', spkiDer, { name: 'Ed25519' }, false, ['verify']);
     expect(await crypto.subtle.verify('Ed25519', spkiKey, signatureBytes, data)).toBe(true);
     expect(await crypto.subtle.verify('Ed25519', rawKey, signatureBytes, new TextEncoder().encode(`${prefix}.${payload}x`))).toBe(false);
+  });
+});
+
+describe('claimedQrVenue', () => {
+  it('reads the venue a token names, before (and without) checking its signature; nothing from junk', () => {
+    const pair = generateVenueKeyPair();
+    const token = signQrToken(
+      { bookingId: 'bkg_1', venueId: 'ven_1', issuedAt: new Date('2026-06-19T18:00:00Z'), ttlMs: 60_000 },
+      pair.privateKey,
+    );
+    expect(claimedQrVenue(token)).toBe('ven_1');
+    expect(claimedQrVenue('mq1.bm90LWpzb24.AAAA')).toBeUndefined();
+    expect(claimedQrVenue('garbage')).toBeUndefined();
+    expect(claimedQrVenue(42)).toBeUndefined();
   });
 });

@@ -111,6 +111,16 @@ export function verifyQrToken(token: unknown, publicKey: string | KeyObject, now
   return { ok: true, bookingId: claims.b, venueId: claims.v, issuedAt: new Date(claims.iat), expiresAt: new Date(claims.exp) };
 }
 
+/**
+ * The venue a token claims to be from, read WITHOUT checking its signature: only to pick the key to
+ * verify it with (`verifyQrToken`). Undefined for anything that is not a well-formed token.
+ */
+export function claimedQrVenue(token: unknown): string | undefined {
+  const parts = splitToken(token, PREFIX, QR_TOKEN_MAX_LENGTH, SIGNATURE_BYTES);
+  const claims = parts ? parseJsonObject(parts.payload) : undefined;
+  return claims && isTokenId(claims.v) ? claims.v : undefined;
+}
+
 function publicKeyForms(key: KeyObject): VenuePublicKey {
   const { x } = key.export({ format: 'jwk' });
   if (typeof x !== 'string') throw new TypeError('not an Ed25519 key');

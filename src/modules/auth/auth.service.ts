@@ -18,7 +18,7 @@ import type { SecretBox } from '../../platform/secret-box.js';
 import { verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import { createTotp, otplib } from './totp.js';
-import { findUser, findUserByEmail, insertUser, normaliseEmail } from './users.repository.js';
+import { claimGuestRecord, findUser, findUserByEmail, insertUser, normaliseEmail } from './users.repository.js';
 import type { User } from './auth.schemas.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -144,7 +144,10 @@ export function createAuthService(deps: {
     async register(input: { name: string; email: string; password: string; turnstile_token?: string }, ip: string) {
       await rateLimits.hit('registration', ip);
       await botCheck.verify(input.turnstile_token, ip);
-      const id = await insertUser(db, { role: 'guest', name: input.name, email: input.email, password: input.password }, clock.now());
+      // An email with a guest record from earlier bookings (no password yet) becomes this guest's account.
+      const id =
+        (await claimGuestRecord(db, input, clock.now())) ??
+        (await insertUser(db, { role: 'guest', name: input.name, email: input.email, password: input.password }, clock.now()));
       const user = await loadUser(id);
       return { user: toUser(user), token: await sessions.create(id) };
     },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import { bearer, createGuest, createOperator, createTestApp, login, TEST_PASSWORD, type TestApp } from '../../../test/helpers/app.js';
 import { SESSION_EXPIRED_MESSAGE } from '../../platform/errors.js';
+import { guestForEmail } from './users.repository.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -243,6 +244,35 @@ describe('guest registration', () => {
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long-enough-pw' } })).statusCode,
     ).toBe(200);
+  });
+
+  it('registering an email known only from bookings claims that guest record (no duplicate, same id)', async () => {
+    const email = `booked-${Date.now()}@example.test`;
+    const recordId = await guestForEmail(t.db, { name: 'From a booking', email }, t.clock.now());
+    expect(recordId).toMatch(/^usr_/);
+    // The record has no password: nobody can sign in as it.
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'anything-at-all' } })).statusCode,
+    ).toBe(401);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Bea', email, password: 'long-enough-pw' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().user).toMatchObject({ id: recordId, name: 'Bea', role: 'guest' });
+    // Claimed once: registering again is the usual 409.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'Eve', email, password: 'another-long-pw' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long-enough-pw' } })).statusCode,
+    ).toBe(200);
+    // The same email again from a booking finds the account.
+    expect(await guestForEmail(t.db, { name: 'Other', email: email.toUpperCase() }, t.clock.now())).toBe(recordId);
   });
 
   it('guests are refused on operator routes with 403', async () => {

@@ -14,6 +14,8 @@ export {
   findClientUser,
   findClientUserByEmail,
   findClientUserOfAnyAccount,
+  findGuest,
+  guestForEmail,
   insertUser,
   listClientUsers,
   normaliseEmail,

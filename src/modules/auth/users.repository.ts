@@ -68,6 +68,83 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
   return id;
 }
 
+/**
+ * The guest record for a booking's contact details (decisions: guests are matched by email): the guest
+ * user with that email, or a new one without a password (they can register later and claim it). Null
+ * when the email belongs to a portal (staff) user: a booking never links to a staff account. Safe under
+ * concurrency: of two first bookings by one email, one inserts and the other finds it.
+ */
+export async function guestForEmail(
+  db: Conn,
+  guest: { name: string; email: string; phone?: string | null },
+  now: Date,
+): Promise<string | null> {
+  const email = normaliseEmail(guest.email);
+  const k = kyselyOf(db);
+  const existing = await k.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirst();
+  if (existing) return existing.role === 'guest' ? existing.id : null;
+  const at = now.toISOString();
+  await k
+    .insertInto('users')
+    .values({
+      id: newId('usr'),
+      role: 'guest',
+      name: guest.name.trim(),
+      email,
+      phone: guest.phone ?? null,
+      password_hash: null,
+      operator_id: null,
+      role_id: null,
+      totp_secret: null,
+      totp_pending_secret: null,
+      membership_tier: null,
+      profile_image_url: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+  const row = await k.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirstOrThrow();
+  return row.role === 'guest' ? row.id : null;
+}
+
+/** A guest user (not a portal user) by id: what a staff booking copies as its contact details. */
+export function findGuest(db: Conn, userId: string) {
+  return kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'phone'])
+    .where('id', '=', userId)
+    .where('role', '=', 'guest')
+    .executeTakeFirst();
+}
+
+/**
+ * Registration of an email that has a guest record from earlier bookings but no password: the record
+ * becomes the guest's account (name and password set). False when there is no such record.
+ */
+export async function claimGuestRecord(
+  db: Conn,
+  input: { name: string; email: string; password: string },
+  now: Date,
+): Promise<string | null> {
+  const k = kyselyOf(db);
+  const record = await k
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', normaliseEmail(input.email))
+    .where('role', '=', 'guest')
+    .where('password_hash', 'is', null)
+    .executeTakeFirst();
+  if (!record) return null;
+  const claimed = await k
+    .updateTable('users')
+    .set({ name: input.name.trim(), password_hash: await hashPassword(input.password), updated_at: now.toISOString() })
+    .where('id', '=', record.id)
+    .where('password_hash', 'is', null)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1 ? record.id : null;
+}
+
 export function findUser(db: Conn, userId: string) {
   return kyselyOf(db).selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
 }

@@ -1,7 +1,8 @@
 /**
  * A booking's mail to its guest: the confirmation (details, the manage link, an `.ics` calendar file)
- * and the cancellation notice (with a cancelling `.ics`). Queued on the caller's transaction, so a
- * booking that rolls back sends nothing and a committed one always has its mail.
+ * and the cancellation notice (with a cancelling `.ics`), the one notice for staff and guest cancellations.
+ * Queued on the caller's transaction, so a booking that rolls back sends nothing and a committed one
+ * always has its mail.
  */
 import { manageLinkExpiry, signManageToken } from '../../domain/booking-tokens/index.js';
 import { bookingIcs } from '../../domain/ics.js';
@@ -13,6 +14,13 @@ import type { BookingRow } from './booking-store.js';
 import type { DoorKeys } from './door-keys.js';
 
 const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+
+export interface CancellationNotice {
+  /** Who cancelled: the venue's staff or the guest (manage link). */
+  by: 'venue' | 'guest';
+  /** What this cancellation refunded (0: nothing). */
+  refundedPence: number;
+}
 
 export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manageSecret'>; publicBaseUrl: string }) {
   /** The guest's manage page for a booking: a signed link valid until a day after the booking starts. */
@@ -78,18 +86,32 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
       );
     },
 
-    async cancellation(conn: Conn, venue: VenueRow, booking: BookingRow, refundPence: number): Promise<void> {
+    /**
+     * The cancellation notice, whoever cancelled (the venue's staff, or the guest through the manage
+     * link): the reason staff gave, the refund this cancellation made, and a cancelling `.ics`.
+     */
+    async cancellation(conn: Conn, venue: VenueRow, booking: BookingRow, notice: CancellationNotice): Promise<void> {
       if (!booking.guest_email) return;
       const url = await manageUrl(conn, booking);
-      const paragraphs = [`Hello ${booking.guest_name ?? 'there'}, your booking has been cancelled.`];
-      if (refundPence > 0) paragraphs.push(`${money(refundPence)} will be refunded to your card.`);
+      const hello = `Hello${booking.guest_name ? ` ${booking.guest_name}` : ''}`;
+      const paragraphs = [
+        notice.by === 'venue'
+          ? `${hello}, ${venue.name} has cancelled your booking.`
+          : `${hello}, your booking has been cancelled as you asked.`,
+      ];
+      if (notice.by === 'venue' && booking.cancel_reason) paragraphs.push(`Reason: ${booking.cancel_reason}`);
+      if (notice.refundedPence > 0) paragraphs.push(`${money(notice.refundedPence)} is being refunded to the card you paid with.`);
+      if (booking.deposit_type === 'hold' && booking.payment_status === 'released')
+        paragraphs.push('The hold on your card has been released.');
+      const rows = details(venue, booking);
+      if (notice.refundedPence > 0) rows.push({ label: 'Refund', value: money(notice.refundedPence) });
       await deps.mail.queue(
         conn,
         venueMessage({
           to: booking.guest_email,
-          subject: `Your booking at ${venue.name} on ${booking.booking_date} is cancelled`,
+          subject: `Your booking at ${venue.name} has been cancelled`,
           venue,
-          content: { paragraphs, details: details(venue, booking) },
+          content: { title: 'Your booking has been cancelled', paragraphs, details: rows },
           attachments: calendar(venue, booking, url, 'CANCEL', new Date(booking.updated_at)),
         }),
       );

@@ -1,7 +1,7 @@
 /** The booking as staff see it (`GET /api/bookings/:id`, the venue bookings list) and shared pieces. */
 import { Type, type Static } from 'typebox';
 import { BOOKING_STATUSES } from '../../domain/booking-status.js';
-import { DateString, Email, IdText, Nullable, Toggle } from '../../platform/http.js';
+import { ClockTime, DateString, Email, IdText, Nullable, Toggle } from '../../platform/http.js';
 import { PagedList, pagingQueryFields } from '../../platform/paging.js';
 
 export const BookingStatusSchema = Type.Enum([...BOOKING_STATUSES]);
@@ -138,3 +138,49 @@ export const HoldRequested = Type.Object(
   { payment_client_secret: Type.String(), payment_intent_id: Type.String() },
   { description: 'The card hold to confirm with the payment widget' },
 );
+
+const StaffCreateStatus = Type.Enum(['pending', 'approved', 'confirmed', 'checked_in'] as const);
+
+/** Who a staff booking is for: a known guest (`user_id`, e.g. a walk-in guest's id) or a name with contact details. */
+const staffGuestFields = {
+  user_id: Type.Optional(IdText),
+  guest_name: Type.Optional(Type.String({ maxLength: 200, description: 'Required unless `user_id` names a guest' })),
+  guest_email: Type.Optional(Nullable(Email)),
+  guest_phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  send_confirmation: Type.Optional(Type.Boolean({ description: 'Mail the guest a confirmation (default true when they have an email)' })),
+};
+
+export const StaffTableBookingBody = Type.Object({
+  date: Type.Optional(DateString),
+  time: Type.Optional(ClockTime),
+  party_size: Type.Integer({ minimum: 1, maximum: 1000 }),
+  duration_minutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440 })),
+  table_ids: Type.Optional(Type.Array(IdText, { maxItems: 20, description: 'Omitted: the best free tables; empty: no table yet' })),
+  access_rule_id: Type.Optional(IdText),
+  walk_in: Type.Optional(Type.Boolean({ description: 'A guest at the door now: date and time default to now, status to `checked_in`' })),
+  status: Type.Optional(StaffCreateStatus),
+  ...staffGuestFields,
+});
+
+export const StaffGuestlistBookingBody = Type.Object({
+  date: DateString,
+  time: Type.Optional(ClockTime),
+  party_size: Type.Integer({ minimum: 1, maximum: 1000, description: 'The guest and their plus-ones' }),
+  access_rule_id: Type.Optional(IdText),
+  status: Type.Optional(StaffCreateStatus),
+  ...staffGuestFields,
+});
+
+export const StaffCreated = Type.Object(
+  { success: Type.Boolean(), id: Type.String(), booking: BookingDetail },
+  { description: 'Created: `{ success: true, id, booking }`' },
+);
+
+export const DoorRejectBody = Type.Object({
+  booking_id: Type.Optional(IdText),
+  qr_token: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+  refund: Type.Optional(Toggle),
+});
+export type DoorRejectBody = Static<typeof DoorRejectBody>;

@@ -3,7 +3,7 @@
  * in the transaction of the change itself, so the history never disagrees with the booking.
  */
 import { kyselyOf, type Conn } from '../../db/transaction.js';
-import { newId } from '../../platform/ids.js';
+import { sequentialId } from '../../platform/ids.js';
 
 export interface Actor {
   kind: 'guest' | 'staff' | 'system';
@@ -24,7 +24,7 @@ export async function recordHistory(trx: Conn, bookingId: string, actor: Actor, 
   await kyselyOf(trx)
     .insertInto('booking_history')
     .values({
-      id: newId('bkh'),
+      id: sequentialId('bkh'),
       booking_id: bookingId,
       at: at.toISOString(),
       actor_kind: actor.kind,
@@ -47,7 +47,7 @@ export interface HistoryItem {
   detail: Record<string, unknown>;
 }
 
-/** Oldest first. */
+/** Oldest first: by time, then in the order written (history ids are sequential). */
 export async function historyOf(db: Conn, bookingId: string): Promise<HistoryItem[]> {
   const rows = await kyselyOf(db)
     .selectFrom('booking_history')

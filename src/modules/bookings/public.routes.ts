@@ -1,20 +1,18 @@
 /**
- * The booking engine's guest-facing routes (spec: Public widget endpoints) and the door's: a venue's
+ * The booking engine's guest-facing routes (spec: Public widget endpoints): a venue's
  * availability and floorplan (public, short edge cache), booking and finalize (no cache, rate-limited,
- * bot-checked for callers who are not signed in, `Idempotency-Key` honoured), the booking's QR code,
- * and for staff the venue's door key and check-in by QR token.
+ * bot-checked for callers who are not signed in, `Idempotency-Key` honoured) and the booking's QR code.
+ * The door's routes (door key, check-in, door reject) are in door.routes.ts.
  */
 import { Type } from 'typebox';
 import { isCalendarDate } from '../../domain/venue-time.js';
-import type { AuthInfo, GuardFactory } from '../../platform/auth-guard.js';
-import { authOf, venueOf } from '../../platform/auth-guard.js';
+import type { AuthInfo } from '../../platform/auth-guard.js';
 import { publicCache } from '../../platform/cache.js';
 import { badRequest } from '../../platform/errors.js';
 import { ClockTime, DateString, errorResponses, Nullable } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import { checkIdempotencyKey } from './idempotency.js';
 import type { PublicBookings } from './public.service.js';
-import type { DoorService } from './door.service.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const VenueParams = Type.Object({ venueId: Id });
@@ -105,12 +103,10 @@ const Qr = Type.Object({
 });
 
 export const publicBookingRoutes: RoutePlugin<{
-  guard: GuardFactory;
   bookings: PublicBookings;
-  door: DoorService;
   floors: (venueId: string) => Promise<unknown[]>;
   loadAuth: (request: never) => Promise<AuthInfo | undefined>;
-}> = async (app, { guard, bookings, door, floors, loadAuth }) => {
+}> = async (app, { bookings, floors, loadAuth }) => {
   const tags = ['public'];
   const noStore = async (_request: unknown, reply: { header(name: string, value: string): unknown }) => {
     reply.header('Cache-Control', 'no-store');
@@ -173,7 +169,8 @@ export const publicBookingRoutes: RoutePlugin<{
         body: BookBody,
         response: { 200: BookAnswer, ...errorResponses(400, 403, 404, 409, 429, 502, 503) },
       },
-      onRequest: noStore,
+      // Every attempt counts, malformed ones included, before its body is even parsed.
+      onRequest: [noStore, async (request) => bookings.countAttempt(request.ip)],
     },
     async (request) => {
       checkDate(request.body.date);
@@ -212,49 +209,5 @@ export const publicBookingRoutes: RoutePlugin<{
       onRequest: noStore,
     },
     async (request) => bookings.qr(request.params.venueId, request.params.bookingId),
-  );
-
-  app.get(
-    '/api/my-venues/:venueId/door-key',
-    {
-      schema: {
-        summary: "The venue's public key for checking booking QR tokens offline",
-        description: 'Ed25519: `public_key` is the raw 32-byte key (base64url), `public_key_pem` the SPKI PEM.',
-        tags: ['bookings'],
-        security: [{ bearer: [] }],
-        params: VenueParams,
-        response: {
-          200: Type.Object({ algorithm: Type.Literal('Ed25519'), public_key: Type.String(), public_key_pem: Type.String() }),
-          ...errorResponses(401, 403, 404),
-        },
-      },
-      onRequest: guard({ permission: 'bookings:read', venueParam: 'venueId' }),
-    },
-    async (request) => door.doorKey(venueOf(request).id),
-  );
-
-  app.post(
-    '/api/check-in',
-    {
-      schema: {
-        summary: 'Check a guest in by the token of their QR code',
-        description: 'Expired or forged tokens are refused (400); a booking that cannot be checked in is 409 naming its status.',
-        tags: ['bookings'],
-        security: [{ bearer: [] }],
-        body: Type.Object({ qr_token: Type.String({ minLength: 1, maxLength: 1024 }) }),
-        response: {
-          200: Type.Object({
-            success: Type.Boolean(),
-            booking_id: Type.String(),
-            status: Type.String(),
-            guest_name: Nullable(Type.String()),
-            guest_count: Type.Integer(),
-          }),
-          ...errorResponses(400, 401, 403, 404, 409),
-        },
-      },
-      onRequest: guard({ permission: 'bookings:write' }),
-    },
-    async (request) => door.checkIn(authOf(request), request.body.qr_token),
   );
 };

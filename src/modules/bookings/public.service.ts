@@ -12,7 +12,7 @@
 import type { Logger } from 'pino';
 import { computeAvailability, nextAvailableDates, slotFree, type Candidate, type Occupancy } from '../../domain/availability/index.js';
 import { QR_TOKEN_TTL_MS, signQrToken } from '../../domain/booking-tokens/index.js';
-import { chooseTables, type SeatingCandidate, type TableStay } from '../../domain/table-assignment/index.js';
+import { chooseTables } from '../../domain/table-assignment/index.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../domain/payment-policy.js';
 import { addDays, localToUtc } from '../../domain/venue-time.js';
 import type { Db } from '../../db/connect.js';
@@ -27,6 +27,7 @@ import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { qrDataUrl } from '../../platform/qr-image.js';
 import type { RateLimits } from '../../platform/rate-limit.js';
+import { guestForEmail } from '../auth/index.js';
 import type { AccessRuleRecord } from '../availability/index.js';
 import { bundlePrices } from '../catalogue/index.js';
 import type { Payments } from '../payments/index.js';
@@ -37,6 +38,7 @@ import type { DoorKeys } from './door-keys.js';
 import { recordHistory, SYSTEM, type Actor } from './history.js';
 import { idempotent, pruneIdempotencyKeys } from './idempotency.js';
 import { bookingMails } from './booking-mail.js';
+import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
 import { loadVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
 
@@ -177,23 +179,9 @@ export function createPublicBookings(deps: PublicDeps) {
     partySize: number,
     tableId?: string,
   ) {
-    const area = new Map(loaded.floorplan.tables.map((t) => [t.id, t.seating_area_id]));
-    const label = new Map(loaded.floorplan.tables.map((t) => [t.id, t.table_number]));
-    const seating: SeatingCandidate[] = candidates.map((c) => ({
-      id: c.id,
-      kind: c.kind,
-      tableIds: c.tableIds,
-      capacity: c.capacity,
-      areaIds: [...new Set(c.tableIds.map((id) => area.get(id)).filter((a): a is string => Boolean(a)))],
-      label: c.tableIds.map((id) => label.get(id) ?? id).join('+'),
-    }));
-    const occupied: TableStay[] = occupancy.flatMap((s) =>
-      s.tableIds.map((tableId) => ({ tableId, startsAt: s.startsAt, endsAt: s.endsAt })),
-    );
-    for (const block of loaded.config.blocks) occupied.push({ tableId: block.tableId, startsAt: block.fromUtc, endsAt: block.toUtc });
     const guestPick =
       rule.table_assignment_mode === 'guest_pick' ? { areaIds: rule.guest_pick_area_ids, requestedTableId: tableId ?? null } : undefined;
-    return chooseTables({ candidates: seating, partySize, stay, occupied, guestPick });
+    return chooseTables({ candidates: seatingOf(loaded, candidates), partySize, stay, occupied: occupiedOf(loaded, occupancy), guestPick });
   }
 
   /** What the deposit or hold of a booking comes to under its rule's payment policy (0: none). */
@@ -230,13 +218,19 @@ export function createPublicBookings(deps: PublicDeps) {
     return { policy, type: requirement.mode!, pence };
   }
 
+  /**
+   * Counts a booking attempt from a client address (decisions: rate limits), 429 over the limit. The
+   * route calls it before the body is parsed, so a burst of any kind is refused cheaply.
+   */
+  async function countAttempt(ip: string): Promise<void> {
+    await deps.rateLimits.hit('public_booking', ip);
+  }
+
   async function book(
     venueId: string,
     body: BookBody,
     request: { ip: string; idempotencyKey?: string; userId: string | null },
   ): Promise<BookAnswer> {
-    // Counted before any work, so a burst is refused cheaply.
-    await deps.rateLimits.hit('public_booking', request.ip);
     if (!request.userId) await deps.botCheck.verify(body.turnstile_token, request.ip);
     const venue = await venueOrThrow(venueId);
     const now = clock.now();
@@ -264,6 +258,9 @@ export function createPublicBookings(deps: PublicDeps) {
         tableIds = chosen.tableIds;
       }
       const deposit = await depositOf(trx, venue, rule, tableIds, loaded, body);
+      // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
+      const userId =
+        request.userId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email, phone: body.guest_phone }, now));
       const id = newId('bkg');
       const at = now.toISOString();
       const status = deposit.type === 'none' ? 'confirmed' : 'pending_payment';
@@ -276,7 +273,7 @@ export function createPublicBookings(deps: PublicDeps) {
           kind: rule.rule_type === 'table' ? 'table' : 'guestlist',
           rule_type: rule.rule_type,
           status,
-          user_id: request.userId,
+          user_id: userId,
           access_rule_id: rule.id,
           booking_date: body.date,
           start_time: body.time,
@@ -480,7 +477,7 @@ export function createPublicBookings(deps: PublicDeps) {
     });
   }
 
-  return { availability, floorplan, book, finalize, qr, expireUnpaid, registerFulfilments };
+  return { availability, floorplan, countAttempt, book, finalize, qr, expireUnpaid, registerFulfilments };
 }
 
 export type PublicBookings = ReturnType<typeof createPublicBookings>;

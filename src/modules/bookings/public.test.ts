@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createGuest,
   createStaff,
   createTestApp,
   insertVenue,
@@ -143,6 +144,44 @@ describe('POST /api/public/venues/:venueId/book', () => {
     const rows = await t.db.kysely.selectFrom('bookings').select('id').where('booking_date', '=', '2026-07-03').execute();
     expect(rows).toHaveLength(1);
   });
+
+  it('matches the guest by email: a first booking creates a guest record, the next finds it; a staff email links none', async () => {
+    const body = { access_rule_id: ruleId, rule_type: 'table', date: '2026-08-07', party_size: 2 };
+    const first = await book({ ...body, time: '18:00', guest_name: 'Mia', guest_email: 'Mia@Example.test' });
+    const second = await book({ ...body, time: '20:00', guest_name: 'Mia R', guest_email: 'mia@example.test' });
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    const users = await t.db.kysely
+      .selectFrom('users')
+      .select(['id', 'role', 'password_hash'])
+      .where('email', '=', 'mia@example.test')
+      .execute();
+    expect(users).toEqual([{ id: expect.stringMatching(/^usr_/), role: 'guest', password_hash: null }]);
+    const linked = await t.db.kysely
+      .selectFrom('bookings')
+      .select('user_id')
+      .where('id', 'in', [first.json().booking_id, second.json().booking_id])
+      .execute();
+    expect(linked.map((b) => b.user_id)).toEqual([users[0].id, users[0].id]);
+    // A signed-in guest books as themselves, whatever email they type.
+    const signedIn = await createGuest(t, 'Signed In');
+    const own = await book({ ...body, time: '22:00', guest_name: 'Signed In', guest_email: 'typo@example.test' }, signedIn.headers);
+    expect(own.statusCode, own.body).toBe(200);
+    const ownRow = await t.db.kysely
+      .selectFrom('bookings')
+      .select('user_id')
+      .where('id', '=', own.json().booking_id)
+      .executeTakeFirstOrThrow();
+    expect(ownRow.user_id).toBe(signedIn.userId);
+    // The operator's own email: the booking is not linked to the staff account.
+    const staffEmail = await t.db.kysely.selectFrom('users').select('email').where('id', '=', op.userId).executeTakeFirstOrThrow();
+    const asStaff = await book({ ...body, date: '2026-08-14', time: '18:00', guest_name: 'Staff', guest_email: staffEmail.email });
+    const staffRow = await t.db.kysely
+      .selectFrom('bookings')
+      .select('user_id')
+      .where('id', '=', asStaff.json().booking_id)
+      .executeTakeFirstOrThrow();
+    expect(staffRow.user_id).toBeNull();
+  });
 });
 
 describe('deposits', () => {
@@ -242,5 +281,59 @@ describe('QR code and check-in', () => {
     const reader = await createStaff(t, op, { bookings: 'read' });
     expect((await checkIn(qr_token, reader.headers)).statusCode).toBe(403);
     expect((await checkIn(qr_token, {})).statusCode).toBe(401);
+  });
+});
+
+describe('rate limit', () => {
+  it('counts each booking attempt per client address before any work: the attempt over the limit is a 429 and books nothing', async () => {
+    const limited = await createTestApp({ RATE_LIMITS: 'public_booking=3/60' });
+    try {
+      const owner = await createOperator(limited);
+      const venue = await insertVenue(limited, owner.operatorId, { status: 'live' });
+      await insertShift(limited, venue, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
+      const rule = await insertAccessRule(limited, venue, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
+      await insertVenueRow(
+        limited,
+        'venue_tables',
+        venue,
+        { table_number: '1', capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
+        'tbl',
+      );
+      const attempt = (time: string, body: Record<string, unknown> = {}) =>
+        limited.app.inject({
+          method: 'POST',
+          url: `/api/public/venues/${venue}/book`,
+          payload: {
+            access_rule_id: rule,
+            rule_type: 'table',
+            date: FRIDAY,
+            time,
+            party_size: 2,
+            ...guest(`rl${time.replace(':', '')}`),
+            ...body,
+          },
+        });
+      // Refused attempts count too: a bad one, a taken one, then one that books.
+      expect((await attempt('18:00', { party_size: 0 })).statusCode).toBe(400);
+      const booked = await attempt('18:00');
+      expect(booked.statusCode, booked.body).toBe(200);
+      expect((await attempt('18:30')).statusCode).toBe(409);
+      const over = await attempt('21:00');
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      const rows = await limited.db.kysely.selectFrom('bookings').select('start_time').where('venue_id', '=', venue).execute();
+      expect(rows).toEqual([{ start_time: '18:00' }]);
+      // Another address has its own allowance.
+      const elsewhere = await limited.app.inject({
+        method: 'POST',
+        url: `/api/public/venues/${venue}/book`,
+        remoteAddress: '203.0.113.9',
+        payload: { access_rule_id: rule, rule_type: 'table', date: FRIDAY, time: '21:00', party_size: 2, ...guest('rl-other') },
+      });
+      expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -269,6 +269,24 @@ export const staffRoutes: RoutePlugin<{ guard: GuardFactory; staff: StaffService
   );
 
   app.post(
+    '/api/bookings/:id/auto-assign',
+    {
+      schema: {
+        summary: 'Seat a booking at the best free tables',
+        description:
+          'Extension (staff reservation floor). The smallest free table or combination that seats the party for its stay and ' +
+          'leaves the evening least broken up (its own tables count as free; blocks are respected). Nothing changes when its ' +
+          'tables are already the best. 409 when its tables are locked, it is not active, or nothing free seats the party.',
+        ...common,
+        params: BookingParams,
+        response: CHANGED,
+      },
+      onRequest: write,
+    },
+    async (request) => staff.autoAssign(authOf(request), request.params.id),
+  );
+
+  app.post(
     '/api/bookings/:id/hold/capture',
     {
       schema: {

@@ -16,22 +16,23 @@ import { BOOKING_STATUSES, canMove, isActive, refusedMoveMessage, type BookingSt
 import { isCalendarDate } from '../../domain/venue-time.js';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
-import { kyselyOf, lockKey, withTransaction, type Conn } from '../../db/transaction.js';
+import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Mail } from '../../platform/mail/mail.js';
-import { venueMessage } from '../../platform/mail/templates.js';
 import { afterKey, cursorPage, offsetPage, pageRequest, textKey } from '../../platform/paging.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import type { Payments } from '../payments/index.js';
-import { blocksBetween, floorplanRecords, type TableRecord } from '../tables/index.js';
+import { floorplanRecords, type TableRecord } from '../tables/index.js';
+import { bookingMails } from './booking-mail.js';
 import { bookingOrThrow, changeStatus, findBooking, tableIdsOf, type BookingRow } from './booking-store.js';
 import { tablesByBooking, toDetail, toSummary } from './booking-views.js';
-import { tablesTakenBetween } from './bookings.repository.js';
+import type { DoorKeys } from './door-keys.js';
 import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, LifecycleFlag, StaffSettableStatus } from './bookings.schemas.js';
 import { recordHistory, type Actor } from './history.js';
-import { claimSlots, releaseSlots, slotOf, TABLE_TAKEN_MESSAGE } from './slots.js';
+import { bestSeating, checkTablesFree, holdTables, stayOf, tableNames } from './seating.js';
+import { claimSlots, releaseSlots, slotOf } from './slots.js';
 
 export interface StaffDeps {
   db: Db;
@@ -39,6 +40,9 @@ export interface StaffDeps {
   log: Logger;
   payments: Payments;
   mail: Mail;
+  /** The manage-link secret and base URL, for the cancellation notice (booking-mail.ts). */
+  doorKeys: Pick<DoorKeys, 'manageSecret'>;
+  publicBaseUrl: string;
   /** The venue when the caller may reach it (404 otherwise): the guard's. */
   reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow>;
 }
@@ -78,64 +82,6 @@ function checkDate(value: string | undefined, field: string): string | undefined
   return value;
 }
 
-const tableNames = (tables: readonly { table_number: string }[]) =>
-  `${tables.length === 1 ? 'Table' : 'Tables'} ${tables.map((t) => t.table_number).join(', ')}`;
-
-/** The stay of a booking that holds tables: active, timed and not closed (409 naming why otherwise). */
-function stayOf(booking: BookingRow, what: string): { startsAt: Date; endsAt: Date } {
-  if (!isActive(booking.status)) throw conflict(refusedMoveMessage(booking.status, what), { status: booking.status });
-  if (!booking.starts_at || !booking.ends_at) throw conflict(`This booking has no table time: it cannot be ${what}`);
-  if (booking.closed_at) throw conflict(`This booking's table was closed: it cannot be ${what}`);
-  return { startsAt: new Date(booking.starts_at), endsAt: new Date(booking.ends_at) };
-}
-
-/**
- * 409 unless every table is free for [startsAt, endsAt): no other active stay holds it and no block
- * covers it. The slots' primary key decides in the end (claimSlots); this names the tables.
- */
-async function checkTablesFree(
-  trx: Conn,
-  booking: BookingRow,
-  tables: readonly TableRecord[],
-  startsAt: Date,
-  endsAt: Date,
-): Promise<void> {
-  const ids = tables.map((t) => t.id);
-  const taken = await tablesTakenBetween(trx, booking.venue_id, ids, startsAt, endsAt, { excludeBookingId: booking.id });
-  if (taken.size > 0) {
-    const names = tableNames(tables.filter((t) => taken.has(t.id)));
-    throw conflict(`${TABLE_TAKEN_MESSAGE}: ${names}`, { table_ids: [...taken] });
-  }
-  const blocked = new Set((await blocksBetween(trx, booking.venue_id, startsAt, endsAt)).map((b) => b.table_id));
-  const blockedTables = tables.filter((t) => blocked.has(t.id));
-  if (blockedTables.length > 0) {
-    throw conflict(`${tableNames(blockedTables)} ${blockedTables.length === 1 ? 'is' : 'are'} blocked at that time`, {
-      table_ids: blockedTables.map((t) => t.id),
-    });
-  }
-}
-
-/** Re-writes the booking's tables and slots for [startsAt, endsAt). */
-async function holdTables(trx: Conn, booking: BookingRow, tableIds: readonly string[], startsAt: Date, endsAt: Date): Promise<void> {
-  const k = kyselyOf(trx);
-  await releaseSlots(trx, booking.id);
-  await k.deleteFrom('booking_tables').where('booking_id', '=', booking.id).execute();
-  if (tableIds.length === 0) return;
-  await k
-    .insertInto('booking_tables')
-    .values(
-      tableIds.map((tableId) => ({
-        booking_id: booking.id,
-        table_id: tableId,
-        venue_id: booking.venue_id,
-        starts_at: startsAt.toISOString(),
-        ends_at: endsAt.toISOString(),
-      })),
-    )
-    .execute();
-  await claimSlots(trx, { id: booking.id, venueId: booking.venue_id }, tableIds, startsAt, endsAt);
-}
-
 /** Past participle for refusal messages of `PATCH …/status`. */
 const MOVED: Record<StaffSettableStatus, string> = {
   pending: 'returned to pending',
@@ -148,7 +94,8 @@ const MOVED: Record<StaffSettableStatus, string> = {
 };
 
 export function createStaffService(deps: StaffDeps) {
-  const { db, clock, payments, mail, reachableVenue, log } = deps;
+  const { db, clock, payments, reachableVenue, log } = deps;
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
 
   /** The booking and its venue, when the caller can reach the venue; 404 otherwise. */
   async function reachableBooking(auth: AuthInfo, id: string): Promise<{ booking: BookingRow; venue: VenueRow }> {
@@ -194,34 +141,6 @@ export function createStaffService(deps: StaffDeps) {
           );
       }
     };
-
-  /** The guest's cancellation notice, queued with the cancellation. */
-  async function queueCancellationMail(trx: Conn, booking: BookingRow, venue: VenueRow, refundedPence: number): Promise<void> {
-    if (!booking.guest_email) return;
-    const details = [
-      { label: 'Date', value: booking.booking_date },
-      ...(booking.start_time ? [{ label: 'Time', value: booking.start_time }] : []),
-      { label: 'Guests', value: String(booking.guest_count) },
-      ...(refundedPence > 0 ? [{ label: 'Refund', value: `£${(refundedPence / 100).toFixed(2)}` }] : []),
-    ];
-    await mail.queue(
-      trx,
-      venueMessage({
-        to: booking.guest_email,
-        subject: `Your booking at ${venue.name} has been cancelled`,
-        venue: { name: venue.name, email: venue.email },
-        content: {
-          title: 'Your booking has been cancelled',
-          paragraphs: [
-            `Hello${booking.guest_name ? ` ${booking.guest_name}` : ''}, ${venue.name} has cancelled your booking.`,
-            ...(booking.cancel_reason ? [`Reason: ${booking.cancel_reason}`] : []),
-            ...(refundedPence > 0 ? ['Your payment is being refunded to the card you paid with.'] : []),
-          ],
-          details,
-        },
-      }),
-    );
-  }
 
   const scopeOf = (booking: BookingRow) => ({ operatorId: booking.operator_id, venueId: booking.venue_id });
 
@@ -275,7 +194,7 @@ export function createStaffService(deps: StaffDeps) {
             payment_status: payment.payment_status ?? current.payment_status,
           },
         });
-        await queueCancellationMail(trx, cancelled, venue, refunded);
+        await mails.cancellation(trx, venue, cancelled, { by: 'venue', refundedPence: refunded });
       });
     } catch (error) {
       // The money moved but the cancellation lost a race: keep the payment's record right.
@@ -557,6 +476,67 @@ export function createStaffService(deps: StaffDeps) {
         await trx.deleteFrom('booking_tables').where('booking_id', '=', booking.id).execute();
         await recordHistory(trx, booking.id, actor, { action: 'unassign_tables', detail: { from: before } }, now);
       }),
+
+    /**
+     * Seats the booking at the best free tables for its stay (its own tables count as free): the smallest
+     * fitting table or combination that leaves the evening least broken up. 409 when its tables are locked
+     * or nothing free seats the party.
+     */
+    autoAssign: (auth: AuthInfo, id: string) =>
+      update(auth, id, async (trx, booking, { venue, actor, now }) => {
+        const stay = stayOf(booking, 'seated');
+        if (booking.table_locked) throw conflict('This booking’s tables are locked: unlock them before assigning others');
+        const best = await bestSeating(trx, venue, {
+          date: booking.booking_date,
+          stay,
+          partySize: booking.guest_count,
+          excludeBookingId: booking.id,
+        });
+        if (!best) throw conflict(`No free table seats ${booking.guest_count} for this booking’s time`, { reason: 'no_table' });
+        const before = await tableIdsOf(trx, booking.id);
+        const after = [...best.tableIds].sort();
+        if (before.length === after.length && before.every((tableId, i) => tableId === after[i])) return;
+        await holdTables(trx, booking, best.tableIds, stay.startsAt, stay.endsAt);
+        await recordHistory(trx, booking.id, actor, { action: 'auto_assign', detail: { from: before, to: best.tableIds } }, now);
+      }),
+
+    /**
+     * Turns a guest away at the door: `door_rejected`, tables freed. With `refund` a paid deposit or
+     * captured hold is refunded and a card hold released first, as for a staff cancel.
+     */
+    async doorReject(auth: AuthInfo, id: string, body: { reason?: string; refund?: boolean | 0 | 1 }): Promise<BookingChanged> {
+      const { booking } = await reachableBooking(auth, id);
+      if (!canMove(booking.status, 'door_rejected')) {
+        throw conflict(refusedMoveMessage(booking.status, 'turned away at the door'), { status: booking.status });
+      }
+      const reason = clearableText(body.reason) ?? null;
+      const payment = body.refund ? await giveBack(booking, reason ?? 'Refused at the door') : {};
+      const refunded = (payment.refunded_pence ?? booking.refunded_pence) - booking.refunded_pence;
+      try {
+        return await update(auth, id, async (trx, current, { actor, now }) => {
+          await changeStatus(trx, current, {
+            to: 'door_rejected',
+            action: 'turned away at the door',
+            historyAction: 'door_reject',
+            actor,
+            now,
+            set: { cancel_reason: reason, ...payment },
+            detail: {
+              reason,
+              refund: Boolean(body.refund),
+              refunded_pence: refunded,
+              payment_status: payment.payment_status ?? current.payment_status,
+            },
+          });
+        });
+      } catch (error) {
+        if (payment.payment_status) {
+          await db.kysely.updateTable('bookings').set(payment).where('id', '=', id).execute();
+          log.warn({ bookingId: id }, 'refund given for a booking whose door rejection was refused');
+        }
+        throw error;
+      }
+    },
 
     /** Captures a card hold, all of it or `amountPence`; a retry of a capture answers the same. */
     async captureHold(auth: AuthInfo, id: string, amountPence?: number) {

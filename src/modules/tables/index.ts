@@ -20,6 +20,7 @@ import { createTablesService } from './tables.service.js';
 
 export { tablesRoutes, type TablesServices } from './tables.routes.js';
 export { blocksBetween, floorplanRecords, pricelistPrices, type FloorplanRecords, type TableRecord } from './tables.read.js';
+export { claimReassignRun, reassignSchedules } from './smart-table-runs.js';
 
 export type { BookedTables } from './occupancy.js';
 
