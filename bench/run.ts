@@ -1,8 +1,11 @@
 /**
  * `npm run bench`: start-up figures of the compiled runtime (bench/startup.ts), then throughput and
  * latency of hot endpoints on a real server (SQLite by default, or
- * BENCH_DATABASE_URL=postgres://…), seeded with one operator, a venue with 60 tables, blocks and rules.
- * Each endpoint is driven by autocannon on loopback for BENCH_SECONDS (default 5) with 10 connections.
+ * BENCH_DATABASE_URL=postgres://…), seeded with one operator, a venue with 60 tables, blocks and rules,
+ * and the booking engine's venue with 2,000 bookings (bench/seed-venue.ts).
+ * Each endpoint is driven by autocannon on loopback for BENCH_SECONDS (default 5) with 10 connections,
+ * and set against the bare `GET /healthz` of the same server in the same run: ×rps is healthz req/s ÷
+ * the endpoint's, ×p50 and ×p99 the endpoint's latency ÷ healthz's (so higher is slower, always).
  * Numbers are for comparing changes on the same machine, not absolute promises.
  */
 import fs from 'node:fs';
@@ -16,6 +19,7 @@ import { createContext } from '../src/context.js';
 import { openDatabase } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createOperatorAccount } from '../src/modules/team/accounts.js';
+import { BENCH_TURNSTILE_SECRET, bookingScenarios, seedBookingVenue, type Scenario } from './seed-venue.js';
 import { printStartup, startupOptionsFromEnv } from './startup.js';
 
 await printStartup(startupOptionsFromEnv());
@@ -28,7 +32,8 @@ const config = loadConfig({
   UPLOADS_DIR: path.join(dir, 'uploads'),
   LOG_LEVEL: 'silent',
   NODE_ENV: 'production',
-  RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60',
+  RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60,public_booking=1000000/60',
+  TURNSTILE_SECRET_KEY: BENCH_TURNSTILE_SECRET,
 });
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
@@ -59,9 +64,10 @@ await post(
   token,
 );
 for (let i = 0; i < 5; i++) await post(`/api/my-venues/${venueId}/access-rules`, { name: `Rule ${i}`, rule_type: 'table' }, token);
+const engine = await seedBookingVenue({ base, token, db, now: new Date() });
 
 const auth = { authorization: `Bearer ${token}` };
-const scenarios: { name: string; opts: autocannon.Options }[] = [
+const scenarios: Scenario[] = [
   { name: 'GET /healthz', opts: { url: `${base}/healthz` } },
   { name: 'GET /api/auth/me', opts: { url: `${base}/api/auth/me`, headers: auth } },
   { name: 'GET /api/my-venues', opts: { url: `${base}/api/my-venues`, headers: auth } },
@@ -80,15 +86,35 @@ const scenarios: { name: string; opts: autocannon.Options }[] = [
       body: JSON.stringify({ email, password: 'bench-password' }),
     },
   },
+  ...bookingScenarios(base, engine),
 ];
 
-console.log(`Maitred bench: ${db.engine}, ${seconds}s per endpoint, 10 connections, Node ${process.version}\n`);
-console.log(`${'endpoint'.padEnd(42)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)}`);
+const { seeded } = engine;
+console.log(`Maitred bench: ${db.engine}, ${seconds}s per endpoint, 10 connections, Node ${process.version}`);
+console.log(
+  `Booking engine venue: ${seeded.bookings} bookings (${Object.entries(seeded.byStatus)
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ')}), ${seeded.slots} slot rows, inserted in ${seeded.ms} ms; busy date ${engine.busyDate}\n`,
+);
+const columns = ['req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×rps', '×p50', '×p99'];
+console.log(`${'endpoint'.padEnd(42)} ${columns.map((c) => c.padStart(8)).join(' ')}`);
+/** `value` ÷ `base` to one decimal; `-` when `base` is 0 (a 0 ms latency, or no requests answered). */
+const times = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(1)}` : '-');
+// The first scenario is the bare route, GET /healthz.
+let bare: autocannon.Result | undefined;
 for (const scenario of scenarios) {
   const result = await autocannon({ connections: 10, duration: seconds, ...scenario.opts });
-  console.log(
-    `${scenario.name.padEnd(42)} ${result.requests.average.toFixed(0).padStart(9)} ${String(result.latency.p50).padStart(8)} ${String(result.latency.p99).padStart(8)} ${String(result.non2xx).padStart(8)}`,
-  );
+  bare ??= result;
+  const figures = [
+    result.requests.average.toFixed(0),
+    String(result.latency.p50),
+    String(result.latency.p99),
+    String(result.non2xx),
+    times(bare.requests.average, result.requests.average),
+    times(result.latency.p50, bare.latency.p50),
+    times(result.latency.p99, bare.latency.p99),
+  ];
+  console.log(`${scenario.name.padEnd(42)} ${figures.map((f) => f.padStart(8)).join(' ')}`);
 }
 
 await app.close();

@@ -195,7 +195,7 @@ export function buildProgram(io: CliIo): Command {
         const ctx = createContext(config, db);
         const app = await buildApp(ctx);
         try {
-          return await runDemo(app, (input) => createOperatorAccount(db, input, new Date()));
+          return await runDemo(app, (input) => createOperatorAccount(db, input, new Date()), ctx);
         } finally {
           await app.close();
           await ctx.rateLimits.close();

@@ -1,7 +1,11 @@
-/** `maitred demo`: a fresh database gets a complete, live demo venue; a second run changes nothing. */
+/**
+ * `maitred demo`: a fresh database gets a complete, live demo venue with a week of bookings around the
+ * (fixed) clock's today; a second run changes nothing.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDemo, DEMO_EMAIL, DEMO_PASSWORD } from '../../src/demo/demo.js';
 import { createOperatorAccount } from '../../src/modules/team/index.js';
+import { addDays, localToday } from '../../src/domain/venue-time.js';
 import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -10,12 +14,23 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+interface Booking {
+  id: string;
+  status: string;
+  booking_date: string;
+  guest_count: number;
+  guest_email: string;
+  table_ids: string[];
+  starts_at: string;
+  ends_at: string;
+}
+
 const createOperator = (input: { operatorName: string; userName: string; email: string; password: string }) =>
   createOperatorAccount(t.db, input, t.clock.now());
 
 describe('maitred demo', () => {
   it('builds a live, fully configured venue whose public widget configs answer', async () => {
-    const demo = await runDemo(t.app, createOperator);
+    const demo = await runDemo(t.app, createOperator, t.ctx);
     expect(demo).toMatchObject({ email: DEMO_EMAIL, password: DEMO_PASSWORD, created: true, venue_id: expect.stringMatching(/^ven_/) });
     expect(demo.widgets).toEqual({
       bookings: expect.stringMatching(/^http:\/\/maitred\.test\/widget\/wgt_/),
@@ -49,12 +64,72 @@ describe('maitred demo', () => {
     expect(venue).toMatchObject({ status: 'live', logo_url: expect.stringContaining('/uploads/') });
   });
 
+  it('has a week of bookings in many states, none sharing a table at the same time, that fill availability', async () => {
+    const demo = await runDemo(t.app, createOperator, t.ctx);
+    const headers = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));
+    const today = localToday(t.clock.now(), 'Europe/London');
+    const [from, to] = [addDays(today, -2), addDays(today, 5)];
+    const res = await t.app.inject({ url: `/api/my-venues/${demo.venue_id}/bookings?from=${from}&to=${to}&limit=200`, headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const bookings: Booking[] = res.json().data;
+    expect(res.json().total).toBe(bookings.length);
+    expect(bookings.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(bookings.map((b) => b.booking_date))).toEqual(new Set(Array.from({ length: 8 }, (_, i) => addDays(from, i))));
+    const statuses = new Set(bookings.map((b) => b.status));
+    expect(statuses.size).toBeGreaterThanOrEqual(4);
+    for (const status of ['confirmed', 'pending', 'approved', 'checked_in', 'cancelled', 'no_show']) expect(statuses).toContain(status);
+    for (const b of bookings) {
+      expect(b.guest_count).toBeGreaterThanOrEqual(2);
+      expect(b.guest_count).toBeLessThanOrEqual(8);
+      expect(b.guest_email).toMatch(/@example\.test$/);
+      expect(b.table_ids.length).toBeGreaterThan(0);
+    }
+    // Checked in only once started; nothing upcoming is checked in or a no-show.
+    const now = t.clock.now().toISOString();
+    for (const b of bookings.filter((x) => ['checked_in', 'no_show'].includes(x.status))) expect(b.starts_at <= now).toBe(true);
+
+    const overlaps = bookings.flatMap((a, i) =>
+      bookings
+        .slice(i + 1)
+        .filter((b) => a.table_ids.some((id) => b.table_ids.includes(id)) && a.starts_at < b.ends_at && b.starts_at < a.ends_at)
+        .map((b) => [a, b]),
+    );
+    expect(overlaps).toEqual([]);
+
+    // Each booking's history begins with its creation and ends in its status.
+    const [one] = bookings.filter((b) => b.status === 'checked_in');
+    const detail = (await t.app.inject({ url: `/api/bookings/${one.id}`, headers })).json();
+    expect(detail.history[0]).toMatchObject({ action: 'create' });
+    expect(detail.history.at(-1)).toMatchObject({ action: 'check_in', to_status: 'checked_in' });
+
+    // A party of eight finds the demo evenings full around 19:00, unlike the same weekday four weeks on.
+    const dinner = async (date: string) => {
+      const answer = (await t.app.inject({ url: `/api/public/venues/${demo.venue_id}/availability?date=${date}&party_size=8` })).json();
+      const rule = answer.rules.find((r: { name: string }) => r.name === 'Dinner tables').id;
+      return new Map<string, boolean>(
+        answer.slots
+          .filter((s: { access_rule_id: string }) => s.access_rule_id === rule)
+          .map((s: { time: string; available: boolean }) => [s.time, s.available]),
+      );
+    };
+    const busy = await dinner(addDays(today, 2));
+    const quiet = await dinner(addDays(today, 30));
+    expect(busy.get('19:00')).toBe(false);
+    expect(quiet.get('19:00')).toBe(true);
+    expect([...busy.values()]).toContain(true);
+  });
+
   it('is idempotent: a second run finds the same account and venue and creates nothing', async () => {
-    const first = await runDemo(t.app, createOperator);
-    const second = await runDemo(t.app, createOperator);
+    const first = await runDemo(t.app, createOperator, t.ctx);
+    const second = await runDemo(t.app, createOperator, t.ctx);
     expect(second).toEqual({ ...first, created: false });
     const headers = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));
     expect((await t.app.inject({ url: '/api/my-venues', headers })).json().data).toHaveLength(1);
     expect((await t.app.inject({ url: `/api/my-venues/${second.venue_id}/tables`, headers })).json().data).toHaveLength(20);
+    const total = async () => (await t.app.inject({ url: `/api/my-venues/${second.venue_id}/bookings?limit=1`, headers })).json().total;
+    const before = await total();
+    expect(before).toBeGreaterThan(0);
+    await runDemo(t.app, createOperator, t.ctx);
+    expect(await total()).toBe(before);
   });
 });

@@ -18,3 +18,4 @@ export { createManageBookings } from './manage.service.js';
 export { manageBookingRoutes } from './manage.routes.js';
 export { createSmartTablesService } from './smart-tables.service.js';
 export { smartTablesRoutes } from './smart-tables.routes.js';
+export { seedDemoBookings, type SeedBooking } from './demo-bookings.js';
