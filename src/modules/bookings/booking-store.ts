@@ -2,7 +2,9 @@
  * The bookings module's writes that every flow shares: reading a booking, moving it between statuses
  * (race-safe, with its slots and history), and the shape staff see.
  */
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { VenueRow } from '../../platform/auth-guard.js';
 import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -11,6 +13,16 @@ import { recordHistory, type Actor } from './history.js';
 import { releaseSlots } from './slots.js';
 
 export type BookingRow = Selectable<BookingsTable>;
+
+/** What a staff change of one booking runs with: its venue, who acts, and when. */
+export interface ChangeContext {
+  venue: VenueRow;
+  actor: Actor;
+  now: Date;
+}
+
+/** One change of a booking, run on the freshly read row inside its serialised transaction. */
+export type Change = (trx: Kysely<Database>, booking: BookingRow, context: ChangeContext) => Promise<void>;
 
 export async function findBooking(db: Conn, id: string): Promise<BookingRow | undefined> {
   return kyselyOf(db).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();

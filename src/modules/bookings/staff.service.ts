@@ -1,38 +1,46 @@
 /**
  * The staff reservation floor's service (decisions: the staff reservation floor): the venue bookings
  * list, reading a booking with its history, and every staff change to it (status moves, details, table
- * lock, lifecycle flags, duration, close, table assignment, card holds). Each booking is reached
- * through its venue: a booking at a venue the caller cannot reach is a 404, exactly like one that does
- * not exist.
+ * lock, lifecycle flags, duration, close, table assignment, cancel and door reject; card holds are in
+ * staff-holds.ts). Each booking is reached through its venue: a booking at a venue the caller cannot
+ * reach is a 404, exactly like one that does not exist.
  *
  * Every change runs in one transaction that first takes the booking's lock (PostgreSQL; SQLite has one
  * writer) and re-reads it, writes its history there, and answers the booking as it then is. Calls to
  * the payment provider happen outside the transaction (the simulated provider writes to the same
  * database) with an idempotency key per booking and operation, so a retry never moves money twice.
  */
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Logger } from 'pino';
 import { BOOKING_STATUSES, canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
 import { isCalendarDate } from '../../domain/venue-time.js';
 import type { Db } from '../../db/connect.js';
-import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { afterKey, cursorPage, offsetPage, pageRequest, textKey } from '../../platform/paging.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import type { Payments } from '../payments/index.js';
 import { floorplanRecords, type TableRecord } from '../tables/index.js';
 import { bookingMails } from './booking-mail.js';
-import { bookingOrThrow, changeStatus, findBooking, tableIdsOf, type BookingRow } from './booking-store.js';
+import {
+  bookingOrThrow,
+  changeStatus,
+  findBooking,
+  tableIdsOf,
+  type BookingRow,
+  type Change,
+  type ChangeContext,
+} from './booking-store.js';
 import { tablesByBooking, toDetail, toSummary } from './booking-views.js';
 import type { DoorKeys } from './door-keys.js';
 import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, LifecycleFlag, StaffSettableStatus } from './bookings.schemas.js';
 import { recordHistory, type Actor } from './history.js';
 import { bestSeating, checkTablesFree, holdTables, stayOf, tableNames } from './seating.js';
 import { claimSlots, releaseSlots, slotOf } from './slots.js';
+import { createHoldActions } from './staff-holds.js';
 
 export interface StaffDeps {
   db: Db;
@@ -48,19 +56,6 @@ export interface StaffDeps {
 }
 
 export const staffActor = (auth: AuthInfo): Actor => ({ kind: 'staff', id: auth.user.id, name: auth.user.name });
-
-/** Payment states in which a booking already holds or took money: no new hold may be requested. */
-const MONEY_TAKEN = ['held', 'paid', 'captured', 'partially_refunded'];
-/** Intent states in which the guest has not yet given a card. */
-const AWAITING_CARD = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-
-interface ChangeContext {
-  venue: VenueRow;
-  actor: Actor;
-  now: Date;
-}
-
-type Change = (trx: Kysely<Database>, booking: BookingRow, context: ChangeContext) => Promise<void>;
 
 /** `%…%` for LIKE with the wildcards of the text itself escaped (`escape '\'`). */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -170,20 +165,27 @@ export function createStaffService(deps: StaffDeps) {
   }
 
   /** Staff cancel: refund (when asked) first, then the cancellation and the guest's notice in one transaction. */
-  async function cancel(auth: AuthInfo, id: string, body: CancelBody): Promise<BookingChanged> {
+  /**
+   * Ends a booking as the venue (staff cancel, door reject): the refund (when asked) first, outside the
+   * transaction, then the status move, its history and the guest's notice (`notify`) in one transaction.
+   */
+  async function endBooking(
+    auth: AuthInfo,
+    id: string,
+    body: { reason?: string; refund?: boolean | 0 | 1 },
+    end: { to: 'cancelled' | 'door_rejected'; action: string; historyAction: string; defaultReason: string | null; notify: boolean },
+  ): Promise<BookingChanged> {
     const { booking } = await reachableBooking(auth, id);
-    if (!canMove(booking.status, 'cancelled')) {
-      throw conflict(refusedMoveMessage(booking.status, 'cancelled'), { status: booking.status });
-    }
+    if (!canMove(booking.status, end.to)) throw conflict(refusedMoveMessage(booking.status, end.action), { status: booking.status });
     const reason = clearableText(body.reason) ?? null;
-    const payment = body.refund ? await giveBack(booking, reason) : {};
+    const payment = body.refund ? await giveBack(booking, reason ?? end.defaultReason) : {};
     const refunded = (payment.refunded_pence ?? booking.refunded_pence) - booking.refunded_pence;
     try {
       return await update(auth, id, async (trx, current, { venue, actor, now }) => {
-        const cancelled = await changeStatus(trx, current, {
-          to: 'cancelled',
-          action: 'cancelled',
-          historyAction: 'staff_cancel',
+        const ended = await changeStatus(trx, current, {
+          to: end.to,
+          action: end.action,
+          historyAction: end.historyAction,
           actor,
           now,
           set: { cancel_reason: reason, ...payment },
@@ -194,77 +196,23 @@ export function createStaffService(deps: StaffDeps) {
             payment_status: payment.payment_status ?? current.payment_status,
           },
         });
-        await mails.cancellation(trx, venue, cancelled, { by: 'venue', refundedPence: refunded });
+        if (end.notify) await mails.cancellation(trx, venue, ended, { by: 'venue', refundedPence: refunded });
       });
     } catch (error) {
-      // The money moved but the cancellation lost a race: keep the payment's record right.
+      // The money moved but the status move lost a race: keep the payment's record right.
       if (payment.payment_status) {
         await db.kysely.updateTable('bookings').set(payment).where('id', '=', id).execute();
-        log.warn({ bookingId: id }, 'refund given for a booking whose cancellation was refused');
+        log.warn({ bookingId: id, to: end.to }, 'refund given for a booking whose status move was refused');
       }
       throw error;
     }
   }
 
-  /**
-   * A booking whose hold was requested is `requires_payment` until the guest's card is authorised; the
-   * provider is the truth: an authorised intent is a hold (`held`) from then on.
-   */
-  async function syncHold(booking: BookingRow): Promise<BookingRow> {
-    if (booking.payment_status !== 'requires_payment' || booking.deposit_type !== 'hold' || !booking.payment_intent_id) return booking;
-    const intent = await payments.retrieveIntent(booking.payment_intent_id, scopeOf(booking));
-    if (intent.status !== 'requires_capture') return booking;
-    await db.kysely
-      .updateTable('bookings')
-      .set({ payment_status: 'held', updated_at: clock.now().toISOString() })
-      .where('id', '=', booking.id)
-      .where('payment_status', '=', 'requires_payment')
-      .where('payment_intent_id', '=', intent.id)
-      .execute();
-    return bookingOrThrow(db, booking.id);
-  }
+  /** Staff cancel: the guest is mailed a cancellation notice. */
+  const cancel = (auth: AuthInfo, id: string, body: CancelBody) =>
+    endBooking(auth, id, body, { to: 'cancelled', action: 'cancelled', historyAction: 'staff_cancel', defaultReason: null, notify: true });
 
-  const HOLD_RELEASED = 'This hold was released: it cannot be captured';
-  const HOLD_CAPTURED = 'This hold was captured: it cannot be released';
-
-  const OPPOSITE = { captured: { status: 'released', message: HOLD_RELEASED }, released: { status: 'captured', message: HOLD_CAPTURED } };
-
-  /**
-   * Records the outcome of a capture or release once (a retry finds it recorded and answers the same);
-   * 409 when the booking's hold already went the other way.
-   */
-  function settleHold(auth: AuthInfo, id: string, outcome: { payment_status: 'captured' | 'released'; captured_pence?: number }) {
-    return update(auth, id, async (trx, booking, { actor, now }) => {
-      if (booking.payment_status === outcome.payment_status) return;
-      const opposite = OPPOSITE[outcome.payment_status];
-      if (booking.payment_status === opposite.status) throw conflict(opposite.message, { payment_status: booking.payment_status });
-      await trx
-        .updateTable('bookings')
-        .set({ ...outcome, updated_at: now.toISOString() })
-        .where('id', '=', booking.id)
-        .execute();
-      const detail = {
-        payment_intent_id: booking.payment_intent_id,
-        ...(outcome.captured_pence !== undefined ? { captured_pence: outcome.captured_pence } : {}),
-      };
-      await recordHistory(
-        trx,
-        booking.id,
-        actor,
-        { action: outcome.payment_status === 'captured' ? 'hold_capture' : 'hold_release', detail },
-        now,
-      );
-    });
-  }
-
-  /** A provider 409 on a capture or release: another request got there first; what did it do? */
-  async function providerOutcome(booking: BookingRow, error: unknown) {
-    if (!(error instanceof AppError) || error.status !== 409) throw error;
-    const intent = await payments.retrieveIntent(booking.payment_intent_id!, scopeOf(booking));
-    if (intent.status === 'succeeded') return { payment_status: 'captured' as const, captured_pence: intent.amount_received };
-    if (intent.status === 'canceled') return { payment_status: 'released' as const };
-    throw error;
-  }
+  const holds = createHoldActions({ db, clock, log, payments, update, reachableBooking, changed, scopeOf });
 
   return {
     reachableBooking,
@@ -504,157 +452,16 @@ export function createStaffService(deps: StaffDeps) {
      * Turns a guest away at the door: `door_rejected`, tables freed. With `refund` a paid deposit or
      * captured hold is refunded and a card hold released first, as for a staff cancel.
      */
-    async doorReject(auth: AuthInfo, id: string, body: { reason?: string; refund?: boolean | 0 | 1 }): Promise<BookingChanged> {
-      const { booking } = await reachableBooking(auth, id);
-      if (!canMove(booking.status, 'door_rejected')) {
-        throw conflict(refusedMoveMessage(booking.status, 'turned away at the door'), { status: booking.status });
-      }
-      const reason = clearableText(body.reason) ?? null;
-      const payment = body.refund ? await giveBack(booking, reason ?? 'Refused at the door') : {};
-      const refunded = (payment.refunded_pence ?? booking.refunded_pence) - booking.refunded_pence;
-      try {
-        return await update(auth, id, async (trx, current, { actor, now }) => {
-          await changeStatus(trx, current, {
-            to: 'door_rejected',
-            action: 'turned away at the door',
-            historyAction: 'door_reject',
-            actor,
-            now,
-            set: { cancel_reason: reason, ...payment },
-            detail: {
-              reason,
-              refund: Boolean(body.refund),
-              refunded_pence: refunded,
-              payment_status: payment.payment_status ?? current.payment_status,
-            },
-          });
-        });
-      } catch (error) {
-        if (payment.payment_status) {
-          await db.kysely.updateTable('bookings').set(payment).where('id', '=', id).execute();
-          log.warn({ bookingId: id }, 'refund given for a booking whose door rejection was refused');
-        }
-        throw error;
-      }
-    },
+    doorReject: (auth: AuthInfo, id: string, body: { reason?: string; refund?: boolean | 0 | 1 }) =>
+      endBooking(auth, id, body, {
+        to: 'door_rejected',
+        action: 'turned away at the door',
+        historyAction: 'door_reject',
+        defaultReason: 'Refused at the door',
+        notify: false,
+      }),
 
-    /** Captures a card hold, all of it or `amountPence`; a retry of a capture answers the same. */
-    async captureHold(auth: AuthInfo, id: string, amountPence?: number) {
-      const { booking: found, venue } = await reachableBooking(auth, id);
-      const booking = await syncHold(found);
-      if (booking.payment_status === 'captured') return changed(booking, venue);
-      if (booking.payment_status === 'released') throw conflict(HOLD_RELEASED, { payment_status: 'released' });
-      if (booking.payment_status !== 'held' || !booking.payment_intent_id) {
-        throw conflict('This booking has no authorised card hold to capture', { payment_status: booking.payment_status });
-      }
-      if (amountPence !== undefined && booking.deposit_pence > 0 && amountPence > booking.deposit_pence) {
-        throw badRequest(`amount_pence must be at most the hold of ${booking.deposit_pence}`);
-      }
-      let outcome;
-      try {
-        const intent = await payments.captureIntent(booking.payment_intent_id, {
-          amountPence,
-          idempotencyKey: `booking-hold-capture:${booking.payment_intent_id}`,
-          scope: scopeOf(booking),
-        });
-        outcome = { payment_status: 'captured' as const, captured_pence: intent.amount_received };
-      } catch (error) {
-        outcome = await providerOutcome(booking, error);
-      }
-      if (outcome.payment_status === 'released') {
-        await settleHold(auth, id, outcome);
-        throw conflict(HOLD_RELEASED, { payment_status: 'released' });
-      }
-      return settleHold(auth, id, outcome);
-    },
-
-    /** Releases a card hold (or abandons one the guest has not authorised yet); a retry answers the same. */
-    async releaseHold(auth: AuthInfo, id: string) {
-      const { booking: found, venue } = await reachableBooking(auth, id);
-      const booking = await syncHold(found);
-      if (booking.payment_status === 'released') return changed(booking, venue);
-      if (booking.payment_status === 'captured') throw conflict(HOLD_CAPTURED, { payment_status: 'captured' });
-      const releasable =
-        booking.payment_status === 'held' || (booking.payment_status === 'requires_payment' && booking.deposit_type === 'hold');
-      if (!releasable || !booking.payment_intent_id) {
-        throw conflict('This booking has no card hold to release', { payment_status: booking.payment_status });
-      }
-      let outcome;
-      try {
-        await payments.cancelIntent(booking.payment_intent_id, {
-          idempotencyKey: `booking-hold-release:${booking.payment_intent_id}`,
-          scope: scopeOf(booking),
-        });
-        outcome = { payment_status: 'released' as const };
-      } catch (error) {
-        outcome = await providerOutcome(booking, error);
-      }
-      if (outcome.payment_status === 'captured') {
-        await settleHold(auth, id, outcome);
-        throw conflict(HOLD_CAPTURED, { payment_status: 'captured' });
-      }
-      return settleHold(auth, id, outcome);
-    },
-
-    /**
-     * Asks the guest for a card hold: a new manual-capture intent for the booking (or, on a retry, the
-     * one still waiting for a card with the same amount). 409 when the booking already holds or took money.
-     */
-    async requestHold(auth: AuthInfo, id: string, amount?: number) {
-      const { booking: found, venue } = await reachableBooking(auth, id);
-      const booking = await syncHold(found);
-      if (!isActive(booking.status)) throw conflict(refusedMoveMessage(booking.status, 'given a card hold'), { status: booking.status });
-      if (MONEY_TAKEN.includes(booking.payment_status)) {
-        throw conflict('This booking already has a card hold or payment', { payment_status: booking.payment_status });
-      }
-      const amountPence = amount ?? (booking.deposit_pence >= 50 ? booking.deposit_pence : undefined);
-      if (amountPence === undefined) throw badRequest('amount_pence is required: the booking has no deposit amount');
-      const scope = scopeOf(booking);
-      const waiting = booking.payment_status === 'requires_payment' && booking.payment_intent_id ? booking.payment_intent_id : null;
-      if (waiting) {
-        const intent = await payments.retrieveIntent(waiting, scope);
-        if (AWAITING_CARD.includes(intent.status) && intent.amount === amountPence && intent.capture_method === 'manual') {
-          return { payment_client_secret: intent.client_secret!, payment_intent_id: intent.id };
-        }
-        if (AWAITING_CARD.includes(intent.status)) {
-          await payments
-            .cancelIntent(waiting, { scope })
-            .catch((error: unknown) => log.warn({ err: error, bookingId: id }, 'could not abandon an unpaid hold'));
-        }
-      }
-      const intent = await payments.createIntent({
-        operatorId: booking.operator_id,
-        venueId: booking.venue_id,
-        amountPence,
-        capture: 'manual',
-        metadata: { kind: 'booking_hold', booking_id: booking.id },
-        description: `Card hold for a booking at ${venue.name}`,
-      });
-      await update(auth, id, async (trx, current, { actor, now }) => {
-        if (MONEY_TAKEN.includes(current.payment_status)) {
-          throw conflict('This booking already has a card hold or payment', { payment_status: current.payment_status });
-        }
-        await trx
-          .updateTable('bookings')
-          .set({
-            deposit_type: 'hold',
-            deposit_pence: amountPence,
-            payment_intent_id: intent.id,
-            payment_status: 'requires_payment',
-            updated_at: now.toISOString(),
-          })
-          .where('id', '=', current.id)
-          .execute();
-        await recordHistory(
-          trx,
-          current.id,
-          actor,
-          { action: 'hold_request', detail: { payment_intent_id: intent.id, amount_pence: amountPence } },
-          now,
-        );
-      });
-      return { payment_client_secret: intent.client_secret!, payment_intent_id: intent.id };
-    },
+    ...holds,
   };
 }
 
