@@ -11,6 +11,7 @@ import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
+import { ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -20,6 +21,10 @@ export interface Db {
   engine: Engine;
   /** PostgreSQL schema the connection is pinned to through search_path, when not the default. */
   schema?: string;
+  /** What this process (and, on PostgreSQL, every instance) changed: for caches (change-feed.ts). */
+  changes: ChangeFeed;
+  /** PostgreSQL: the channel committed changes are announced on (LISTENed by every instance). */
+  changeChannel?: string;
   close(): Promise<void>;
 }
 
@@ -64,9 +69,34 @@ export function openSqlite(file: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const dialect: Dialect = new ImmediateSqliteDialect({ database: sqlite });
-  const kysely = new Kysely<Database>({ dialect });
-  return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+  const dialect: Dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
+  const changes = new ChangeFeed();
+  const kysely = new Kysely<Database>({ dialect, plugins: [changes.plugin] });
+  return { kysely, engine: 'sqlite', changes, close: () => kysely.destroy() };
+}
+
+/**
+ * Kysely prepares every query it runs; better-sqlite3's prepare compiles the SQL each time. The same few
+ * hundred statements run over and over, so compiled statements are kept by their text (a statement
+ * runs to completion before the next, so one can be reused).
+ */
+function withStatementCache(sqlite: SQLite.Database, limit = 2000) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string): SQLite.Statement {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (statements.size >= limit) statements.clear();
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+    close(): void {
+      statements.clear();
+      sqlite.close();
+    },
+  };
 }
 
 export function openPostgres(connectionString: string, options: { schema?: string; max?: number } = {}): Db {
@@ -75,8 +105,62 @@ export function openPostgres(connectionString: string, options: { schema?: strin
     max: options.max ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, engine: 'postgres', schema: options.schema, close: () => kysely.destroy() };
+  const changes = new ChangeFeed();
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [changes.plugin] });
+  const changeChannel = `maitred_changes${options.schema ? `_${options.schema}` : ''}`.toLowerCase();
+  const listener = listenForChanges(connectionString, changeChannel, changes);
+  return {
+    kysely,
+    engine: 'postgres',
+    schema: options.schema,
+    changes,
+    changeChannel,
+    async close() {
+      await listener.stop();
+      await kysely.destroy();
+    },
+  };
+}
+
+/**
+ * One connection per instance LISTENing on the change channel: each notification marks the venues it
+ * names. When the connection drops it is opened again after a second, and everything is marked
+ * changed, since notifications may have been missed meanwhile.
+ */
+function listenForChanges(connectionString: string, channel: string, changes: ChangeFeed): { stop(): Promise<void> } {
+  if (!/^[a-z0-9_]+$/.test(channel)) throw new Error(`unusable change channel name ${channel}`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = () => {
+    const next = new (loadPg().Client)({ connectionString });
+    client = next;
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      changes.mark('*');
+      next.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(connect, 1000).unref();
+    };
+    next.on('notification', (message) => changes.received(message.payload ?? '*'));
+    next.on('error', lost);
+    next.on('end', lost);
+    next
+      .connect()
+      .then(() => next.query(`listen ${channel}`))
+      .then(() => changes.mark('*'))
+      .catch(lost);
+  };
+  connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const open = client;
+      client = undefined;
+      await open?.end().catch(() => undefined);
+    },
+  };
 }
 
 export function openDatabase(databaseUrl: string): Db {

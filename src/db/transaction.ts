@@ -8,6 +8,7 @@
  * released at commit or rollback. Prefer constraints and conditional updates where they suffice.
  */
 import { sql, type Kysely } from 'kysely';
+import { notificationPayload, type Touched } from './change-feed.js';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 
@@ -23,12 +24,30 @@ export const kyselyOf = (conn: Conn): Kysely<Database> => ('kysely' in conn ? co
 // Hooks registered with afterCommit inside a withTransaction callback, keyed by its transaction.
 const commitHooks = new WeakMap<Kysely<Database>, Array<() => void>>();
 
+/**
+ * Runs `fn` in a transaction. What it writes is recorded (db/change-feed.ts): on PostgreSQL the
+ * venues touched are announced with `pg_notify` inside the transaction (delivered to every instance
+ * only if it commits), and when it ends, committed or not, they are marked changed in this process.
+ */
 export async function withTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   const hooks: Array<() => void> = [];
-  const result = await db.kysely.transaction().execute((trx) => {
-    commitHooks.set(trx, hooks);
-    return fn(trx);
-  });
+  let touchedSoFar: () => Touched | null = () => null;
+  let result: T;
+  try {
+    result = await db.changes.track((touched) => {
+      touchedSoFar = touched;
+      return db.kysely.transaction().execute(async (trx) => {
+        commitHooks.set(trx, hooks);
+        const value = await fn(trx);
+        const written = touched();
+        if (written && db.changeChannel) await sql`select pg_notify(${db.changeChannel}, ${notificationPayload(written)})`.execute(trx);
+        return value;
+      });
+    });
+  } finally {
+    const written = touchedSoFar();
+    if (written) db.changes.mark(written);
+  }
   for (const hook of hooks) hook();
   return result;
 }

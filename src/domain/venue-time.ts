@@ -5,8 +5,25 @@
  */
 import { DateTime } from 'luxon';
 
+/**
+ * Remembers a pure conversion's answers by key (bounded: the map is emptied when full). luxon's zone
+ * arithmetic costs microseconds a call, and the booking engine converts the same few dates and times
+ * over and over.
+ */
+function remembered<T>(convert: (key: string) => T, limit = 50_000): (key: string) => T {
+  const answers = new Map<string, T>();
+  return (key) => {
+    const known = answers.get(key);
+    if (known !== undefined) return known;
+    const answer = convert(key);
+    if (answers.size >= limit) answers.clear();
+    answers.set(key, answer);
+    return answer;
+  };
+}
+
 /** True for a real calendar date (schemas only check the `YYYY-MM-DD` shape: 2026-02-30 is not one). */
-export const isCalendarDate = (value: string) => DateTime.fromISO(value, { zone: 'UTC' }).isValid;
+export const isCalendarDate = remembered((value: string) => DateTime.fromISO(value, { zone: 'UTC' }).isValid);
 
 export function isValidTimezone(zone: string): boolean {
   return DateTime.now().setZone(zone).isValid;
@@ -17,13 +34,18 @@ export function isValidTimezone(zone: string): boolean {
  * time is moved forward (02:30 → 03:30 BST); in the repeated autumn hour the earlier instant is taken.
  */
 export function localToUtc(date: string, time: string, zone: string): Date {
-  const local = DateTime.fromISO(`${date}T${time}`, { zone });
-  if (!local.isValid) throw new RangeError(`Invalid local date-time ${date} ${time} in ${zone}`);
+  return new Date(localToUtcMillis(`${date}T${time}\u0000${zone}`));
+}
+
+const localToUtcMillis = remembered((key: string): number => {
+  const [dateTime, zone] = key.split('\u0000');
+  const local = DateTime.fromISO(dateTime, { zone });
+  if (!local.isValid) throw new RangeError(`Invalid local date-time ${dateTime.replace('T', ' ')} in ${zone}`);
   // luxon resolves a repeated wall-clock time to the later instant; prefer the first occurrence.
   const wall = local.toFormat("yyyy-LL-dd'T'HH:mm");
   const earlier = DateTime.fromMillis(local.toMillis() - 3600_000, { zone });
-  return (earlier.toFormat("yyyy-LL-dd'T'HH:mm") === wall ? earlier : local).toJSDate();
-}
+  return (earlier.toFormat("yyyy-LL-dd'T'HH:mm") === wall ? earlier : local).toMillis();
+});
 
 /** The venue-local date and clock time of an instant. */
 export function utcToLocal(instant: Date, zone: string): { date: string; time: string } {
@@ -36,13 +58,20 @@ export const localToday = (now: Date, zone: string) => utcToLocal(now, zone).dat
 
 /** Adds whole days to a local date. */
 export function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toFormat('yyyy-LL-dd');
+  return addDaysTo(`${date}|${days}`);
 }
 
+const addDaysTo = remembered((key: string) => {
+  const [date, days] = key.split('|');
+  return DateTime.fromISO(date, { zone: 'UTC' })
+    .plus({ days: Number(days) })
+    .toFormat('yyyy-LL-dd');
+});
+
 /** Lower-case three-letter day of a local date: `mon` … `sun`. */
-export function dayOfWeek(date: string): string {
-  return ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'][DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1];
-}
+export const dayOfWeek = remembered(
+  (date: string): string => ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'][DateTime.fromISO(date, { zone: 'UTC' }).weekday - 1],
+);
 
 export type DurationUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
 

@@ -69,8 +69,14 @@ function tagOf(signingInput: string, key: Buffer): Buffer {
   return createHmac('sha256', key).update(signingInput, 'ascii').digest();
 }
 
+// The key derived from the last string secret: a server has one secret, and deriving costs an HKDF.
+let lastDerived: { secret: string; key: Buffer } | undefined;
+
 function manageKey(secret: string | Uint8Array): Buffer {
+  if (typeof secret === 'string' && lastDerived?.secret === secret) return lastDerived.key;
   const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
   if (bytes.length < MIN_SECRET_BYTES) throw new RangeError(`the manage-link secret must be at least ${MIN_SECRET_BYTES} bytes`);
-  return Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), KEY_INFO, TAG_BYTES));
+  const key = Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), KEY_INFO, TAG_BYTES));
+  if (typeof secret === 'string') lastDerived = { secret, key };
+  return key;
 }

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
-import { kyselyOf, type Conn } from '../../db/transaction.js';
+import { afterCommit, kyselyOf, type Conn } from '../../db/transaction.js';
 import { generateVenueKeyPair, venuePublicKey } from '../../domain/booking-tokens/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/secret-box.js';
@@ -81,7 +81,14 @@ export function createDoorKeys(deps: { db: Db; clock: Clock; secrets: SecretBox 
       if (manageSecret) return manageSecret;
       // Read inside a transaction, the secret may be one that transaction creates and then rolls back:
       // only a committed read is kept.
-      if (kyselyOf(conn).isTransaction) return loadManageSecret(conn);
+      if (kyselyOf(conn).isTransaction) {
+        return loadManageSecret(conn).then((secret) => {
+          afterCommit(conn, () => {
+            manageSecret ??= Promise.resolve(secret);
+          });
+          return secret;
+        });
+      }
       manageSecret = loadManageSecret(conn).catch((error: unknown) => {
         manageSecret = undefined;
         throw error;

@@ -7,7 +7,6 @@
 import { Type } from 'typebox';
 import { isCalendarDate } from '../../domain/venue-time.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
-import { publicCache } from '../../platform/cache.js';
 import { badRequest } from '../../platform/errors.js';
 import { ClockTime, DateString, errorResponses, Nullable } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
@@ -17,7 +16,13 @@ import type { PublicBookings } from './public.service.js';
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const VenueParams = Type.Object({ venueId: Id });
 const PartySize = Type.Integer({ minimum: 1, maximum: 500 });
-const AVAILABILITY_CACHE_SECONDS = 30;
+/**
+ * Edge caching of availability and floorplans: one second, no serving stale. The server's own cache is
+ * invalidated by every change, so the edge is what bounds how long a guest may see a taken slot as free.
+ */
+const AVAILABILITY_CACHE_SECONDS = 1;
+const availabilityCache = (reply: { header(name: string, value: string): unknown }) =>
+  reply.header('Cache-Control', `public, max-age=0, s-maxage=${AVAILABILITY_CACHE_SECONDS}`);
 
 const AvailabilityQuery = Type.Object({
   date: DateString,
@@ -130,7 +135,7 @@ export const publicBookingRoutes: RoutePlugin<{
     async (request, reply) => {
       checkDate(request.query.date);
       const answer = await bookings.availability(request.params.venueId, { ...request.query, type: request.query.type ?? 'tables' });
-      publicCache(reply, AVAILABILITY_CACHE_SECONDS);
+      availabilityCache(reply);
       return answer;
     },
   );
@@ -149,7 +154,7 @@ export const publicBookingRoutes: RoutePlugin<{
     async (request, reply) => {
       checkDate(request.query.date);
       const answer = await bookings.floorplan(request.params.venueId, request.query, floors);
-      publicCache(reply, AVAILABILITY_CACHE_SECONDS);
+      availabilityCache(reply);
       return answer;
     },
   );

@@ -27,6 +27,7 @@ import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { qrDataUrl } from '../../platform/qr-image.js';
 import type { RateLimits } from '../../platform/rate-limit.js';
+import { VenueCache } from '../../platform/venue-cache.js';
 import { guestForEmail } from '../auth/index.js';
 import type { AccessRuleRecord } from '../availability/index.js';
 import { bundlePrices } from '../catalogue/index.js';
@@ -74,6 +75,11 @@ export interface PublicDeps {
   publicBaseUrl: string;
   /** A live venue by id (the venues module's), read on `conn`. */
   liveVenue(conn: Conn, venueId: string): Promise<VenueRow | undefined>;
+  /**
+   * How long a cached availability or floorplan answer may be served without a change (cutoffs move
+   * with the clock): AVAILABILITY_CACHE_MS. 0: no cache, every request computes its answer.
+   */
+  answerCacheMs: number;
 }
 
 export type BookAnswer =
@@ -85,6 +91,13 @@ const guestActor = (body: { guest_name: string }, userId: string | null): Actor 
 export function createPublicBookings(deps: PublicDeps) {
   const { db, clock, payments, doorKeys } = deps;
   const mails = bookingMails({ mail: deps.mail, doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  /** The venue cache, or with `answerCacheMs` 0 a stand-in that computes every answer. */
+  const answerCache = <T>(): Pick<VenueCache<T>, 'get'> =>
+    deps.answerCacheMs > 0
+      ? new VenueCache<T>(db.changes, clock, { ttlMs: deps.answerCacheMs })
+      : { get: (_venueId, _key, compute) => compute() };
+  const slotAnswers = answerCache<Awaited<ReturnType<typeof computeAvailabilityAnswer>>>();
+  const floorplanAnswers = answerCache<Awaited<ReturnType<typeof computeFloorplan>>>();
 
   async function venueOrThrow(venueId: string): Promise<VenueRow> {
     const venue = await deps.liveVenue(db, venueId);
@@ -107,7 +120,18 @@ export function createPublicBookings(deps: PublicDeps) {
     return { loaded, occupancy };
   }
 
-  async function availability(venueId: string, query: { date: string; party_size: number; type: 'tables' | 'guestlist' }) {
+  /**
+   * A venue's slots for a date and party, served from the venue cache: any write to the venue's data
+   * (a booking, a cancellation, a block, its configuration) invalidates it before that write returns,
+   * other instances within the change notification's delay, and answers live at most `answerCacheMs`
+   * (15 s by default; cutoffs move with the clock). Booking re-checks in its own transaction whatever
+   * this said.
+   */
+  function availability(venueId: string, query: { date: string; party_size: number; type: 'tables' | 'guestlist' }) {
+    return slotAnswers.get(venueId, `${query.date}|${query.party_size}|${query.type}`, () => computeAvailabilityAnswer(venueId, query));
+  }
+
+  async function computeAvailabilityAnswer(venueId: string, query: { date: string; party_size: number; type: 'tables' | 'guestlist' }) {
     const venue = await venueOrThrow(venueId);
     const now = clock.now();
     const { loaded, occupancy } = await dayState(db, venue, query.date, addDays(query.date, 14));
@@ -130,7 +154,17 @@ export function createPublicBookings(deps: PublicDeps) {
     };
   }
 
-  async function floorplan(
+  /** The floorplan with per-table availability, cached like availability. */
+  function floorplan(
+    venueId: string,
+    query: { date: string; time: string; party_size: number; rule_id?: string },
+    floors: (venueId: string) => Promise<unknown[]>,
+  ) {
+    const key = `${query.date}|${query.time}|${query.party_size}|${query.rule_id ?? ''}`;
+    return floorplanAnswers.get(venueId, key, () => computeFloorplan(venueId, query, floors));
+  }
+
+  async function computeFloorplan(
     venueId: string,
     query: { date: string; time: string; party_size: number; rule_id?: string },
     floors: (venueId: string) => Promise<unknown[]>,

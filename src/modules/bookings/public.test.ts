@@ -72,7 +72,7 @@ describe('GET /api/public/venues/:venueId/availability', () => {
     expect(dinner[0]).toEqual({ time: '18:00', access_rule_id: ruleId, available: true });
     expect(dinner.at(-1).time).toBe('22:45');
     expect(body.party_too_large).toBe(false);
-    expect(res.headers['cache-control']).toMatch(/public/);
+    expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
   });
 
   it('refuses an impossible date (400) and an unknown venue (404)', async () => {
@@ -335,5 +335,60 @@ describe('rate limit', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('cached availability', () => {
+  it('reflects each change of the venue at once: a booking, a cancellation, a block, a configuration change', async () => {
+    const venue = await insertVenue(t, op.operatorId, { status: 'live' });
+    await insertShift(t, venue, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '22:00' });
+    const rule = await insertAccessRule(t, venue, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
+    const table = await insertVenueRow(
+      t,
+      'venue_tables',
+      venue,
+      { table_number: '1', capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
+      'tbl',
+    );
+    const at1900 = async () => {
+      const res = await t.app.inject({ url: `/api/public/venues/${venue}/availability?date=${FRIDAY}&party_size=2` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().slots.find((s: { time: string }) => s.time === '19:00')?.available as boolean | undefined;
+    };
+    expect(await at1900()).toBe(true);
+    expect(await at1900()).toBe(true);
+    const booked = await book(
+      { access_rule_id: rule, rule_type: 'table', date: FRIDAY, time: '19:00', party_size: 2, ...guest('cache1') },
+      {},
+      venue,
+    );
+    expect(booked.statusCode, booked.body).toBe(200);
+    expect(await at1900()).toBe(false);
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${booked.json().booking_id}/staff-cancel`,
+      headers: op.headers,
+      payload: {},
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(await at1900()).toBe(true);
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${venue}/tables/block`,
+      headers: op.headers,
+      payload: { table_ids: [table], from: `${FRIDAY}T18:30`, to: `${FRIDAY}T20:00` },
+    });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect(await at1900()).toBe(false);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${venue}/tables/unblock`,
+      headers: op.headers,
+      payload: { table_ids: [table] },
+    });
+    expect(await at1900()).toBe(true);
+    const rules = await t.app.inject({ method: 'DELETE', url: `/api/my-venues/${venue}/access-rules/${rule}`, headers: op.headers });
+    expect(rules.statusCode, rules.body).toBe(200);
+    expect(await at1900()).toBeUndefined();
   });
 });

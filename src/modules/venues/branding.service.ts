@@ -26,6 +26,7 @@ import {
 import { toVenue } from './venues.service.js';
 import type { VenueBrandingTable, VoucherSettingsTable, WidgetSettingsTable, WidgetThemesTable } from './venues.table.js';
 import type { Selectable } from 'kysely';
+import { VenueCache } from '../../platform/venue-cache.js';
 
 export const BRANDING_DEFAULTS = {
   theme: 'classic',
@@ -243,7 +244,7 @@ export function createBrandingService(deps: {
     return { publishable_key: deps.publishableKey, turnstile_site_key: deps.turnstileSiteKey };
   }
 
-  return {
+  const service = {
     async branding(venue: VenueRow): Promise<Branding> {
       return toBranding(venue, await loadBranding(venue.id));
     },
@@ -380,6 +381,24 @@ export function createBrandingService(deps: {
       };
     },
   };
+
+  // The public widget configs are the same for every guest: served from the venue cache, which any
+  // write to the venue's data (or to data it cannot place) invalidates before that write returns.
+  const configs = new VenueCache<unknown>(db.changes, clock, { ttlMs: PUBLIC_CONFIG_TTL_MS });
+  const cached =
+    <R>(name: string, compute: (venueId: string) => Promise<R>) =>
+    (venueId: string): Promise<R> =>
+      configs.get(venueId, name, () => compute(venueId)) as Promise<R>;
+  return {
+    ...service,
+    bookingWidgetConfig: cached('bookings', service.bookingWidgetConfig),
+    eventsWidgetConfig: cached('events', service.eventsWidgetConfig),
+    voucherConfig: cached('vouchers', service.voucherConfig),
+    comboWidgetConfig: cached('combo', service.comboWidgetConfig),
+  };
 }
+
+/** How long a cached public widget config may be served without a change. */
+const PUBLIC_CONFIG_TTL_MS = 60_000;
 
 export type BrandingService = ReturnType<typeof createBrandingService>;

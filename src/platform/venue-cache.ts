@@ -1,0 +1,72 @@
+/**
+ * An in-process cache of answers derived from one venue's data (public availability, floorplans,
+ * widget configs), kept correct by the database's change feed (db/change-feed.ts): an answer is stamped
+ * with the venue's generations before it is computed, stored only if nothing of the venue changed
+ * while it was computed, and served only while those generations are current and it is younger than
+ * `ttlMs` (answers that depend on the clock, such as booking cutoffs, must not outlive it). Concurrent
+ * misses of one key share a single computation.
+ */
+import type { ChangeFeed, Stamp } from '../db/change-feed.js';
+import type { Clock } from './clock.js';
+
+interface Entry<T> {
+  stamp: Stamp;
+  expiresAt: number;
+  value: T;
+}
+
+export interface VenueCacheOptions {
+  /** How long an answer may be served without a change, at most. */
+  ttlMs: number;
+  /** Entries kept (the oldest go first). */
+  maxEntries?: number;
+}
+
+export class VenueCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly inFlight = new Map<string, { stamp: Stamp; promise: Promise<T> }>();
+  private readonly maxEntries: number;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    private readonly changes: ChangeFeed,
+    private readonly clock: Clock,
+    private readonly options: VenueCacheOptions,
+  ) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** The cached answer for (venue, key), or `compute`'s, stored when nothing changed meanwhile. */
+  async get(venueId: string, key: string, compute: () => Promise<T>): Promise<T> {
+    const id = `${venueId}\u0000${key}`;
+    const now = this.clock.now().getTime();
+    const entry = this.entries.get(id);
+    if (entry && entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId)) {
+      this.hits++;
+      return entry.value;
+    }
+    this.misses++;
+    const running = this.inFlight.get(id);
+    if (running && this.changes.isCurrent(running.stamp, venueId)) return running.promise;
+    const stamp = this.changes.stamp(venueId);
+    const promise = compute();
+    this.inFlight.set(id, { stamp, promise });
+    try {
+      const value = await promise;
+      if (this.changes.isCurrent(stamp, venueId)) this.store(id, { stamp, expiresAt: now + this.options.ttlMs, value });
+      return value;
+    } finally {
+      if (this.inFlight.get(id)?.promise === promise) this.inFlight.delete(id);
+    }
+  }
+
+  private store(id: string, entry: Entry<T>): void {
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+}
