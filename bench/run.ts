@@ -1,122 +1,202 @@
 /**
  * `npm run bench`: start-up figures of the compiled runtime (bench/startup.ts), then throughput and
- * latency of hot endpoints on a real server (SQLite by default, or
- * BENCH_DATABASE_URL=postgres://…), seeded with one operator, a venue with 60 tables, blocks and rules,
- * and the booking engine's venue with 2,000 bookings (bench/seed-venue.ts).
+ * latency of hot endpoints on the compiled server (`bin/maitred serve`) in a process of its own (SQLite
+ * by default, or BENCH_DATABASE_URL=postgres://…; `npm run bench:postgres` makes and drops a database
+ * for it), seeded with one operator, a small venue with 40 tables, blocks and rules, and the booking
+ * engine's venue with 2,000 bookings (bench/seed-venue.ts); last, the server's resident memory (VmRSS,
+ * and its peak VmHWM, from /proc/<pid>/status) after its last scenario: the server's alone, since the
+ * seeding and autocannon run in this process.
+ * The uncached availability scenario runs on a second server process on the same database, started
+ * with AVAILABILITY_CACHE_MS=0 once the first one's scenarios are done.
  * Each endpoint is driven by autocannon on loopback for BENCH_SECONDS (default 5) with 10 connections,
- * and set against the bare `GET /healthz` of the same server in the same run: ×rps is healthz req/s ÷
- * the endpoint's, ×p50 and ×p99 the endpoint's latency ÷ healthz's (so higher is slower, always).
+ * and set against the bare `GET /healthz` of the same server process in the same run: ×rps is healthz
+ * req/s ÷ the endpoint's, ×p50 and ×p99 the endpoint's latency ÷ healthz's (so higher is slower, always).
+ * BENCH_ONLY=availability,book runs only the endpoints whose names contain one of the words (healthz
+ * always runs, as the ceiling; `startup` names the start-up figures).
  * Numbers are for comparing changes on the same machine, not absolute promises.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pino from 'pino';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/config.js';
-import { createContext } from '../src/context.js';
 import { openDatabase } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { addDays, localToday } from '../src/domain/venue-time.js';
 import { createOperatorAccount } from '../src/modules/team/accounts.js';
 import { BENCH_TURNSTILE_SECRET, bookingScenarios, seedBookingVenue, type Scenario } from './seed-venue.js';
+import { startServer, type BenchServer, type Memory } from './server.js';
 import { printStartup, startupOptionsFromEnv } from './startup.js';
 
-await printStartup(startupOptionsFromEnv());
+/** BENCH_ONLY's words, lower-cased; empty: everything runs. */
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((word) => word.trim().toLowerCase())
+  .filter(Boolean);
+const selected = (name: string) => only.length === 0 || only.some((word) => name.toLowerCase().includes(word));
+
+if (selected('startup')) await printStartup(startupOptionsFromEnv());
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+/** The small venue's tables: the authenticated list scenario answers this many rows. */
+const SMALL_VENUE_TABLES = 40;
+/** The issue's target for the server's resident memory after the bench. */
+const RSS_TARGET_MB = 150;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-bench-'));
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? `sqlite:${path.join(dir, 'bench.db')}`;
-const config = loadConfig({
+/** Both servers' environment (over this process's). */
+const serverEnv = {
   DATABASE_URL: databaseUrl,
   UPLOADS_DIR: path.join(dir, 'uploads'),
-  LOG_LEVEL: 'silent',
+  // Warnings and errors only: request logs would be part of what is measured.
+  LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
+  // The bench logs in, and books, far more often than the limits allow anyone.
   RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60,public_booking=1000000/60',
   TURNSTILE_SECRET_KEY: BENCH_TURNSTILE_SECRET,
-});
-const db = openDatabase(config.databaseUrl);
-await migrateToLatest(db);
-const ctx = createContext(config, db, { log: pino({ level: 'silent' }) });
-const app = await buildApp(ctx);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  PAYMENT_WEBHOOK_SECRET: 'whsec_bench',
+};
 
+// This process prepares the database the servers open: migrated, and the operator account made.
+const db = openDatabase(databaseUrl);
+await migrateToLatest(db);
 const email = `bench-${Date.now()}@example.test`;
 await createOperatorAccount(db, { operatorName: 'Bench Ltd', userName: 'Bench', email, password: 'bench-password' }, new Date());
-const post = async (url: string, body: unknown, token?: string) => {
-  const res = await fetch(base + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, any>>;
+
+const servers: BenchServer[] = [];
+const cleanUp = async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 };
-const { token } = await post('/api/auth/login', { email, password: 'bench-password' });
-const { id: venueId } = await post('/api/my-venues', { name: 'Bench Venue', address: '1 Bench Street' }, token);
-const tableIds: string[] = [];
-for (let i = 1; i <= 60; i++)
-  tableIds.push((await post(`/api/my-venues/${venueId}/tables`, { table_number: `T${i}`, capacity: 2 + (i % 6) }, token)).id);
-await post(
-  `/api/my-venues/${venueId}/tables/block`,
-  { table_ids: tableIds.slice(0, 10), from: '2026-12-05T18:00', to: '2026-12-05T23:00' },
-  token,
-);
-for (let i = 0; i < 5; i++) await post(`/api/my-venues/${venueId}/access-rules`, { name: `Rule ${i}`, rule_type: 'table' }, token);
-const engine = await seedBookingVenue({ base, token, db, now: new Date() });
+// Stopped by postgres.ts or Ctrl-C: the servers go too, not left running on their own.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
 
-const auth = { authorization: `Bearer ${token}` };
-const scenarios: Scenario[] = [
-  { name: 'GET /healthz', opts: { url: `${base}/healthz` } },
-  { name: 'GET /api/auth/me', opts: { url: `${base}/api/auth/me`, headers: auth } },
-  { name: 'GET /api/my-venues', opts: { url: `${base}/api/my-venues`, headers: auth } },
-  {
-    name: 'GET tables (60, availability window)',
-    opts: { url: `${base}/api/my-venues/${venueId}/tables?date=2026-12-05&time=20:00&duration=120`, headers: auth },
-  },
-  { name: 'GET access-rules', opts: { url: `${base}/api/my-venues/${venueId}/access-rules`, headers: auth } },
-  { name: 'GET public booking-widget-config', opts: { url: `${base}/api/public/venues/${venueId}/booking-widget-config` } },
-  {
-    name: 'POST /api/auth/login (argon2id)',
-    opts: {
-      url: `${base}/api/auth/login`,
+/** Starts the servers (kept in `servers` to be stopped), seeds, runs the scenarios and prints. */
+async function bench(): Promise<void> {
+  // The cache a deployment runs with, whatever this shell's AVAILABILITY_CACHE_MS says ('' is the default).
+  const cached = await startServer({ ...serverEnv, AVAILABILITY_CACHE_MS: '' });
+  servers.push(cached);
+
+  const post = async (url: string, body: unknown, token?: string) => {
+    const res = await fetch(cached.base + url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'bench-password' }),
-    },
-  },
-  ...bookingScenarios(base, engine),
-];
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, any>>;
+  };
+  const { token } = await post('/api/auth/login', { email, password: 'bench-password' });
+  const { id: venueId } = await post('/api/my-venues', { name: 'Bench Venue', address: '1 Bench Street' }, token);
+  const tableIds: string[] = [];
+  for (let i = 1; i <= SMALL_VENUE_TABLES; i++)
+    tableIds.push((await post(`/api/my-venues/${venueId}/tables`, { table_number: `T${i}`, capacity: 2 + (i % 6) }, token)).id);
+  // A block on the date the windowed table list asks about, nine days ahead.
+  const blockDate = addDays(localToday(new Date(), 'Europe/London'), 9);
+  await post(
+    `/api/my-venues/${venueId}/tables/block`,
+    { table_ids: tableIds.slice(0, 10), from: `${blockDate}T18:00`, to: `${blockDate}T23:00` },
+    token,
+  );
+  for (let i = 0; i < 5; i++) await post(`/api/my-venues/${venueId}/access-rules`, { name: `Rule ${i}`, rule_type: 'table' }, token);
+  // The venue goes through the server's API; its bookings this process inserts straight into the
+  // database. On SQLite the server never hears of those writes (its change feed sees its own
+  // statements only; PostgreSQL's notifications would reach it), so they must be in before it caches
+  // anything of the venue: no availability or floorplan request has reached it yet, and none may
+  // before this line. The second server starts later, on the seeded database.
+  const engine = await seedBookingVenue({ base: cached.base, token, db, now: new Date() });
 
-const { seeded } = engine;
-console.log(`Maitred bench: ${db.engine}, ${seconds}s per endpoint, 10 connections, Node ${process.version}`);
-console.log(
-  `Booking engine venue: ${seeded.bookings} bookings (${Object.entries(seeded.byStatus)
-    .map(([status, count]) => `${count} ${status}`)
-    .join(', ')}), ${seeded.slots} slot rows, inserted in ${seeded.ms} ms; busy date ${engine.busyDate}\n`,
-);
-const columns = ['req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×rps', '×p50', '×p99'];
-console.log(`${'endpoint'.padEnd(42)} ${columns.map((c) => c.padStart(8)).join(' ')}`);
-/** `value` ÷ `base` to one decimal; `-` when `base` is 0 (a 0 ms latency, or no requests answered). */
-const times = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(1)}` : '-');
-// The first scenario is the bare route, GET /healthz.
-let bare: autocannon.Result | undefined;
-for (const scenario of scenarios) {
-  const result = await autocannon({ connections: 10, duration: seconds, ...scenario.opts });
-  bare ??= result;
-  const figures = [
-    result.requests.average.toFixed(0),
-    String(result.latency.p50),
-    String(result.latency.p99),
-    String(result.non2xx),
-    times(bare.requests.average, result.requests.average),
-    times(result.latency.p50, bare.latency.p50),
-    times(result.latency.p99, bare.latency.p99),
+  const auth = { authorization: `Bearer ${token}` };
+  const tables = `/api/my-venues/${venueId}/tables`;
+  const bare: Scenario = { name: 'GET /healthz (bare JSON route)', path: '/healthz' };
+  const measured: Scenario[] = [
+    { name: 'GET /api/auth/me', path: '/api/auth/me', opts: { headers: auth } },
+    { name: 'GET /api/my-venues', path: '/api/my-venues', opts: { headers: auth } },
+    { name: `GET tables list (${SMALL_VENUE_TABLES} rows)`, path: tables, opts: { headers: auth } },
+    {
+      name: `GET tables (${SMALL_VENUE_TABLES}, taken at a time)`,
+      path: `${tables}?date=${blockDate}&time=20:00&duration=120`,
+      opts: { headers: auth },
+    },
+    { name: 'GET access-rules', path: `/api/my-venues/${venueId}/access-rules`, opts: { headers: auth } },
+    { name: 'GET public widget config', path: `/api/public/venues/${engine.venueId}/booking-widget-config` },
+    ...bookingScenarios(engine),
+    {
+      name: 'POST /api/auth/login (argon2id)',
+      path: '/api/auth/login',
+      opts: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'bench-password' }),
+      },
+    },
   ];
-  console.log(`${scenario.name.padEnd(42)} ${figures.map((f) => f.padStart(8)).join(' ')}`);
+  const chosen = measured.filter((scenario) => selected(scenario.name));
+  if (only.length > 0 && chosen.length === 0) {
+    if (selected('startup')) return;
+    throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} names no scenario; they are: startup, ${measured.map((m) => m.name).join('; ')}`);
+  }
+  const uncached = chosen.filter((scenario) => scenario.uncached);
+
+  const { seeded } = engine;
+  console.log(`Maitred bench: ${db.engine}, ${seconds}s per endpoint, 10 connections, Node ${process.version}`);
+  console.log(
+    `Booking engine venue: ${seeded.bookings} bookings (${Object.entries(seeded.byStatus)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(
+        ', ',
+      )}), ${seeded.slots} slot rows, inserted in ${seeded.ms} ms; busy date ${engine.busyDate} (${engine.busyBookings} active bookings)\n`,
+  );
+  const columns = ['req/s', 'p50 ms', 'p99 ms', 'non-2xx', '×rps', '×p50', '×p99'];
+  console.log(`${'endpoint'.padEnd(42)} ${columns.map((c) => c.padStart(8)).join(' ')}`);
+  /** `value` ÷ `base` to one decimal; `-` when `base` is 0 (a 0 ms latency, or no requests answered). */
+  const times = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(1)}` : '-');
+
+  /** Runs the bare route on `server`, then each scenario, set against that bare route; prints a row each. */
+  const runOn = async (server: BenchServer, scenarios: Scenario[]) => {
+    let ceiling: autocannon.Result | undefined;
+    for (const scenario of [bare, ...scenarios]) {
+      const result = await autocannon({ connections: 10, duration: seconds, url: server.base + scenario.path, ...scenario.opts });
+      ceiling ??= result;
+      const figures = [
+        result.requests.average.toFixed(0),
+        String(result.latency.p50),
+        String(result.latency.p99),
+        String(result.non2xx),
+        times(ceiling.requests.average, result.requests.average),
+        times(result.latency.p50, ceiling.latency.p50),
+        times(result.latency.p99, ceiling.latency.p99),
+      ];
+      console.log(`${scenario.name.padEnd(42)} ${figures.map((f) => f.padStart(8)).join(' ')}`);
+    }
+    return server.memory();
+  };
+
+  console.log(`— server 1 (pid ${cached.pid}), availability cache on (AVAILABILITY_CACHE_MS default, 15000):`);
+  const memory: [string, Memory][] = [
+    [
+      'server 1 (availability cache on)',
+      await runOn(
+        cached,
+        chosen.filter((s) => !s.uncached),
+      ),
+    ],
+  ];
+  if (uncached.length > 0) {
+    const plain = await startServer({ ...serverEnv, AVAILABILITY_CACHE_MS: '0' });
+    servers.push(plain);
+    console.log(`— server 2 (pid ${plain.pid}), AVAILABILITY_CACHE_MS=0, same database; ratios against its own /healthz:`);
+    memory.push(['server 2 (AVAILABILITY_CACHE_MS=0)', await runOn(plain, uncached)]);
+  }
+
+  const mb = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MB`);
+  console.log(`\nServer memory after its last scenario (VmRSS and peak VmHWM from /proc/<pid>/status; target RSS ≤ ${RSS_TARGET_MB} MB):`);
+  for (const [name, { rssMb, peakMb }] of memory)
+    console.log(`${name.padEnd(50)} RSS ${mb(rssMb).padStart(7)}   peak ${mb(peakMb).padStart(7)}`);
 }
 
-await app.close();
-await ctx.close();
-fs.rmSync(dir, { recursive: true, force: true });
+try {
+  await bench();
+} finally {
+  await cleanUp();
+}

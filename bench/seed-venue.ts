@@ -25,7 +25,12 @@ import { newId } from '../src/platform/ids.js';
 
 export interface Scenario {
   name: string;
-  opts: autocannon.Options;
+  /** Path and query of the request; the origin of the server it runs on is put in front. */
+  path: string;
+  /** autocannon's options besides the URL (method, headers, a `setupRequest` per request). */
+  opts?: Omit<autocannon.Options, 'url'>;
+  /** Runs on the second server, started with AVAILABILITY_CACHE_MS=0 (and set against its own /healthz). */
+  uncached?: boolean;
 }
 
 /** The Turnstile test secret that always passes (CONTRACT §3): the bench server is given it, and any token passes. */
@@ -459,12 +464,23 @@ async function seedBookings(
 
 // ---- The scenarios ----
 
+/** Dates of the seeded range that the availability scenario cycles through, from today on. */
+const CYCLED_DATES = 30;
+
 /**
- * The booking engine's hot paths on the seeded venue: availability of its busiest upcoming date for a
- * party of 2, and public bookings (bot check on, always-pass secret), each for a slot no other request
- * takes: the `Tables` rule's 40 starts a day on dates past the seeded 60 days, one after another.
+ * The booking engine's hot paths on the seeded venue: public availability for a party of 2 on its
+ * busiest upcoming date (the cached path: the server's answer cache serves all but the first request),
+ * and cycling through 30 dates of the seeded range on the server without that cache (each request the
+ * next date, every one computed); its public floorplan on the busy date at 20:00 (cached like
+ * availability); and public bookings (bot check on, always-pass secret), each for a slot no other
+ * request takes: the `Tables` rule's 40 starts a day on dates past the seeded 60 days, one after another.
  */
-export function bookingScenarios(base: string, venue: BookingVenue): Scenario[] {
+export function bookingScenarios(venue: BookingVenue): Scenario[] {
+  const publicBase = `/api/public/venues/${venue.venueId}`;
+  const availabilityOf = (date: string) => `/api/public/venues/${venue.venueId}/availability?date=${date}&party_size=2`;
+  const cycled = Array.from({ length: CYCLED_DATES }, (_, i) => addDays(venue.today, i));
+  let nextDate = 0;
+
   const startsPerDay = 40;
   const firstDay = DAYS - PAST_DAYS + 1;
   const firstDate = addDays(venue.today, firstDay);
@@ -486,14 +502,18 @@ export function bookingScenarios(base: string, venue: BookingVenue): Scenario[] 
     });
   };
   return [
+    { name: 'GET availability, one date (cached)', path: availabilityOf(venue.busyDate) },
     {
-      name: `GET availability (busy day, ${venue.busyBookings} bkgs)`,
-      opts: { url: `${base}/api/public/venues/${venue.venueId}/availability?date=${venue.busyDate}&party_size=2` },
+      name: `GET availability, ${CYCLED_DATES} dates (uncached)`,
+      path: availabilityOf(cycled[0]),
+      opts: { requests: [{ setupRequest: (request) => ({ ...request, path: availabilityOf(cycled[nextDate++ % cycled.length]) }) }] },
+      uncached: true,
     },
+    { name: 'GET public floorplan, one date (cached)', path: `${publicBase}/floorplan?date=${venue.busyDate}&time=20:00&party_size=2` },
     {
       name: 'POST public book (distinct slots)',
+      path: `${publicBase}/book`,
       opts: {
-        url: `${base}/api/public/venues/${venue.venueId}/book`,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         requests: [{ setupRequest: (request) => ({ ...request, body: nextBody() }) }],

@@ -9,10 +9,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, memoryOf } from './server.js';
 
 export interface StartupOptions {
   /** The checkout to measure (its bin/maitred). */
@@ -30,19 +30,6 @@ export interface Figure {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Resident set size of a process in MB (ps works on Linux and macOS). */
-function rssMb(pid: number): number {
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024;
-}
 
 /** Spawns the server, waits for its first 200 from /healthz, reads its RSS, and stops it. */
 async function startServer(bin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; rss: number }> {
@@ -69,7 +56,7 @@ async function startServer(bin: string, env: NodeJS.ProcessEnv): Promise<{ ms: n
     }
     const ms = performance.now() - started;
     await sleep(1000);
-    return { ms, rss: rssMb(child.pid!) };
+    return { ms, rss: memoryOf(child.pid!).rssMb };
   } finally {
     if (!exited) {
       child.kill('SIGTERM');

@@ -56,13 +56,13 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
     ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
   ctx.mail.start();
   // Unpaid deposit bookings are released once their payment window passes: each instance sweeps every
-  // minute; conditional status updates make concurrent sweeps harmless.
+  // JOBS_INTERVAL_MS (a minute by default); conditional status updates make concurrent sweeps harmless.
   // The daily smart-table pass is checked on the same beat: a venue runs once its reassign_time passes,
   // and a conditional update lets exactly one instance run it.
   const expiry = setInterval(() => {
     ctx.bookings.expireUnpaid().catch((error: unknown) => ctx.log.error({ err: error }, 'releasing unpaid bookings failed'));
     ctx.smartTables.runDue().catch((error: unknown) => ctx.log.error({ err: error }, 'the smart-table pass failed'));
-  }, 60_000);
+  }, config.jobsIntervalMs);
   expiry.unref();
 
   let closing = false;

@@ -61,6 +61,16 @@ export interface Config {
   secretsKey: Buffer | undefined;
   trustProxy: boolean;
   rateLimits: Record<RateLimitName, RateLimitRule>;
+  /**
+   * How often each instance runs the background jobs (releasing unpaid bookings, the smart-table pass);
+   * a minute by default, shorter in tests that watch several instances run them.
+   */
+  jobsIntervalMs: number;
+  /**
+   * How long an availability or floorplan answer may be served from the instance's cache without a
+   * change to the venue; 0 turns that cache off (every request computes its answer).
+   */
+  availabilityCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -181,5 +191,9 @@ export function loadConfig(env: Env): Config {
     secretsKey: secretsKey(env),
     trustProxy: flag(env, 'TRUST_PROXY'),
     rateLimits: rateLimits(env),
+    // At most an hour: the daily smart-table pass and expired payment windows wait for the next beat.
+    jobsIntervalMs: integer(env, 'JOBS_INTERVAL_MS', 60_000, 100, 60 * 60_000),
+    // At most an hour: answers depend on the clock (cutoffs, times already past), and live this long.
+    availabilityCacheMs: integer(env, 'AVAILABILITY_CACHE_MS', 15_000, 0, 60 * 60_000),
   });
 }

@@ -11,13 +11,13 @@
  * When marks happen, so that no cache keeps an answer read before a change was committed:
  * - as the statement is sent, and again when its result comes back (an autocommit write is then
  *   committed);
- * - when the `withTransaction` that wrote ends (commit or rollback), with everything it touched;
- * - on PostgreSQL, when the committed change reaches the other instances: the transaction sends
- *   `pg_notify` before it commits (delivered only if it commits), and every instance LISTENs (this
- *   one included) and marks the venues named. A lost listening connection marks everything when it
- *   is back, since changes may have been missed meanwhile.
+ * - when the `withTransaction` that wrote ends (commit or rollback), with everything it touched (its
+ *   handle carries a `Trail` plugin that records the transaction's writes);
+ * - on PostgreSQL, when the committed change reaches the other instances: a transaction sends
+ *   `pg_notify` before it commits (delivered only if it commits), a write outside a transaction
+ *   right after it ran; every instance LISTENs (this one included) and marks the venues named. A
+ *   lost listening connection marks everything when it is back, since changes may have been missed.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   KyselyPlugin,
   OperationNode,
@@ -65,15 +65,15 @@ export interface Stamp {
 /** The most venue ids one notification names; more become "every venue". */
 const MAX_NOTIFIED_VENUES = 100;
 
-interface TransactionTrail {
-  all: boolean;
-  venues: Set<string>;
-}
-
 export class ChangeFeed {
   private global = 0;
   private readonly venues = new Map<string, number>();
-  private readonly trail = new AsyncLocalStorage<TransactionTrail>();
+  /** What each write statement touches, as the plugin first saw it. */
+  readonly statements = new WeakMap<QueryId, Touched>();
+  /** Write statements run inside a tracked transaction (announced with it, not on their own). */
+  readonly transactional = new WeakSet<QueryId>();
+  /** PostgreSQL: announces a change to every instance (set by openPostgres). */
+  announce?: (payload: string) => void;
   readonly plugin: KyselyPlugin;
 
   constructor() {
@@ -97,23 +97,9 @@ export class ChangeFeed {
     for (const venueId of touched) this.venues.set(venueId, (this.venues.get(venueId) ?? 0) + 1);
   }
 
-  /** A write was seen: marked now, and remembered by the transaction it runs in (if any). */
-  written(touched: Touched): void {
-    this.mark(touched);
-    const trail = this.trail.getStore();
-    if (!trail) return;
-    if (touched === ALL_VENUES) trail.all = true;
-    else for (const venueId of touched) trail.venues.add(venueId);
-  }
-
-  /** Runs a transaction body recording what it writes; `touched()` then tells what that was. */
-  track<T>(body: (touched: () => Touched | null) => Promise<T>): Promise<T> {
-    const trail: TransactionTrail = { all: false, venues: new Set() };
-    const touched = (): Touched | null => {
-      if (trail.all || trail.venues.size > MAX_NOTIFIED_VENUES) return ALL_VENUES;
-      return trail.venues.size > 0 ? [...trail.venues] : null;
-    };
-    return this.trail.run(trail, () => body(touched));
+  /** A plugin for one transaction's handle, recording what the transaction writes. */
+  trail(): Trail {
+    return new Trail(this);
   }
 
   /** A notification from the database (this instance's own commits included). */
@@ -122,28 +108,57 @@ export class ChangeFeed {
   }
 }
 
-/** The notification payload naming what a transaction touched. */
-export const notificationPayload = (touched: Touched): string => (touched === ALL_VENUES ? ALL_VENUES : touched.join(','));
-
-class WriteWatch implements KyselyPlugin {
-  private readonly pending = new WeakMap<QueryId, Touched>();
+/** Records the venues one transaction's writes touch. */
+export class Trail implements KyselyPlugin {
+  private all = false;
+  private readonly venues = new Set<string>();
 
   constructor(private readonly feed: ChangeFeed) {}
 
+  /** What the transaction touched so far (null: nothing a cache derives). */
+  touched(): Touched | null {
+    if (this.all || this.venues.size > MAX_NOTIFIED_VENUES) return ALL_VENUES;
+    return this.venues.size > 0 ? [...this.venues] : null;
+  }
+
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const touched = touchedBy(args.node);
+    // The feed's own plugin ran first (plugins run in the order they were added).
+    const touched = this.feed.statements.get(args.queryId);
     if (touched) {
-      this.pending.set(args.queryId, touched);
-      this.feed.written(touched);
+      this.feed.transactional.add(args.queryId);
+      if (touched === ALL_VENUES) this.all = true;
+      else for (const venueId of touched) this.venues.add(venueId);
     }
     return args.node;
   }
 
   transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    const touched = this.pending.get(args.queryId);
+    return Promise.resolve(args.result);
+  }
+}
+
+/** The notification payload naming what a transaction touched. */
+export const notificationPayload = (touched: Touched): string => (touched === ALL_VENUES ? ALL_VENUES : touched.join(','));
+
+class WriteWatch implements KyselyPlugin {
+  constructor(private readonly feed: ChangeFeed) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const touched = touchedBy(args.node);
     if (touched) {
-      this.pending.delete(args.queryId);
+      this.feed.statements.set(args.queryId, touched);
       this.feed.mark(touched);
+    }
+    return args.node;
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const touched = this.feed.statements.get(args.queryId);
+    if (touched) {
+      this.feed.statements.delete(args.queryId);
+      this.feed.mark(touched);
+      // Outside a transaction the write is committed now: tell the other instances.
+      if (!this.feed.transactional.has(args.queryId)) this.feed.announce?.(notificationPayload(touched));
     }
     return Promise.resolve(args.result);
   }

@@ -109,6 +109,9 @@ export function openPostgres(connectionString: string, options: { schema?: strin
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [changes.plugin] });
   const changeChannel = `maitred_changes${options.schema ? `_${options.schema}` : ''}`.toLowerCase();
   const listener = listenForChanges(connectionString, changeChannel, changes);
+  changes.announce = (payload) => {
+    pool.query('select pg_notify($1, $2)', [changeChannel, payload]).catch(() => changes.mark('*'));
+  };
   return {
     kysely,
     engine: 'postgres',

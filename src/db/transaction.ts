@@ -8,7 +8,7 @@
  * released at commit or rollback. Prefer constraints and conditional updates where they suffice.
  */
 import { sql, type Kysely } from 'kysely';
-import { notificationPayload, type Touched } from './change-feed.js';
+import { notificationPayload } from './change-feed.js';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 
@@ -31,21 +31,19 @@ const commitHooks = new WeakMap<Kysely<Database>, Array<() => void>>();
  */
 export async function withTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   const hooks: Array<() => void> = [];
-  let touchedSoFar: () => Touched | null = () => null;
+  const trail = db.changes.trail();
   let result: T;
   try {
-    result = await db.changes.track((touched) => {
-      touchedSoFar = touched;
-      return db.kysely.transaction().execute(async (trx) => {
-        commitHooks.set(trx, hooks);
-        const value = await fn(trx);
-        const written = touched();
-        if (written && db.changeChannel) await sql`select pg_notify(${db.changeChannel}, ${notificationPayload(written)})`.execute(trx);
-        return value;
-      });
+    result = await db.kysely.transaction().execute(async (trx) => {
+      const tracked = trx.withPlugin(trail);
+      commitHooks.set(tracked, hooks);
+      const value = await fn(tracked);
+      const written = trail.touched();
+      if (written && db.changeChannel) await sql`select pg_notify(${db.changeChannel}, ${notificationPayload(written)})`.execute(trx);
+      return value;
     });
   } finally {
-    const written = touchedSoFar();
+    const written = trail.touched();
     if (written) db.changes.mark(written);
   }
   for (const hook of hooks) hook();

@@ -125,6 +125,7 @@ export function composeModules(infra: Infra) {
     doorKeys,
     publicBaseUrl: config.publicBaseUrl,
     liveVenue,
+    answerCacheMs: config.availabilityCacheMs,
   });
   bookings.registerFulfilments();
   const manageBookings = createManageBookings({

@@ -160,6 +160,11 @@ describe.runIf(ENGINE === 'postgres')('across instances (PostgreSQL)', () => {
       while ((await get()) === 1 && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 10));
       expect(await get()).toBe(2);
       expect(Date.now() - started).toBeLessThan(1000);
+      // A write outside any transaction there (committed as it runs): seen here too.
+      await touch(other.kysely, 'ven_h');
+      const again = Date.now();
+      while ((await get()) === 2 && Date.now() - again < 1000) await new Promise((r) => setTimeout(r, 10));
+      expect(await get()).toBe(3);
     } finally {
       await other.close();
     }

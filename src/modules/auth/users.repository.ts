@@ -81,10 +81,9 @@ export async function guestForEmail(
 ): Promise<string | null> {
   const email = normaliseEmail(guest.email);
   const k = kyselyOf(db);
-  const existing = await k.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirst();
-  if (existing) return existing.role === 'guest' ? existing.id : null;
   const at = now.toISOString();
-  await k
+  // One statement for a new guest; a known email (the insert does nothing) is then read.
+  const inserted = await k
     .insertInto('users')
     .values({
       id: newId('usr'),
@@ -103,7 +102,9 @@ export async function guestForEmail(
       updated_at: at,
     })
     .onConflict((oc) => oc.column('email').doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
   const row = await k.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirstOrThrow();
   return row.role === 'guest' ? row.id : null;
 }

@@ -41,7 +41,7 @@ import { idempotent, pruneIdempotencyKeys } from './idempotency.js';
 import { bookingMails } from './booking-mail.js';
 import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
-import { loadVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
+import { cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
 
 /** How long an unpaid deposit booking keeps its table. */
 export const PAYMENT_WINDOW_MS = 15 * 60_000;
@@ -91,6 +91,7 @@ const guestActor = (body: { guest_name: string }, userId: string | null): Actor 
 export function createPublicBookings(deps: PublicDeps) {
   const { db, clock, payments, doorKeys } = deps;
   const mails = bookingMails({ mail: deps.mail, doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const venueConfig = cachedVenueConfig(db.changes, clock);
   /** The venue cache, or with `answerCacheMs` 0 a stand-in that computes every answer. */
   const answerCache = <T>(): Pick<VenueCache<T>, 'get'> =>
     deps.answerCacheMs > 0
@@ -114,7 +115,7 @@ export function createPublicBookings(deps: PublicDeps) {
   ): Promise<{ loaded: LoadedVenue; occupancy: Occupancy }> {
     const window = serviceWindow(venue, first, last);
     const [loaded, occupancy] = await Promise.all([
-      loadVenueConfig(conn, venue, first, last),
+      venueConfig(conn, venue, first, last),
       occupancyBetween(conn, venue.id, window.fromUtc, window.toUtc),
     ]);
     return { loaded, occupancy };

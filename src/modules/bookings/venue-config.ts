@@ -3,12 +3,16 @@
  * the venue: the venue row (given), one query per availability family (periods, shifts, rules,
  * blackouts), four for the floorplan (tables, combinations, their members, smart settings; areas ride
  * along), one for blocks and one for the stays of the days asked about. Nothing per slot or per table.
- * `loadVenueConfig` is the one function a cache can later wrap (it does not depend on bookings).
+ * `loadVenueConfig` is the one function that reads it; `cachedVenueConfig` wraps it in the venue cache
+ * (platform/venue-cache.ts), which any write to the venue's data invalidates.
  */
 import type { AccessRule, Occupancy, OpeningHours, Shift, TimeAmount, VenueConfig } from '../../domain/availability/index.js';
 import { addDays, localToUtc } from '../../domain/venue-time.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
+import type { ChangeFeed } from '../../db/change-feed.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
+import type { Clock } from '../../platform/clock.js';
+import { VenueCache } from '../../platform/venue-cache.js';
 import { availabilityRecords, type AccessRuleRecord, type ShiftRecord } from '../availability/index.js';
 import { blocksBetween, floorplanRecords, type FloorplanRecords } from '../tables/index.js';
 import { ACTIVE_BOOKING_STATUSES } from './bookings.table.js';
@@ -111,6 +115,21 @@ export async function loadVenueConfig(db: Conn, venue: VenueRow, firstDate: stri
     smartDuration: floorplan.smart.duration_enabled,
   };
   return { config, rules: availability.accessRules, floorplan };
+}
+
+/** How long a venue's configuration may be served from the cache without a change. */
+const CONFIG_TTL_MS = 60_000;
+
+/**
+ * `loadVenueConfig` through the venue cache. The configuration does not depend on the clock, and every
+ * write to it (or to anything the change feed cannot place) invalidates it before the write returns;
+ * other instances learn of it through the feed's notification. Stays are never cached: the booking path
+ * reads them afresh inside its transaction.
+ */
+export function cachedVenueConfig(changes: ChangeFeed, clock: Clock) {
+  const cache = new VenueCache<LoadedVenue>(changes, clock, { ttlMs: CONFIG_TTL_MS, maxEntries: 2_000 });
+  return (conn: Conn, venue: VenueRow, firstDate: string, lastDate = firstDate): Promise<LoadedVenue> =>
+    cache.get(venue.id, `${firstDate}|${lastDate}`, () => loadVenueConfig(conn, venue, firstDate, lastDate));
 }
 
 /**
