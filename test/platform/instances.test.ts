@@ -1,7 +1,8 @@
 /**
  * Several instances, the production shape (README: Production topology): two `maitred serve` processes
  * on one PostgreSQL database and one Redis. What instances share reaches both — rate-limit counters
- * (Redis) and maintenance mode (the database, re-read once a second) — and the background jobs that
+ * (Redis), maintenance mode (the database, re-read once a second) and cache invalidation (the change
+ * feed's notifications) — and the background jobs that
  * every instance runs (releasing unpaid bookings, the daily smart-table pass) take effect once.
  * PostgreSQL only: the embedded SQLite default is one instance by design.
  */
@@ -16,6 +17,7 @@ import { insertBooking, insertTable } from '../../src/modules/bookings/bookings.
 import { setMaintenance } from '../../src/platform/maintenance.js';
 import { createOperator, createTestApp, insertVenue, uniqueEmail, type TestApp } from '../helpers/app.js';
 import { ENGINE } from '../helpers/db.js';
+import { insertAccessRule, insertShift } from '../helpers/rows.js';
 
 const BIN = path.resolve('bin/maitred');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -247,6 +249,44 @@ describe.runIf(ENGINE === 'postgres')('two server processes, one database, one R
         .filter((line) => line.includes('smart-table pass ran') && line.includes(venueId)),
     );
     expect(runs).toHaveLength(1);
+  });
+
+  it('share cache invalidation: a booking made through one server shows on the other’s cached availability within a second', async () => {
+    const op = await createOperator(t);
+    const venueId = await insertVenue(t, op.operatorId, { status: 'live' });
+    const everyDay = '["mon","tue","wed","thu","fri","sat","sun"]';
+    await insertShift(t, venueId, { days_of_week: everyDay, time_type: 'custom', time_from: '18:00', time_to: '23:00' });
+    const ruleId = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: everyDay });
+    await insertTable(t, venueId, { table_number: '1', capacity: 4 });
+    // The servers run on the real clock: three weeks ahead is inside the booking window.
+    const date = addDays(new Date().toISOString().slice(0, 10), 21);
+    const [first, second] = servers;
+    const at1900 = async () => {
+      const res = await fetch(`${second.base}/api/public/venues/${venueId}/availability?date=${date}&party_size=2`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { slots: { time: string; available: boolean }[] };
+      return body.slots.find((slot) => slot.time === '19:00')?.available;
+    };
+    // Cached on the second server (asked twice: the second answer comes from its cache).
+    expect(await at1900()).toBe(true);
+    expect(await at1900()).toBe(true);
+    const booked = await fetch(`${first.base}/api/public/venues/${venueId}/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        access_rule_id: ruleId,
+        rule_type: 'table',
+        date,
+        time: '19:00',
+        party_size: 2,
+        guest_name: 'Ivy',
+        guest_email: 'ivy@example.test',
+      }),
+    });
+    expect(booked.status).toBe(200);
+    const started = Date.now();
+    await eventually(async () => (await at1900()) === false, 3_000, 'the second server to see the booking');
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('share maintenance mode: switched on in the database, both servers answer 503 within a second', async () => {
