@@ -6,7 +6,8 @@
  * changed: the `venue_id` values of an insert, or the venue of a `where venue_id = …` (or `venues.id =
  * …`) update or delete; anything else marks every venue. A mark bumps a generation counter (one per
  * venue and one global); a cached answer is good only while the generations it was computed under are
- * still current.
+ * still current. Two scopes are kept: `everything`, and `configuration`, which writes to the stays
+ * (bookings, their tables and slots) do not move, so a cached configuration outlives bookings.
  *
  * When marks happen, so that no cache keeps an answer read before a change was committed:
  * - as the statement is sent, and again when its result comes back (an autocommit write is then
@@ -56,7 +57,18 @@ const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_'
 export const ALL_VENUES = '*';
 export type Touched = typeof ALL_VENUES | readonly string[];
 
-/** A cached answer's stamp: the generations current when it was computed. */
+/** Tables holding the stays: writes to them change what is booked, not how the venue is configured. */
+const STAY_TABLES = new Set(['bookings', 'booking_tables', 'booking_slots']);
+
+/** What one statement or transaction changed: the venues touched, and whether only their stays. */
+export interface Change {
+  venues: Touched;
+  staysOnly: boolean;
+}
+
+export type Scope = 'everything' | 'configuration';
+
+/** A cached answer's stamp: the generations of its scope current when it was computed. */
 export interface Stamp {
   global: number;
   venue: number;
@@ -65,20 +77,9 @@ export interface Stamp {
 /** The most venue ids one notification names; more become "every venue". */
 const MAX_NOTIFIED_VENUES = 100;
 
-export class ChangeFeed {
-  private global = 0;
+class Generations {
+  global = 0;
   private readonly venues = new Map<string, number>();
-  /** What each write statement touches, as the plugin first saw it. */
-  readonly statements = new WeakMap<QueryId, Touched>();
-  /** Write statements run inside a tracked transaction (announced with it, not on their own). */
-  readonly transactional = new WeakSet<QueryId>();
-  /** PostgreSQL: announces a change to every instance (set by openPostgres). */
-  announce?: (payload: string) => void;
-  readonly plugin: KyselyPlugin;
-
-  constructor() {
-    this.plugin = new WriteWatch(this);
-  }
 
   stamp(venueId: string): Stamp {
     return { global: this.global, venue: this.venues.get(venueId) ?? 0 };
@@ -88,13 +89,54 @@ export class ChangeFeed {
     return stamp.global === this.global && stamp.venue === (this.venues.get(venueId) ?? 0);
   }
 
-  /** Marks venues (or all) as changed in this process now. */
   mark(touched: Touched): void {
-    if (touched === ALL_VENUES) {
-      this.global++;
-      return;
-    }
-    for (const venueId of touched) this.venues.set(venueId, (this.venues.get(venueId) ?? 0) + 1);
+    if (touched === ALL_VENUES) this.global++;
+    else for (const venueId of touched) this.venues.set(venueId, (this.venues.get(venueId) ?? 0) + 1);
+  }
+}
+
+/** Venues accumulated over several writes (a transaction's, or a notification's). */
+class VenueSet {
+  private all = false;
+  private readonly venues = new Set<string>();
+
+  add(touched: Touched): void {
+    if (touched === ALL_VENUES) this.all = true;
+    else for (const venueId of touched) this.venues.add(venueId);
+  }
+
+  touched(): Touched | null {
+    if (this.all || this.venues.size > MAX_NOTIFIED_VENUES) return ALL_VENUES;
+    return this.venues.size > 0 ? [...this.venues] : null;
+  }
+}
+
+export class ChangeFeed {
+  private readonly scopes: Record<Scope, Generations> = { everything: new Generations(), configuration: new Generations() };
+  /** What each write statement changes, as the plugin first saw it. */
+  readonly statements = new WeakMap<QueryId, Change>();
+  /** Write statements run inside a tracked transaction (announced with it, not on their own). */
+  readonly transactional = new WeakSet<QueryId>();
+  /** PostgreSQL: announces changes to every instance (set by openPostgres). */
+  announce?: (payload: string) => void;
+  readonly plugin: KyselyPlugin;
+
+  constructor() {
+    this.plugin = new WriteWatch(this);
+  }
+
+  stamp(venueId: string, scope: Scope = 'everything'): Stamp {
+    return this.scopes[scope].stamp(venueId);
+  }
+
+  isCurrent(stamp: Stamp, venueId: string, scope: Scope = 'everything'): boolean {
+    return this.scopes[scope].isCurrent(stamp, venueId);
+  }
+
+  /** Marks venues (or all) as changed in this process now; their configuration too unless only stays changed. */
+  mark(venues: Touched, staysOnly = false): void {
+    this.scopes.everything.mark(venues);
+    if (!staysOnly) this.scopes.configuration.mark(venues);
   }
 
   /** A plugin for one transaction's handle, recording what the transaction writes. */
@@ -102,32 +144,38 @@ export class ChangeFeed {
     return new Trail(this);
   }
 
-  /** A notification from the database (this instance's own commits included). */
+  /** A notification from the database (this instance's own commits included): see `notificationPayload`. */
   received(payload: string): void {
-    this.mark(payload === ALL_VENUES || payload === '' ? ALL_VENUES : payload.split(','));
+    const [configuration = '*', stays = ''] = payload.split('|');
+    const parse = (part: string): Touched | null => (part === '' ? null : part === ALL_VENUES ? ALL_VENUES : part.split(','));
+    const changed = parse(configuration);
+    const staysChanged = parse(stays);
+    if (changed) this.mark(changed);
+    if (staysChanged) this.mark(staysChanged, true);
+    if (!changed && !staysChanged) this.mark(ALL_VENUES);
   }
 }
 
-/** Records the venues one transaction's writes touch. */
+/** Records what one transaction's writes change. */
 export class Trail implements KyselyPlugin {
-  private all = false;
-  private readonly venues = new Set<string>();
+  private readonly configuration = new VenueSet();
+  private readonly stays = new VenueSet();
 
   constructor(private readonly feed: ChangeFeed) {}
 
-  /** What the transaction touched so far (null: nothing a cache derives). */
-  touched(): Touched | null {
-    if (this.all || this.venues.size > MAX_NOTIFIED_VENUES) return ALL_VENUES;
-    return this.venues.size > 0 ? [...this.venues] : null;
+  /** What the transaction changed so far, as notification parts (null: nothing a cache derives). */
+  changes(): { configuration: Touched | null; stays: Touched | null } | null {
+    const configuration = this.configuration.touched();
+    const stays = this.stays.touched();
+    return configuration || stays ? { configuration, stays } : null;
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     // The feed's own plugin ran first (plugins run in the order they were added).
-    const touched = this.feed.statements.get(args.queryId);
-    if (touched) {
+    const change = this.feed.statements.get(args.queryId);
+    if (change) {
       this.feed.transactional.add(args.queryId);
-      if (touched === ALL_VENUES) this.all = true;
-      else for (const venueId of touched) this.venues.add(venueId);
+      (change.staysOnly ? this.stays : this.configuration).add(change.venues);
     }
     return args.node;
   }
@@ -137,28 +185,44 @@ export class Trail implements KyselyPlugin {
   }
 }
 
-/** The notification payload naming what a transaction touched. */
-export const notificationPayload = (touched: Touched): string => (touched === ALL_VENUES ? ALL_VENUES : touched.join(','));
+/** Marks what a transaction (or statement) changed, in this process. */
+export function markChanges(feed: ChangeFeed, changes: { configuration: Touched | null; stays: Touched | null }): void {
+  if (changes.configuration) feed.mark(changes.configuration);
+  if (changes.stays) feed.mark(changes.stays, true);
+}
+
+const part = (touched: Touched | null) => (touched === null ? '' : touched === ALL_VENUES ? ALL_VENUES : touched.join(','));
+
+/** The notification naming what changed: `<venues whose configuration changed>|<venues whose stays changed>`. */
+export const notificationPayload = (changes: { configuration: Touched | null; stays: Touched | null }): string =>
+  `${part(changes.configuration)}|${part(changes.stays)}`;
 
 class WriteWatch implements KyselyPlugin {
   constructor(private readonly feed: ChangeFeed) {}
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const touched = touchedBy(args.node);
-    if (touched) {
-      this.feed.statements.set(args.queryId, touched);
-      this.feed.mark(touched);
+    const venues = touchedBy(args.node);
+    if (venues) {
+      const change = { venues, staysOnly: STAY_TABLES.has(writtenTable(args.node) ?? '') };
+      this.feed.statements.set(args.queryId, change);
+      this.feed.mark(change.venues, change.staysOnly);
     }
     return args.node;
   }
 
   transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    const touched = this.feed.statements.get(args.queryId);
-    if (touched) {
+    const change = this.feed.statements.get(args.queryId);
+    if (change) {
       this.feed.statements.delete(args.queryId);
-      this.feed.mark(touched);
+      this.feed.mark(change.venues, change.staysOnly);
       // Outside a transaction the write is committed now: tell the other instances.
-      if (!this.feed.transactional.has(args.queryId)) this.feed.announce?.(notificationPayload(touched));
+      if (!this.feed.transactional.has(args.queryId)) {
+        this.feed.announce?.(
+          notificationPayload(
+            change.staysOnly ? { configuration: null, stays: change.venues } : { configuration: change.venues, stays: null },
+          ),
+        );
+      }
     }
     return Promise.resolve(args.result);
   }
@@ -179,6 +243,15 @@ const columnName = (node: unknown): string | undefined => {
   if (n?.kind === 'ColumnNode') return (n as { column?: { name?: string } }).column?.name;
   return undefined;
 };
+
+/** The table an insert, update or delete writes (undefined for anything else or when it cannot tell). */
+function writtenTable(node: RootOperationNode): string | undefined {
+  const n = node as Node;
+  if (node.kind === 'InsertQueryNode') return tableName(n.into);
+  if (node.kind === 'UpdateQueryNode') return tableName(n.table);
+  if (node.kind === 'DeleteQueryNode') return tableName((n.from as { froms?: unknown[] } | undefined)?.froms?.[0]);
+  return undefined;
+}
 
 /** The venues a write touches: null for reads and ignored tables, ALL_VENUES when it cannot tell. */
 export function touchedBy(node: RootOperationNode): Touched | null {

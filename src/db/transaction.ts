@@ -8,7 +8,7 @@
  * released at commit or rollback. Prefer constraints and conditional updates where they suffice.
  */
 import { sql, type Kysely } from 'kysely';
-import { notificationPayload } from './change-feed.js';
+import { markChanges, notificationPayload } from './change-feed.js';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 
@@ -38,13 +38,13 @@ export async function withTransaction<T>(db: Db, fn: (trx: Kysely<Database>) => 
       const tracked = trx.withPlugin(trail);
       commitHooks.set(tracked, hooks);
       const value = await fn(tracked);
-      const written = trail.touched();
+      const written = trail.changes();
       if (written && db.changeChannel) await sql`select pg_notify(${db.changeChannel}, ${notificationPayload(written)})`.execute(trx);
       return value;
     });
   } finally {
-    const written = trail.touched();
-    if (written) db.changes.mark(written);
+    const written = trail.changes();
+    if (written) markChanges(db.changes, written);
   }
   for (const hook of hooks) hook();
   return result;

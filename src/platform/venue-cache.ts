@@ -6,7 +6,7 @@
  * `ttlMs` (answers that depend on the clock, such as booking cutoffs, must not outlive it). Concurrent
  * misses of one key share a single computation.
  */
-import type { ChangeFeed, Stamp } from '../db/change-feed.js';
+import type { ChangeFeed, Scope, Stamp } from '../db/change-feed.js';
 import type { Clock } from './clock.js';
 
 interface Entry<T> {
@@ -20,12 +20,15 @@ export interface VenueCacheOptions {
   ttlMs: number;
   /** Entries kept (the oldest go first). */
   maxEntries?: number;
+  /** `configuration`: answers that depend on the venue's configuration only, not its stays. */
+  scope?: Scope;
 }
 
 export class VenueCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly inFlight = new Map<string, { stamp: Stamp; promise: Promise<T> }>();
   private readonly maxEntries: number;
+  private readonly scope: Scope;
   hits = 0;
   misses = 0;
 
@@ -35,6 +38,7 @@ export class VenueCache<T> {
     private readonly options: VenueCacheOptions,
   ) {
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.scope = options.scope ?? 'everything';
   }
 
   /** The cached answer for (venue, key), or `compute`'s, stored when nothing changed meanwhile. */
@@ -42,19 +46,19 @@ export class VenueCache<T> {
     const id = `${venueId}\u0000${key}`;
     const now = this.clock.now().getTime();
     const entry = this.entries.get(id);
-    if (entry && entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId)) {
+    if (entry && entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId, this.scope)) {
       this.hits++;
       return entry.value;
     }
     this.misses++;
     const running = this.inFlight.get(id);
-    if (running && this.changes.isCurrent(running.stamp, venueId)) return running.promise;
-    const stamp = this.changes.stamp(venueId);
+    if (running && this.changes.isCurrent(running.stamp, venueId, this.scope)) return running.promise;
+    const stamp = this.changes.stamp(venueId, this.scope);
     const promise = compute();
     this.inFlight.set(id, { stamp, promise });
     try {
       const value = await promise;
-      if (this.changes.isCurrent(stamp, venueId)) this.store(id, { stamp, expiresAt: now + this.options.ttlMs, value });
+      if (this.changes.isCurrent(stamp, venueId, this.scope)) this.store(id, { stamp, expiresAt: now + this.options.ttlMs, value });
       return value;
     } finally {
       if (this.inFlight.get(id)?.promise === promise) this.inFlight.delete(id);

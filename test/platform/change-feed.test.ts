@@ -96,6 +96,20 @@ describe('generations and the venue cache', () => {
     expect(await get('ven_b')).toBe(4);
   });
 
+  it('writes to the stays move everything but not the configuration scope', async () => {
+    const clock = fixedClock(at);
+    const answers = new VenueCache<number>(db.changes, clock, { ttlMs: 60_000 });
+    const configs = new VenueCache<number>(db.changes, clock, { ttlMs: 60_000, scope: 'configuration' });
+    let n = 0;
+    expect(await answers.get('ven_s', 'k', async () => ++n)).toBe(1);
+    expect(await configs.get('ven_s', 'k', async () => ++n)).toBe(2);
+    await db.kysely.updateTable('bookings').set({ status: 'cancelled' }).where('id', '=', 'none').execute();
+    expect(await answers.get('ven_s', 'k', async () => ++n)).toBe(3);
+    expect(await configs.get('ven_s', 'k', async () => ++n)).toBe(2);
+    await touch(db.kysely, 'ven_s');
+    expect(await configs.get('ven_s', 'k', async () => ++n)).toBe(4);
+  });
+
   it('an answer computed while the venue changed is served once but not kept', async () => {
     const cache = new VenueCache<string>(db.changes, fixedClock(at), { ttlMs: 60_000 });
     const first = await cache.get('ven_e', 'k', async () => {

@@ -115,7 +115,21 @@ function prepareUnits(config: VenueConfig, tableIndex: Map<string, number>): Uni
   return units.sort((a, b) => a.capacity - b.capacity);
 }
 
+// Prepared once per configuration object: a cached configuration (the same object, never mutated) is
+// asked about again and again.
+const preparedConfigs = new WeakMap<VenueConfig, PreparedConfig>();
+
+/** The configuration indexed for the engine; the same object gives the same (shared, read-only) answer. */
 export function prepareConfig(config: VenueConfig): PreparedConfig {
+  let prepared = preparedConfigs.get(config);
+  if (!prepared) {
+    prepared = prepareConfigOnce(config);
+    preparedConfigs.set(config, prepared);
+  }
+  return prepared;
+}
+
+function prepareConfigOnce(config: VenueConfig): PreparedConfig {
   const tableIndex = new Map(config.tables.map((table, index) => [table.id, index]));
   const shifts = config.shifts.map((shift) => prepareShift(config, shift));
   if (shifts.length === 0) {

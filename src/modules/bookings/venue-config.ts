@@ -121,13 +121,14 @@ export async function loadVenueConfig(db: Conn, venue: VenueRow, firstDate: stri
 const CONFIG_TTL_MS = 60_000;
 
 /**
- * `loadVenueConfig` through the venue cache. The configuration does not depend on the clock, and every
- * write to it (or to anything the change feed cannot place) invalidates it before the write returns;
+ * `loadVenueConfig` through the venue cache. The configuration does not depend on the clock or on the
+ * stays, and every write to it (or to anything the change feed cannot place) invalidates it before the
+ * write returns;
  * other instances learn of it through the feed's notification. Stays are never cached: the booking path
  * reads them afresh inside its transaction.
  */
 export function cachedVenueConfig(changes: ChangeFeed, clock: Clock) {
-  const cache = new VenueCache<LoadedVenue>(changes, clock, { ttlMs: CONFIG_TTL_MS, maxEntries: 2_000 });
+  const cache = new VenueCache<LoadedVenue>(changes, clock, { ttlMs: CONFIG_TTL_MS, maxEntries: 2_000, scope: 'configuration' });
   return (conn: Conn, venue: VenueRow, firstDate: string, lastDate = firstDate): Promise<LoadedVenue> =>
     cache.get(venue.id, `${firstDate}|${lastDate}`, () => loadVenueConfig(conn, venue, firstDate, lastDate));
 }
