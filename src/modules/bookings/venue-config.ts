@@ -134,39 +134,39 @@ export function cachedVenueConfig(changes: ChangeFeed, clock: Clock) {
 }
 
 /**
- * The active stays overlapping [fromUtc, toUtc) with the tables they hold: two queries (stays, then
- * their tables), each on an index, whatever the number of bookings.
+ * The active stays overlapping [fromUtc, toUtc) with the tables they hold, in one query driven by the
+ * (venue_id, booking_date) index: a stay's service date lies within three days before the window's
+ * first UTC date (service windows run past midnight, stays last at most a day, zones are at most 14 h
+ * off UTC) and a day after its last, so only those dates are read, however long the venue's history.
  */
 export async function occupancyBetween(db: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> {
-  const k = kyselyOf(db);
-  const stays = await k
-    .selectFrom('bookings')
-    .select(['id', 'starts_at', 'ends_at', 'guest_count', 'access_rule_id'])
-    .where('venue_id', '=', venueId)
-    .where('status', 'in', [...ACTIVE_BOOKING_STATUSES])
-    .where('starts_at', '<', toUtc.toISOString())
-    .where('ends_at', '>', fromUtc.toISOString())
-    .execute();
-  if (stays.length === 0) return [];
-  const tables = await k
-    .selectFrom('booking_tables as bt')
-    .innerJoin('bookings as b', 'b.id', 'bt.booking_id')
-    .select(['bt.booking_id', 'bt.table_id'])
+  const DAY = 86_400_000;
+  const rows = await kyselyOf(db)
+    .selectFrom('bookings as b')
+    .leftJoin('booking_tables as bt', 'bt.booking_id', 'b.id')
+    .select(['b.id', 'b.starts_at', 'b.ends_at', 'b.guest_count', 'b.access_rule_id', 'bt.table_id'])
     .where('b.venue_id', '=', venueId)
+    .where('b.booking_date', '>=', new Date(fromUtc.getTime() - 3 * DAY).toISOString().slice(0, 10))
+    .where('b.booking_date', '<=', new Date(toUtc.getTime() + DAY).toISOString().slice(0, 10))
     .where('b.status', 'in', [...ACTIVE_BOOKING_STATUSES])
-    .where('bt.starts_at', '<', toUtc.toISOString())
-    .where('bt.ends_at', '>', fromUtc.toISOString())
+    .where('b.starts_at', '<', toUtc.toISOString())
+    .where('b.ends_at', '>', fromUtc.toISOString())
     .execute();
-  const byBooking = new Map<string, string[]>();
-  for (const row of tables) byBooking.set(row.booking_id, [...(byBooking.get(row.booking_id) ?? []), row.table_id]);
-  return stays
-    .filter((s) => s.starts_at !== null && s.ends_at !== null)
-    .map((s) => ({
-      bookingId: s.id,
-      tableIds: byBooking.get(s.id) ?? [],
-      startsAt: new Date(s.starts_at!),
-      endsAt: new Date(s.ends_at!),
-      covers: s.guest_count,
-      accessRuleId: s.access_rule_id,
-    }));
+  const stays = new Map<string, Occupancy[number] & { tableIds: string[] }>();
+  for (const row of rows) {
+    let stay = stays.get(row.id);
+    if (!stay) {
+      stay = {
+        bookingId: row.id,
+        tableIds: [],
+        startsAt: new Date(row.starts_at!),
+        endsAt: new Date(row.ends_at!),
+        covers: row.guest_count,
+        accessRuleId: row.access_rule_id,
+      };
+      stays.set(row.id, stay);
+    }
+    if (row.table_id) stay.tableIds.push(row.table_id);
+  }
+  return [...stays.values()];
 }
