@@ -37,7 +37,10 @@ export interface RoleGrant {
  */
 export interface GuardSources {
   verifySession(token: string): Promise<{ sessionId: string; user: SessionUser } | undefined>;
-  /** The grant of a role of the account; undefined when the role is not the account's. */
+  /**
+   * The grant of a role of the account; undefined when the role is not the account's. Read on every
+   * authenticated request (at the same time as `findVenue` on venue routes), never cached.
+   */
   roleGrant(operatorId: string, roleId: string): Promise<RoleGrant | undefined>;
   /** The venue when it belongs to the account. */
   findVenue(operatorId: string, venueId: string): Promise<VenueRow | undefined>;
@@ -86,15 +89,34 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 const NO_GRANT: RoleGrant = { isOwner: false, grants: new Map(), venueScope: null };
 
 export function createGuard(sources: GuardSources) {
-  async function loadAuth(request: FastifyRequest): Promise<AuthInfo | undefined> {
+  /** What the user's role grants: nothing unless a client user holds a role of their account. */
+  async function grantOf(user: SessionUser): Promise<RoleGrant> {
+    if (user.role !== 'client' || !user.role_id || !user.operator_id) return NO_GRANT;
+    return (await sources.roleGrant(user.operator_id, user.role_id)) ?? NO_GRANT;
+  }
+
+  /** The venue when a venue id is asked for and belongs to the account (the role's scope is not applied). */
+  async function accountVenue(operatorId: string | null, venueId: string | undefined): Promise<VenueRow | undefined> {
+    return venueId !== undefined && operatorId ? sources.findVenue(operatorId, venueId) : undefined;
+  }
+
+  /**
+   * The caller behind the request's bearer token and, with a venue id, that venue of their account.
+   * Two round trips: the session, then the role's grant and the venue together. Nothing is cached
+   * between requests: a session ended or a role changed on any instance applies to the next request.
+   */
+  async function authenticate(request: FastifyRequest, venueId?: string): Promise<{ auth: AuthInfo; venue?: VenueRow } | undefined> {
     const token = bearerToken(request);
     if (!token) return undefined;
     const session = await sources.verifySession(token);
     if (!session) return undefined;
     const { user } = session;
-    const role =
-      user.role === 'client' && user.role_id && user.operator_id ? await sources.roleGrant(user.operator_id, user.role_id) : undefined;
-    return { sessionId: session.sessionId, user, operatorId: user.operator_id, ...(role ?? NO_GRANT) };
+    const [grant, venue] = await Promise.all([grantOf(user), accountVenue(user.operator_id, venueId)]);
+    return { auth: { sessionId: session.sessionId, user, operatorId: user.operator_id, ...grant }, venue };
+  }
+
+  async function loadAuth(request: FastifyRequest): Promise<AuthInfo | undefined> {
+    return (await authenticate(request))?.auth;
   }
 
   /** Loads the venue if it belongs to the caller's account and lies within the role's scope. */
@@ -108,15 +130,22 @@ export function createGuard(sources: GuardSources) {
   function guard(options: GuardOptions = {}): GuardHook {
     const requirements = [options.permission ?? []].flat().map(parseRequirement);
     const role = options.role ?? 'client';
+    const { venueParam } = options;
     return async function guardHandler(request: FastifyRequest, reply: FastifyReply) {
       reply.header('Cache-Control', 'private, no-store');
-      const auth = request.auth ?? (await loadAuth(request));
-      if (!auth) throw unauthorized();
+      const venueId = venueParam === undefined ? undefined : ((request.params as Record<string, string>)[venueParam] ?? '');
+      // The venue is read together with the role's grant, but the checks keep their order: 401, 403 for
+      // the wrong kind of user, 404 for a venue outside the account or the role's scope, 403 for the permission.
+      const found = request.auth
+        ? { auth: request.auth, venue: await accountVenue(request.auth.operatorId, venueId) }
+        : await authenticate(request, venueId);
+      if (!found) throw unauthorized();
+      const { auth, venue } = found;
       request.auth = auth;
       if (role !== 'any' && auth.user.role !== role) throw forbidden();
-      if (options.venueParam) {
-        const venueId = (request.params as Record<string, string>)[options.venueParam];
-        request.venue = await reachableVenue(auth, venueId ?? '');
+      if (venueId !== undefined) {
+        if (!venue || (auth.venueScope && !auth.venueScope.includes(venueId))) throw notFound('Venue');
+        request.venue = venue;
       }
       if (requirements.length > 0 && !requirements.some((r) => allows(auth.grants, r.key, r.action, auth.isOwner))) {
         throw forbidden(`Your role lacks the ${requirements.map((r) => `${r.key}:${r.action}`).join(' or ')} permission.`);

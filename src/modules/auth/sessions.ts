@@ -3,8 +3,13 @@
  * expiry (SESSION_TTL_HOURS) and an absolute one (SESSION_MAX_DAYS from sign-in): a stolen token that is
  * kept busy still dies. Verification extends the expiry at most once a minute to spare writes, never past
  * the absolute end.
+ *
+ * Every authenticated request verifies its session, so the look-up is written as SQL: building and
+ * compiling it with the query builder cost several times running it (docs/performance.md). Nothing is
+ * cached in memory: a session ended on any instance is refused by the next request.
  */
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { SessionUser } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
@@ -13,6 +18,14 @@ import { newId, randomToken } from '../../platform/ids.js';
 const SLIDE_EVERY_MS = 60_000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A session and its user, as the look-up reads them. */
+interface SessionRow extends SessionUser {
+  session_id: string;
+  expires_at: string;
+  last_seen_at: string;
+  created_at: string;
+}
 
 export interface VerifiedSession {
   sessionId: string;
@@ -44,23 +57,12 @@ export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number; m
     },
 
     async verify(token: string): Promise<VerifiedSession | undefined> {
-      const row = await db.kysely
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          'sessions.id as session_id',
-          'sessions.expires_at',
-          'sessions.last_seen_at',
-          'sessions.created_at',
-          'users.id',
-          'users.role',
-          'users.name',
-          'users.email',
-          'users.operator_id',
-          'users.role_id',
-        ])
-        .where('sessions.token_hash', '=', hashToken(token))
-        .executeTakeFirst();
+      const { rows } = await sql<SessionRow>`
+        select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at,
+               u.id, u.role, u.name, u.email, u.operator_id, u.role_id
+        from sessions s join users u on u.id = s.user_id
+        where s.token_hash = ${hashToken(token)}`.execute(db.kysely);
+      const row = rows[0];
       if (!row) return undefined;
       const now = clock.now();
       const createdAt = new Date(row.created_at);
@@ -69,10 +71,12 @@ export function createSessions(deps: { db: Db; clock: Clock; ttlHours: number; m
         return undefined;
       }
       if (now.getTime() - new Date(row.last_seen_at).getTime() >= SLIDE_EVERY_MS) {
+        // Only if nobody slid it since it was read: requests arriving together (on any instance) write once.
         await db.kysely
           .updateTable('sessions')
           .set({ last_seen_at: now.toISOString(), expires_at: expiryFrom(now, createdAt) })
           .where('id', '=', row.session_id)
+          .where('last_seen_at', '=', row.last_seen_at)
           .execute();
       }
       const { session_id, expires_at: _e, last_seen_at: _l, created_at: _c, ...user } = row;

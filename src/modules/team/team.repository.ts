@@ -1,4 +1,5 @@
 /** Tenant-scoped look-ups of the team module's own tables; every query names the operator account. */
+import { sql } from 'kysely';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import type { RoleGrant } from '../../platform/auth-guard.js';
 import { grantsFromRows } from '../../platform/permissions.js';
@@ -12,12 +13,26 @@ export async function roleGrid(db: Conn, roleId: string) {
   return { grid, venueIds: venues.map((v) => v.venue_id) };
 }
 
-/** What a role of the account grants (for the guard); undefined when it is not the account's role. */
+/**
+ * What a role of the account grants (for the guard); undefined when it is not the account's role.
+ * The guard asks on every authenticated request, so these reads are written as SQL (building and
+ * compiling them with the query builder cost several times running them: docs/performance.md): the
+ * role (all an Owner needs), then for a custom role its grid and venue scope in one statement. Nothing
+ * is cached: a change to a role applies to the next request.
+ */
 export async function roleGrant(db: Conn, operatorId: string, roleId: string): Promise<RoleGrant | undefined> {
-  const role = await findRole(db, operatorId, roleId);
+  const k = kyselyOf(db);
+  const roles = await sql<{ is_system: number }>`
+    select is_system from roles where id = ${roleId} and operator_id = ${operatorId}`.execute(k);
+  const role = roles.rows[0];
   if (!role) return undefined;
   if (role.is_system) return { isOwner: true, grants: new Map(), venueScope: null };
-  const { grid, venueIds } = await roleGrid(db, role.id);
+  const { rows } = await sql<{ part: 'grant' | 'venue'; name: string; can_read: number; can_write: number }>`
+    select 'grant' as part, permission_key as name, can_read, can_write from role_permissions where role_id = ${roleId}
+    union all
+    select 'venue', venue_id, 0, 0 from role_venues where role_id = ${roleId}`.execute(k);
+  const grid = rows.filter((row) => row.part === 'grant').map((row) => ({ ...row, permission_key: row.name }));
+  const venueIds = rows.filter((row) => row.part === 'venue').map((row) => row.name);
   return { isOwner: false, grants: grantsFromRows(grid), venueScope: venueIds.length > 0 ? venueIds : null };
 }
 
