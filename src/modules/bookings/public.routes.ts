@@ -4,6 +4,7 @@
  * bot-checked for callers who are not signed in, `Idempotency-Key` honoured) and the booking's QR code.
  * The door's routes (door key, check-in, door reject) are in door.routes.ts.
  */
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { isCalendarDate } from '../../domain/venue-time.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
@@ -23,6 +24,20 @@ const PartySize = Type.Integer({ minimum: 1, maximum: 500 });
 const AVAILABILITY_CACHE_SECONDS = 1;
 const availabilityCache = (reply: { header(name: string, value: string): unknown }) =>
   reply.header('Cache-Control', `public, max-age=0, s-maxage=${AVAILABILITY_CACHE_SECONDS}`);
+
+/**
+ * The body of a (cached, shared, never mutated) answer, serialised by the route's response schema once
+ * per answer object: a cache hit sends the same text again instead of serialising the same object.
+ */
+const serialised = new WeakMap<object, string>();
+function serialisedOnce(reply: FastifyReply, answer: object): FastifyReply {
+  let body = serialised.get(answer);
+  if (body === undefined) {
+    body = String(reply.serialize(answer));
+    serialised.set(answer, body);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
+}
 
 const AvailabilityQuery = Type.Object({
   date: DateString,
@@ -136,7 +151,7 @@ export const publicBookingRoutes: RoutePlugin<{
       checkDate(request.query.date);
       const answer = await bookings.availability(request.params.venueId, { ...request.query, type: request.query.type ?? 'tables' });
       availabilityCache(reply);
-      return answer;
+      return serialisedOnce(reply, answer);
     },
   );
 
@@ -155,7 +170,7 @@ export const publicBookingRoutes: RoutePlugin<{
       checkDate(request.query.date);
       const answer = await bookings.floorplan(request.params.venueId, request.query, floors);
       availabilityCache(reply);
-      return answer;
+      return serialisedOnce(reply, answer);
     },
   );
 

@@ -73,6 +73,10 @@ describe('GET /api/public/venues/:venueId/availability', () => {
     expect(dinner.at(-1).time).toBe('22:45');
     expect(body.party_too_large).toBe(false);
     expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=1');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    // Served again from the cache: the same body, sent as serialised the first time.
+    const again = await t.app.inject({ url: `/api/public/venues/${venueId}/availability?date=${FRIDAY}&party_size=2` });
+    expect(again.body).toBe(res.body);
   });
 
   it('refuses an impossible date (400) and an unknown venue (404)', async () => {
