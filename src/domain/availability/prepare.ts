@@ -197,7 +197,12 @@ export function partyLimits(rule: PreparedRule, shift: PreparedShift): { min: nu
 /** Minutes a party stays: rule (toggle on), else shift, else venue; plus smart duration when enabled. */
 export function stayMinutes(config: VenueConfig, rule: PreparedRule, shift: PreparedShift, partySize: number): number {
   const base = rule.rule.durationEnabled && positive(rule.rule.durationMinutes) ? rule.rule.durationMinutes : shift.durationMinutes;
-  if (!config.smartDuration || partySize <= SMART_DURATION.aboveParty) return base;
+  return withSmartDuration(base, config.smartDuration, partySize);
+}
+
+/** A stay of `base` minutes, lengthened for larger parties when smart duration is on (decisions: venue defaults). */
+export function withSmartDuration(base: number, smartDuration: boolean, partySize: number): number {
+  if (!smartDuration || partySize <= SMART_DURATION.aboveParty) return base;
   return base + Math.min(SMART_DURATION.max, (partySize - SMART_DURATION.aboveParty) * SMART_DURATION.perGuest);
 }
 

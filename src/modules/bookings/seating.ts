@@ -8,8 +8,8 @@ import { chooseTables, type SeatingCandidate, type TableStay } from '../../domai
 import { isActive, refusedMoveMessage } from '../../domain/booking-status.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
-import { conflict } from '../../platform/errors.js';
-import { blocksBetween, type TableRecord } from '../tables/index.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import { blocksBetween, floorplanRecords, type TableRecord } from '../tables/index.js';
 import type { BookingRow } from './booking-store.js';
 import { tablesTakenBetween } from './bookings.repository.js';
 import { claimSlots, releaseSlots, TABLE_TAKEN_MESSAGE } from './slots.js';
@@ -108,6 +108,30 @@ export async function checkTablesFree(
       table_ids: blockedTables.map((t) => t.id),
     });
   }
+}
+
+/**
+ * The tables staff name for a stay, checked: the venue's (404 otherwise), active, seating the party
+ * together, and free and unblocked for the stay (409 naming the tables otherwise). Answers them.
+ */
+export async function namedTablesFree(
+  conn: Conn,
+  booking: Pick<BookingRow, 'id' | 'venue_id'>,
+  ids: readonly string[],
+  partySize: number,
+  stay: Stay,
+): Promise<TableRecord[]> {
+  const plan = await floorplanRecords(conn, booking.venue_id);
+  const byId = new Map(plan.tables.map((t) => [t.id, t]));
+  const tables = ids.map((tableId) => byId.get(tableId));
+  if (tables.some((t) => !t)) throw notFound('Table');
+  const chosen = tables as TableRecord[];
+  const inactive = chosen.filter((t) => t.status !== 'active');
+  if (inactive.length > 0) throw conflict(`${tableNames(inactive)} ${inactive.length === 1 ? 'is' : 'are'} not active`);
+  const seats = chosen.reduce((sum, t) => sum + t.capacity, 0);
+  if (seats < partySize) throw conflict(`${tableNames(chosen)} seat ${seats}: the booking is for ${partySize}`);
+  await checkTablesFree(conn, booking, chosen, stay.startsAt, stay.endsAt);
+  return chosen;
 }
 
 /** Re-writes the booking's tables and slots for [startsAt, endsAt) (an active booking's; none when `tableIds` is empty). */

@@ -9,7 +9,7 @@
  * Each create runs in the same serialised transaction as a public booking (one per venue), with an
  * optional `Idempotency-Key`, and queues the guest's confirmation with it.
  */
-import { SMART_DURATION } from '../../domain/availability/index.js';
+import { withSmartDuration } from '../../domain/availability/index.js';
 import type { BookingStatus } from '../../domain/booking-status.js';
 import { isCalendarDate, localToUtc, utcToLocal } from '../../domain/venue-time.js';
 import type { Db } from '../../db/connect.js';
@@ -21,7 +21,7 @@ import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import { findGuest, guestForEmail } from '../auth/index.js';
-import { floorplanRecords, type TableRecord } from '../tables/index.js';
+import { floorplanRecords } from '../tables/index.js';
 import { bookingMails } from './booking-mail.js';
 import { bookingOrThrow } from './booking-store.js';
 import { toDetail } from './booking-views.js';
@@ -29,7 +29,7 @@ import type { BookingChanged } from './bookings.schemas.js';
 import type { DoorKeys } from './door-keys.js';
 import { recordHistory } from './history.js';
 import { idempotent } from './idempotency.js';
-import { bestSeating, checkTablesFree, holdTables, tableNames, type Stay } from './seating.js';
+import { bestSeating, holdTables, namedTablesFree, type Stay } from './seating.js';
 import { staffActor } from './staff.service.js';
 import { loadVenueConfig } from './venue-config.js';
 
@@ -120,21 +120,6 @@ export function createStaffBookings(deps: StaffCreateDeps) {
     return rule;
   }
 
-  /** The tables staff named: the venue's, active, seating the party together and free for the stay. */
-  async function namedTables(conn: Conn, venue: VenueRow, bookingId: string, ids: readonly string[], partySize: number, stay: Stay) {
-    const plan = await floorplanRecords(conn, venue.id);
-    const byId = new Map(plan.tables.map((t) => [t.id, t]));
-    const tables = ids.map((id) => byId.get(id));
-    if (tables.some((t) => !t)) throw notFound('Table');
-    const chosen = tables as TableRecord[];
-    const inactive = chosen.filter((t) => t.status !== 'active');
-    if (inactive.length > 0) throw conflict(`${tableNames(inactive)} ${inactive.length === 1 ? 'is' : 'are'} not active`);
-    const seats = chosen.reduce((sum, t) => sum + t.capacity, 0);
-    if (seats < partySize) throw conflict(`${tableNames(chosen)} seat ${seats}: the booking is for ${partySize}`);
-    await checkTablesFree(conn, { id: bookingId, venue_id: venue.id }, chosen, stay.startsAt, stay.endsAt);
-    return ids;
-  }
-
   /** Inserts the booking, its tables and slots, its history and the guest's confirmation; answers it after commit. */
   async function create(
     auth: AuthInfo,
@@ -192,7 +177,9 @@ export function createStaffBookings(deps: StaffCreateDeps) {
         const date = realDate(body.date ?? local.date);
         const time = body.time ?? local.time;
         const rule = await ruleOf(conn, venue, date, body.access_rule_id, 'table');
-        const minutes = body.duration_minutes ?? defaultStay(venue, await smartDurationOn(conn, venue.id), body.party_size);
+        const minutes =
+          body.duration_minutes ??
+          withSmartDuration(venue.default_booking_duration, await smartDurationOn(conn, venue.id), body.party_size);
         const startsAt = localToUtc(date, time, venue.timezone);
         const stay = { startsAt, endsAt: new Date(startsAt.getTime() + minutes * 60_000) };
         let tableIds: readonly string[] = [];
@@ -201,7 +188,9 @@ export function createStaffBookings(deps: StaffCreateDeps) {
           if (!best) throw conflict(`No free table seats ${body.party_size} at ${time} on ${date}`, { reason: 'no_table' });
           tableIds = best.tableIds;
         } else if (body.table_ids.length > 0) {
-          tableIds = await namedTables(conn, venue, id, [...new Set(body.table_ids)], body.party_size, stay);
+          const named = [...new Set(body.table_ids)];
+          await namedTablesFree(conn, { id, venue_id: venue.id }, named, body.party_size, stay);
+          tableIds = named;
         }
         const status: BookingStatus = body.status ?? (walkIn ? 'checked_in' : 'confirmed');
         return {
@@ -285,13 +274,6 @@ interface NewRow {
 function realDate(date: string): string {
   if (!isCalendarDate(date)) throw badRequest('date must be a real calendar date');
   return date;
-}
-
-/** The venue's default stay, lengthened for larger parties when smart duration is on (decisions: venue defaults). */
-export function defaultStay(venue: Pick<VenueRow, 'default_booking_duration'>, smartDuration: boolean, partySize: number): number {
-  const base = venue.default_booking_duration;
-  if (!smartDuration || partySize <= SMART_DURATION.aboveParty) return base;
-  return base + Math.min(SMART_DURATION.max, (partySize - SMART_DURATION.aboveParty) * SMART_DURATION.perGuest);
 }
 
 export type StaffBookings = ReturnType<typeof createStaffBookings>;

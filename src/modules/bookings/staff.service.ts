@@ -23,7 +23,7 @@ import type { Mail } from '../../platform/mail/mail.js';
 import { afterKey, cursorPage, offsetPage, pageRequest, textKey } from '../../platform/paging.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import type { Payments } from '../payments/index.js';
-import { floorplanRecords, type TableRecord } from '../tables/index.js';
+import { floorplanRecords } from '../tables/index.js';
 import { bookingMails } from './booking-mail.js';
 import {
   bookingOrThrow,
@@ -38,7 +38,7 @@ import { tablesByBooking, toDetail, toSummary } from './booking-views.js';
 import type { DoorKeys } from './door-keys.js';
 import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, LifecycleFlag, StaffSettableStatus } from './bookings.schemas.js';
 import { recordHistory, type Actor } from './history.js';
-import { bestSeating, checkTablesFree, holdTables, stayOf, tableNames } from './seating.js';
+import { bestSeating, checkTablesFree, holdTables, namedTablesFree, stayOf } from './seating.js';
 import { claimSlots, releaseSlots, slotOf } from './slots.js';
 import { createHoldActions } from './staff-holds.js';
 
@@ -395,19 +395,8 @@ export function createStaffService(deps: StaffDeps) {
       update(auth, id, async (trx, booking, { actor, now }) => {
         const { startsAt, endsAt } = stayOf(booking, 'seated');
         const ids = [...new Set(requested)];
-        const plan = await floorplanRecords(trx, booking.venue_id);
-        const byId = new Map(plan.tables.map((t) => [t.id, t]));
-        const tables = ids.map((tableId) => byId.get(tableId));
-        if (tables.some((t) => !t)) throw notFound('Table');
-        const chosen = tables as TableRecord[];
-        const inactive = chosen.filter((t) => t.status !== 'active');
-        if (inactive.length > 0) throw conflict(`${tableNames(inactive)} ${inactive.length === 1 ? 'is' : 'are'} not active`);
-        const seats = chosen.reduce((sum, t) => sum + t.capacity, 0);
-        if (seats < booking.guest_count) {
-          throw conflict(`${tableNames(chosen)} seat ${seats}: the booking is for ${booking.guest_count}`);
-        }
         const before = await tableIdsOf(trx, booking.id);
-        await checkTablesFree(trx, booking, chosen, startsAt, endsAt);
+        await namedTablesFree(trx, booking, ids, booking.guest_count, { startsAt, endsAt });
         await holdTables(trx, booking, ids, startsAt, endsAt);
         await recordHistory(trx, booking.id, actor, { action: 'assign_tables', detail: { from: before, to: ids } }, now);
       }),
