@@ -6,7 +6,6 @@
  * every instance runs (releasing unpaid bookings, the daily smart-table pass) take effect once.
  * PostgreSQL only: the embedded SQLite default is one instance by design.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,51 +17,23 @@ import { setMaintenance } from '../../src/platform/maintenance.js';
 import { createOperator, createTestApp, insertVenue, uniqueEmail, type TestApp } from '../helpers/app.js';
 import { ENGINE } from '../helpers/db.js';
 import { insertAccessRule, insertShift } from '../helpers/rows.js';
+import { startServe, stopServes, type ServeProcess } from '../helpers/serve.js';
 
-const BIN = path.resolve('bin/maitred');
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const JOBS_INTERVAL_MS = 200;
 /** Failed logins per email from all addresses: the limit the first test exhausts through both servers. */
 const EMAIL_FAILURES = 4;
 
-interface Server {
-  base: string;
-  child: ChildProcess;
-  /** Everything the server has logged so far (pino JSON lines). */
-  log: () => string;
-}
-
-/** `maitred serve` on a free port against the test database and the shared Redis; resolves once it listens. */
-async function startServer(databaseUrl: string, uploads: string): Promise<Server> {
-  const child = spawn(BIN, ['serve'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      UPLOADS_DIR: uploads,
-      LOG_LEVEL: 'info',
-      PAYMENT_WEBHOOK_SECRET: 'whsec_test',
-      JOBS_INTERVAL_MS: String(JOBS_INTERVAL_MS),
-      // Only the email's count is low; the address's counters (every request comes from 127.0.0.1) stay out of the way.
-      RATE_LIMITS: `login_failures_email=${EMAIL_FAILURES}/60,login_failures_ip=1000/60,login_failures_email_ip=1000/60`,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** `maitred serve` against the test database and the shared Redis, with the jobs' beat and the low email limit. */
+const startServer = (databaseUrl: string, uploads: string): Promise<ServeProcess> =>
+  startServe({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    UPLOADS_DIR: uploads,
+    JOBS_INTERVAL_MS: String(JOBS_INTERVAL_MS),
+    // Only the email's count is low; the address's counters (every request comes from 127.0.0.1) stay out of the way.
+    RATE_LIMITS: `login_failures_email=${EMAIL_FAILURES}/60,login_failures_ip=1000/60,login_failures_email_ip=1000/60`,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const base = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`maitred serve exited with ${code}: ${stderr}`)));
-  });
-  return { base, child, log: () => stdout };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,7 +68,7 @@ describe('JOBS_INTERVAL_MS', () => {
 
 describe.runIf(ENGINE === 'postgres')('two server processes, one database, one Redis', () => {
   let t: TestApp;
-  let servers: Server[] = [];
+  let servers: ServeProcess[] = [];
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-instances-'));
 
   beforeAll(async () => {
@@ -108,16 +79,7 @@ describe.runIf(ENGINE === 'postgres')('two server processes, one database, one R
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(
-      servers.map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            if (s.child.exitCode !== null) return resolve();
-            s.child.once('exit', () => resolve());
-            s.child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopServes(servers);
     servers = [];
     await t?.close();
     fs.rmSync(uploads, { recursive: true, force: true });

@@ -4,56 +4,25 @@
  * one booking is made; the others are told the time is taken. PostgreSQL only: the embedded SQLite
  * default is one instance by design (decisions: running several instances).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../test/helpers/app.js';
 import { ENGINE } from '../../../test/helpers/db.js';
+import { startServe, stopServes, type ServeProcess } from '../../../test/helpers/serve.js';
 import { insertAccessRule, insertShift } from '../../../test/helpers/rows.js';
 import { addDays } from '../../domain/venue-time.js';
 
-const BIN = path.resolve('bin/maitred');
 const EVERY_DAY = '["mon","tue","wed","thu","fri","sat","sun"]';
 
-interface Server {
-  base: string;
-  child: ChildProcess;
-}
-
-/** `maitred serve` on a free port against the test database; resolves once it listens. */
-async function startServer(databaseUrl: string, uploads: string): Promise<Server> {
-  const child = spawn(BIN, ['serve'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATABASE_URL: databaseUrl,
-      UPLOADS_DIR: uploads,
-      LOG_LEVEL: 'info',
-      PAYMENT_WEBHOOK_SECRET: 'whsec_test',
-      RATE_LIMITS: 'public_booking=1000/60',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const base = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`maitred serve exited with ${code}: ${stderr}`)));
-  });
-  return { base, child };
-}
+/** `maitred serve` against the test database, with the booking limit out of the race's way. */
+const startServer = (databaseUrl: string, uploads: string): Promise<ServeProcess> =>
+  startServe({ DATABASE_URL: databaseUrl, UPLOADS_DIR: uploads, RATE_LIMITS: 'public_booking=1000/60' });
 
 describe.runIf(ENGINE === 'postgres')('two server processes, one database', () => {
   let t: TestApp;
-  let servers: Server[] = [];
+  let servers: ServeProcess[] = [];
   let venueId: string;
   let ruleId: string;
   const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-race-'));
@@ -77,16 +46,7 @@ describe.runIf(ENGINE === 'postgres')('two server processes, one database', () =
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(
-      servers.map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            if (s.child.exitCode !== null) return resolve();
-            s.child.once('exit', () => resolve());
-            s.child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopServes(servers);
     servers = [];
     await t.close();
     fs.rmSync(uploads, { recursive: true, force: true });
