@@ -4,7 +4,7 @@
  * members; payments: guest keys and memberships). Every function takes a `Conn`, so callers can run it
  * inside their own transaction.
  */
-import { sql, type Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict } from '../../platform/errors.js';
@@ -35,30 +35,50 @@ export async function emailTaken(db: Conn, email: string, exceptUserId?: string)
   return Boolean(await query.executeTakeFirst());
 }
 
+/** A new user's row: name trimmed, email normalised, no two-factor, tier or image yet. */
+function userRow(
+  id: string,
+  user: Pick<UsersTable, 'role' | 'name' | 'email' | 'password_hash' | 'operator_id' | 'role_id'> & { phone?: string | null },
+  now: Date,
+): Insertable<UsersTable> {
+  const at = now.toISOString();
+  return {
+    id,
+    role: user.role,
+    name: user.name.trim(),
+    email: normaliseEmail(user.email),
+    phone: user.phone ?? null,
+    password_hash: user.password_hash,
+    operator_id: user.operator_id,
+    role_id: user.role_id,
+    totp_secret: null,
+    totp_pending_secret: null,
+    membership_tier: null,
+    profile_image_url: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** Inserts a user; 409 when the email is already registered. */
 export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<string> {
   if (await emailTaken(db, user.email)) throw conflict(EMAIL_TAKEN);
   const id = newId('usr');
-  const at = now.toISOString();
   try {
     await kyselyOf(db)
       .insertInto('users')
-      .values({
-        id,
-        role: user.role,
-        name: user.name.trim(),
-        email: normaliseEmail(user.email),
-        phone: user.phone ?? null,
-        password_hash: await hashPassword(user.password),
-        operator_id: user.operator_id ?? null,
-        role_id: user.role_id ?? null,
-        totp_secret: null,
-        totp_pending_secret: null,
-        membership_tier: null,
-        profile_image_url: null,
-        created_at: at,
-        updated_at: at,
-      })
+      .values(
+        userRow(
+          id,
+          {
+            ...user,
+            password_hash: await hashPassword(user.password),
+            operator_id: user.operator_id ?? null,
+            role_id: user.role_id ?? null,
+          },
+          now,
+        ),
+      )
       .execute();
   } catch (error) {
     // A concurrent registration of the same email loses on the unique index.
@@ -81,26 +101,10 @@ export async function guestForEmail(
 ): Promise<string | null> {
   const email = normaliseEmail(guest.email);
   const k = kyselyOf(db);
-  const at = now.toISOString();
   // One statement for a new guest; a known email (the insert does nothing) is then read.
   const inserted = await k
     .insertInto('users')
-    .values({
-      id: newId('usr'),
-      role: 'guest',
-      name: guest.name.trim(),
-      email,
-      phone: guest.phone ?? null,
-      password_hash: null,
-      operator_id: null,
-      role_id: null,
-      totp_secret: null,
-      totp_pending_secret: null,
-      membership_tier: null,
-      profile_image_url: null,
-      created_at: at,
-      updated_at: at,
-    })
+    .values(userRow(newId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now))
     .onConflict((oc) => oc.column('email').doNothing())
     .returning('id')
     .executeTakeFirst();
