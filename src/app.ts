@@ -107,7 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     schemaController: { compilersFactory: deferredCompilers(validatorCompiler) },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  await registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
+  registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
