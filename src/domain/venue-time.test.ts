@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { parseVenueInstant as parseVenueDateTime } from './venue-instant.js';
 import { addDays, dayOfWeek, localToUtc, localToday, shiftInstant, utcToLocal } from './venue-time.js';
@@ -38,5 +40,31 @@ describe('venue-local time', () => {
       localToUtc('2026-03-28', '19:00', 'Europe/London').toISOString(),
     );
     expect(shiftInstant(start, -24, 'hours', 'Europe/London').toISOString()).toBe('2026-03-28T18:00:00.000Z');
+  });
+});
+
+describe('shiftInstant, remembered by the minute', () => {
+  it('moves any instant exactly as luxon does, around DST changes too', () => {
+    // Instants within a day of the 2026 changes in London, New York and Sydney, and anywhere in the year.
+    const changes = ['2026-03-29T01:00:00Z', '2026-10-25T01:00:00Z', '2026-03-08T07:00:00Z', '2026-04-04T16:00:00Z'].map(Date.parse);
+    const instant = fc.oneof(
+      fc.tuple(fc.constantFrom(...changes), fc.integer({ min: -86_400_000, max: 86_400_000 })).map(([at, by]) => at + by),
+      fc.integer({ min: Date.parse('2026-01-01T00:00:00Z'), max: Date.parse('2027-01-01T00:00:00Z') }),
+    );
+    fc.assert(
+      fc.property(
+        instant,
+        fc.integer({ min: -40, max: 40 }),
+        fc.constantFrom('minutes', 'hours', 'days', 'weeks', 'months'),
+        fc.constantFrom('Europe/London', 'America/New_York', 'Australia/Sydney', 'UTC'),
+        (ms, amount, unit, zone) => {
+          const expected = DateTime.fromMillis(ms, { zone })
+            .plus({ [unit]: amount })
+            .toMillis();
+          expect(shiftInstant(new Date(ms), amount, unit, zone).getTime()).toBe(expected);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
  * arithmetic costs microseconds a call, and the booking engine converts the same few dates and times
  * over and over.
  */
-function remembered<T>(convert: (key: string) => T, limit = 50_000): (key: string) => T {
+export function remembered<T>(convert: (key: string) => T, limit = 50_000): (key: string) => T {
   const answers = new Map<string, T>();
   return (key) => {
     const known = answers.get(key);
@@ -78,7 +78,19 @@ export type DurationUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
 /** Moves an instant by a signed amount of a unit, in the venue's zone (days and months are calendar). */
 export function shiftInstant(instant: Date, amount: number, unit: string, zone: string): Date {
   const key = (['minutes', 'hours', 'days', 'weeks', 'months'].includes(unit) ? unit : 'hours') as DurationUnit;
-  return DateTime.fromJSDate(instant, { zone })
-    .plus({ [key]: amount })
-    .toJSDate();
+  // The shift is the same for every instant of one minute (zone offsets change on whole minutes), so it
+  // is remembered by the minute: availability moves "now" by the booking window on every request.
+  const ms = instant.getTime();
+  const minute = Math.floor(ms / 60_000);
+  return new Date(ms + shiftOfMinute(`${minute}|${amount}|${key}|${zone}`));
 }
+
+const shiftOfMinute = remembered((key: string): number => {
+  const [minute, amount, unit, zone] = key.split('|');
+  const from = Number(minute) * 60_000;
+  return (
+    DateTime.fromMillis(from, { zone })
+      .plus({ [unit]: Number(amount) })
+      .toMillis() - from
+  );
+}, 10_000);

@@ -276,15 +276,22 @@ function indexFor(prepared: PreparedConfig, occupancy: Occupancy, excludeBooking
  */
 export function computeAvailability(config: VenueConfig, occupancy: Occupancy, query: AvailabilityQuery): AvailabilityResult {
   checkQuery(query.date, query.partySize, query.now);
+  return availabilityIn(contextFor(config, occupancy, query), query);
+}
+
+function contextFor(config: VenueConfig, occupancy: Occupancy, query: AvailabilityQuery): Context {
   const prepared = prepareConfig(config);
-  const ctx = createContext(prepared, indexFor(prepared, occupancy), query.now, query.partySize);
+  return createContext(prepared, indexFor(prepared, occupancy), query.now, query.partySize);
+}
+
+function availabilityIn(ctx: Context, query: AvailabilityQuery): AvailabilityResult {
   const day = slotsOfDay(ctx, query.date, query.type, false);
   return {
     date: query.date,
     party_size: query.partySize,
     type: query.type,
     slots: day.slots,
-    party_too_large: day.slots.length > 0 ? !day.sizeFitsSomewhere : query.partySize > config.defaults.partyMax,
+    party_too_large: day.slots.length > 0 ? !day.sizeFitsSomewhere : query.partySize > ctx.prepared.config.defaults.partyMax,
     access_rule_ids: day.ruleIds,
     bundle_ids: day.bundleIds,
   };
@@ -302,9 +309,25 @@ export interface NextDatesQuery extends AvailabilityQuery {
  */
 export function nextAvailableDates(config: VenueConfig, occupancy: Occupancy, query: NextDatesQuery): string[] {
   checkQuery(query.date, query.partySize, query.now);
+  return nextDatesIn(contextFor(config, occupancy, query), query);
+}
+
+/**
+ * `computeAvailability` and `nextAvailableDates` of one query together, as the public availability
+ * answer has them: the configuration prepared, the stays indexed and the clock arithmetic done once.
+ */
+export function availabilityWithNextDates(
+  config: VenueConfig,
+  occupancy: Occupancy,
+  query: NextDatesQuery,
+): { availability: AvailabilityResult; nextDates: string[] } {
+  checkQuery(query.date, query.partySize, query.now);
+  const ctx = contextFor(config, occupancy, query);
+  return { availability: availabilityIn(ctx, query), nextDates: nextDatesIn(ctx, query) };
+}
+
+function nextDatesIn(ctx: Context, query: NextDatesQuery): string[] {
   const days = Math.min(NEXT_DATES_MAX_LOOKAHEAD, Math.max(0, Math.floor(query.days ?? NEXT_DATES_LOOKAHEAD)));
-  const prepared = prepareConfig(config);
-  const ctx = createContext(prepared, indexFor(prepared, occupancy), query.now, query.partySize);
   const dates: string[] = [];
   for (let i = 1; i <= days; i++) {
     const date = addDays(query.date, i);

@@ -41,18 +41,32 @@ export interface CoverSteps {
 }
 
 function coverSteps(stays: { start: number; end: number; covers: number }[]): CoverSteps {
-  const deltas = new Map<number, number>();
+  // Every start and end as an event, in time order (typed arrays: instants are not small integers, and
+  // keying a Map by them costs more than sorting), then equal times folded into one step.
+  const at = new Float64Array(stays.length * 2);
+  const delta = new Float64Array(stays.length * 2);
+  let count = 0;
   for (const stay of stays) {
     if (!(stay.end > stay.start) || !(stay.covers > 0)) continue;
-    deltas.set(stay.start, (deltas.get(stay.start) ?? 0) + stay.covers);
-    deltas.set(stay.end, (deltas.get(stay.end) ?? 0) - stay.covers);
+    at[count] = stay.start;
+    delta[count++] = stay.covers;
+    at[count] = stay.end;
+    delta[count++] = -stay.covers;
   }
-  const times = [...deltas.keys()].sort((a, b) => a - b);
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  order.sort((a, b) => at[a] - at[b]);
+  const times: number[] = [];
   const covers: number[] = [];
   let seated = 0;
-  for (const time of times) {
-    seated += deltas.get(time) ?? 0;
-    covers.push(seated);
+  for (let k = 0; k < count; k++) {
+    const i = order[k];
+    seated += delta[i];
+    if (times.length > 0 && times[times.length - 1] === at[i]) covers[covers.length - 1] = seated;
+    else {
+      times.push(at[i]);
+      covers.push(seated);
+    }
   }
   return { times, covers };
 }

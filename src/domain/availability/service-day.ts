@@ -5,6 +5,7 @@
  * look-ups on an ordinary day and a binary search for the change on a DST day (no per-slot look-up).
  */
 import { DateTime } from 'luxon';
+import { remembered } from '../venue-time.js';
 
 export const DAY_MINUTES = 24 * 60;
 export const SERVICE_MINUTES = 2 * DAY_MINUTES;
@@ -72,6 +73,19 @@ export interface ServiceClock {
 }
 
 export function serviceClock(date: string, zone: string): ServiceClock {
+  return clockOf(`${zone}|${date}`);
+}
+
+/**
+ * Remembered by zone and date: every availability answer plans its day and the fourteen after it, and
+ * each plan's two zone look-ups cost more than the rest of planning the day.
+ */
+const clockOf = remembered((key: string): ServiceClock => {
+  const cut = key.lastIndexOf('|');
+  return computeServiceClock(key.slice(cut + 1), key.slice(0, cut));
+}, 5_000);
+
+function computeServiceClock(date: string, zone: string): ServiceClock {
   const match = DATE.exec(date);
   if (!match) throw new RangeError(`Invalid service date ${date}`);
   const wallStart = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));

@@ -10,7 +10,7 @@
  * provider's expiry event, or the expiry job).
  */
 import type { Logger } from 'pino';
-import { computeAvailability, nextAvailableDates, slotFree, type Candidate, type Occupancy } from '../../domain/availability/index.js';
+import { availabilityWithNextDates, slotFree, type Candidate, type Occupancy } from '../../domain/availability/index.js';
 import { QR_TOKEN_TTL_MS, signQrToken } from '../../domain/booking-tokens/index.js';
 import { chooseTables } from '../../domain/table-assignment/index.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../domain/payment-policy.js';
@@ -41,7 +41,7 @@ import { idempotent, pruneIdempotencyKeys } from './idempotency.js';
 import { bookingMails } from './booking-mail.js';
 import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
-import { cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
+import { cachedOccupancy, cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
 
 /** How long an unpaid deposit booking keeps its table. */
 export const PAYMENT_WINDOW_MS = 15 * 60_000;
@@ -92,6 +92,7 @@ export function createPublicBookings(deps: PublicDeps) {
   const { db, clock, payments, doorKeys } = deps;
   const mails = bookingMails({ mail: deps.mail, doorKeys, publicBaseUrl: deps.publicBaseUrl });
   const venueConfig = cachedVenueConfig(db.changes, clock);
+  const cachedStays = cachedOccupancy(db.changes, clock);
   /** The venue cache, or with `answerCacheMs` 0 a stand-in that computes every answer. */
   const answerCache = <T>(): Pick<VenueCache<T>, 'get'> =>
     deps.answerCacheMs > 0
@@ -106,7 +107,10 @@ export function createPublicBookings(deps: PublicDeps) {
     return venue;
   }
 
-  /** The configuration and stays of the service dates [first, last]. */
+  /**
+   * The configuration and stays of the service dates [first, last]: inside a transaction (`trx`, the
+   * booking path) the stays are read afresh; outside one, from the stays cache.
+   */
   async function dayState(
     conn: Db | Kysely<Database>,
     venue: VenueRow,
@@ -116,7 +120,9 @@ export function createPublicBookings(deps: PublicDeps) {
     const window = serviceWindow(venue, first, last);
     const [loaded, occupancy] = await Promise.all([
       venueConfig(conn, venue, first, last),
-      occupancyBetween(conn, venue.id, window.fromUtc, window.toUtc),
+      conn === db
+        ? cachedStays(db, venue.id, window.fromUtc, window.toUtc)
+        : occupancyBetween(conn, venue.id, window.fromUtc, window.toUtc),
     ]);
     return { loaded, occupancy };
   }
@@ -137,7 +143,7 @@ export function createPublicBookings(deps: PublicDeps) {
     const now = clock.now();
     const { loaded, occupancy } = await dayState(db, venue, query.date, addDays(query.date, 14));
     const ask = { date: query.date, partySize: query.party_size, type: query.type, now };
-    const result = computeAvailability(loaded.config, occupancy, ask);
+    const { availability: result, nextDates } = availabilityWithNextDates(loaded.config, occupancy, { ...ask, days: 14 });
     const visible = new Set(loaded.rules.filter((r) => !r.app_opt_out).map((r) => r.id));
     const rules = loaded.rules.filter((r) => result.access_rule_ids.includes(r.id) && visible.has(r.id));
     return {
@@ -149,7 +155,7 @@ export function createPublicBookings(deps: PublicDeps) {
         .filter((s) => visible.has(s.access_rule_id))
         .map((s) => ({ time: s.time, access_rule_id: s.access_rule_id, available: s.available })),
       party_too_large: result.party_too_large,
-      next_available_dates: nextAvailableDates(loaded.config, occupancy, { ...ask, days: 14 }),
+      next_available_dates: nextDates,
       rules: rules.map(publicRule),
       bundle_ids: result.bundle_ids,
     };

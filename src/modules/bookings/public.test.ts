@@ -342,8 +342,23 @@ describe('rate limit', () => {
   });
 });
 
-describe('cached availability', () => {
+describe.each([
+  ['as deployed: answers and stays cached', {}],
+  ['answers not cached (AVAILABILITY_CACHE_MS=0): the stays cache alone', { AVAILABILITY_CACHE_MS: '0' }],
+])('cached availability, %s', (_name, env: Record<string, string>) => {
+  let t: TestApp;
+  let op: TestOperator;
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMITS: 'public_booking=1000/60', ...env });
+    op = await createOperator(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
   it('reflects each change of the venue at once: a booking, a cancellation, a block, a configuration change', async () => {
+    const book = (body: Record<string, unknown>, headers: Record<string, string>, venue: string) =>
+      t.app.inject({ method: 'POST', url: `/api/public/venues/${venue}/book`, headers, payload: body });
     const venue = await insertVenue(t, op.operatorId, { status: 'live' });
     await insertShift(t, venue, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '22:00' });
     const rule = await insertAccessRule(t, venue, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });

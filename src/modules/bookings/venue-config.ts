@@ -124,8 +124,8 @@ const CONFIG_TTL_MS = 60_000;
  * `loadVenueConfig` through the venue cache. The configuration does not depend on the clock or on the
  * stays, and every write to it (or to anything the change feed cannot place) invalidates it before the
  * write returns;
- * other instances learn of it through the feed's notification. Stays are never cached: the booking path
- * reads them afresh inside its transaction.
+ * other instances learn of it through the feed's notification. Stays are cached apart (`cachedOccupancy`),
+ * and never on the booking path, which reads them afresh inside its transaction.
  */
 export function cachedVenueConfig(changes: ChangeFeed, clock: Clock) {
   const cache = new VenueCache<LoadedVenue>(changes, clock, { ttlMs: CONFIG_TTL_MS, maxEntries: 2_000, scope: 'configuration' });
@@ -140,33 +140,125 @@ export function cachedVenueConfig(changes: ChangeFeed, clock: Clock) {
  * off UTC) and a day after its last, so only those dates are read, however long the venue's history.
  */
 export async function occupancyBetween(db: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> {
-  const DAY = 86_400_000;
+  const { first, last } = bookingDateBounds(fromUtc, toUtc);
   const rows = await kyselyOf(db)
     .selectFrom('bookings as b')
     .leftJoin('booking_tables as bt', 'bt.booking_id', 'b.id')
     .select(['b.id', 'b.starts_at', 'b.ends_at', 'b.guest_count', 'b.access_rule_id', 'bt.table_id'])
     .where('b.venue_id', '=', venueId)
-    .where('b.booking_date', '>=', new Date(fromUtc.getTime() - 3 * DAY).toISOString().slice(0, 10))
-    .where('b.booking_date', '<=', new Date(toUtc.getTime() + DAY).toISOString().slice(0, 10))
+    .where('b.booking_date', '>=', first)
+    .where('b.booking_date', '<=', last)
     .where('b.status', 'in', [...ACTIVE_BOOKING_STATUSES])
     .where('b.starts_at', '<', toUtc.toISOString())
     .where('b.ends_at', '>', fromUtc.toISOString())
     .execute();
-  const stays = new Map<string, Occupancy[number] & { tableIds: string[] }>();
+  return groupStays(rows).map(({ stay }) => stay);
+}
+
+const DAY_MS = 86_400_000;
+
+/** The service dates whose stays can overlap [fromUtc, toUtc) (see `occupancyBetween`). */
+function bookingDateBounds(fromUtc: Date, toUtc: Date): { first: string; last: string } {
+  return {
+    first: new Date(fromUtc.getTime() - 3 * DAY_MS).toISOString().slice(0, 10),
+    last: new Date(toUtc.getTime() + DAY_MS).toISOString().slice(0, 10),
+  };
+}
+
+interface StayQueryRow {
+  id: string;
+  starts_at: string | null;
+  ends_at: string | null;
+  guest_count: number;
+  access_rule_id: string | null;
+  table_id: string | null;
+}
+
+/** One stay per booking, with every table it holds, from rows of bookings joined to their tables. */
+function groupStays<R extends StayQueryRow>(rows: readonly R[]): { row: R; stay: Occupancy[number] & { tableIds: string[] } }[] {
+  const stays = new Map<string, { row: R; stay: Occupancy[number] & { tableIds: string[] } }>();
   for (const row of rows) {
-    let stay = stays.get(row.id);
-    if (!stay) {
-      stay = {
-        bookingId: row.id,
-        tableIds: [],
-        startsAt: new Date(row.starts_at!),
-        endsAt: new Date(row.ends_at!),
-        covers: row.guest_count,
-        accessRuleId: row.access_rule_id,
+    let entry = stays.get(row.id);
+    if (!entry) {
+      entry = {
+        row,
+        stay: {
+          bookingId: row.id,
+          tableIds: [],
+          startsAt: new Date(row.starts_at!),
+          endsAt: new Date(row.ends_at!),
+          covers: row.guest_count,
+          accessRuleId: row.access_rule_id,
+        },
       };
-      stays.set(row.id, stay);
+      stays.set(row.id, entry);
     }
-    if (row.table_id) stay.tableIds.push(row.table_id);
+    if (row.table_id) entry.stay.tableIds.push(row.table_id);
   }
   return [...stays.values()];
+}
+
+/** How long a venue's stays of a date may be served from the cache without a change. */
+const STAYS_TTL_MS = 60_000;
+
+/**
+ * `occupancyBetween` for answers outside a transaction (public availability and floorplans), from a
+ * cache of each venue's active stays by service date: a request reads only the dates no earlier request
+ * has, in one query, and the engine's input is filtered from memory. Any write to the venue's bookings
+ * (or anything the change feed cannot place) invalidates every date of the venue before it returns;
+ * other instances learn of it through the feed's notification, and a writer the feed cannot see (another
+ * process on the same SQLite file) within the TTL. The booking path never uses it: it re-reads the
+ * stays inside its transaction.
+ */
+export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
+  const cache = new VenueCache<readonly StayRow[]>(changes, clock, { ttlMs: STAYS_TTL_MS, maxEntries: 20_000 });
+  return async (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> => {
+    const { first, last } = bookingDateBounds(fromUtc, toUtc);
+    const dates: string[] = [];
+    for (let date = first; date <= last; date = addDays(date, 1)) dates.push(date);
+    // The cache calls `compute` for each missing date before it awaits anything, so every missing date
+    // is in `missing` before the one query for them runs.
+    const missing: string[] = [];
+    let batch: Promise<Map<string, StayRow[]>> | undefined;
+    const byDate = await Promise.all(
+      dates.map((date) =>
+        cache.get(venueId, date, () => {
+          missing.push(date);
+          batch ??= Promise.resolve().then(() => staysOnDates(conn, venueId, missing));
+          return batch.then((found) => found.get(date) ?? []);
+        }),
+      ),
+    );
+    const from = fromUtc.getTime();
+    const to = toUtc.getTime();
+    const stays: Occupancy[number][] = [];
+    for (const rows of byDate) for (const stay of rows) if (stay.start < to && stay.end > from) stays.push(stay.stay);
+    return stays;
+  };
+}
+
+interface StayRow {
+  start: number;
+  end: number;
+  stay: Occupancy[number];
+}
+
+/** The active stays of a venue's service dates, by date. */
+async function staysOnDates(conn: Conn, venueId: string, dates: readonly string[]): Promise<Map<string, StayRow[]>> {
+  const rows = await kyselyOf(conn)
+    .selectFrom('bookings as b')
+    .leftJoin('booking_tables as bt', 'bt.booking_id', 'b.id')
+    .select(['b.id', 'b.booking_date', 'b.starts_at', 'b.ends_at', 'b.guest_count', 'b.access_rule_id', 'bt.table_id'])
+    .where('b.venue_id', '=', venueId)
+    .where('b.booking_date', 'in', dates)
+    .where('b.status', 'in', [...ACTIVE_BOOKING_STATUSES])
+    .where('b.starts_at', 'is not', null)
+    .where('b.ends_at', 'is not', null)
+    .execute();
+  const stays = groupStays(rows);
+  const byDate = new Map<string, StayRow[]>(dates.map((date) => [date, []]));
+  for (const { row, stay } of stays) {
+    byDate.get(row.booking_date)?.push({ start: stay.startsAt.getTime(), end: stay.endsAt.getTime(), stay });
+  }
+  return byDate;
 }
