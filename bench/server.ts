@@ -61,7 +61,10 @@ export interface BenchServer {
 export async function startServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  // BENCH_SERVER_NODE_ARGS: node flags for the servers only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  // to profile what a scenario costs the server (node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     // Read, never left to fill: a server blocked on a full pipe would measure the pipe.
     stdio: ['ignore', 'pipe', 'pipe'],
