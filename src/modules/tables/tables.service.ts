@@ -10,6 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { References } from '../../platform/references.js';
+import { VenueCache } from '../../platform/venue-cache.js';
 import { blockedTableIds, takenTableIds, type BookedTables } from './occupancy.js';
 import { parseCanvas, tableNumberOf } from './tables.canvas.js';
 import {
@@ -23,6 +24,7 @@ import {
   tablesOf,
   toTable,
   venueTables,
+  type TableRow,
 } from './tables.repository.js';
 import type { TableListQuery, TableUpdateBody } from './tables.schemas.js';
 
@@ -37,11 +39,24 @@ export interface TablesDeps {
 export function createTablesService(deps: TablesDeps) {
   const { db, clock, references, booked } = deps;
   const now = () => clock.now().toISOString();
+  /**
+   * Each venue's tables, as rows and as answered, from the venue cache: floor screens poll the list all
+   * evening and it changes rarely. Any write to the venue's configuration invalidates it before the
+   * write returns (other instances learn of it through the change feed); bookings do not move it.
+   */
+  const lists = new VenueCache<{ rows: TableRow[]; tables: ReturnType<typeof toTable>[] }>(db.changes, clock, {
+    ttlMs: 60_000,
+    maxEntries: 2_000,
+    scope: 'configuration',
+  });
 
   return {
     async list(venue: VenueRow, query: TableListQuery) {
-      const rows = await venueTables(db, venue.id);
-      if (query.date === undefined && query.time === undefined && query.duration === undefined) return rows.map(toTable);
+      const { rows, tables } = await lists.get(venue.id, 'tables', async () => {
+        const found = await venueTables(db, venue.id);
+        return { rows: found, tables: found.map(toTable) };
+      });
+      if (query.date === undefined && query.time === undefined && query.duration === undefined) return tables;
       if (query.date === undefined || query.time === undefined)
         throw badRequest('date and time are required together (duration is optional)');
       if (!isCalendarDate(query.date)) throw badRequest('date is not a valid date');

@@ -135,6 +135,35 @@ describe('tables', () => {
   });
 });
 
+describe('the cached list', () => {
+  it('shows every change at once: a new table, an edit, bulk changes, an area deleted under it, a deleted table', async () => {
+    const { api: v } = await setupVenue(t);
+    const list = async () => {
+      const res = await v.get('/tables');
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { table_number: string; capacity: number; table_type: string; seating_area_id: string | null }[]).map(
+        (row) => `${row.table_number}:${row.capacity}:${row.table_type}:${row.seating_area_id ?? '-'}`,
+      );
+    };
+    const a = await createTable(v, { table_number: '1', capacity: 2 });
+    expect(await list()).toEqual(['1:2:standard:-']);
+    expect(await list()).toEqual(['1:2:standard:-']);
+    const b = await createTable(v, { table_number: '2' });
+    expect(await list()).toEqual(['1:2:standard:-', '2:4:standard:-']);
+    expect((await v.put(`/tables/${a}`, { capacity: 6 })).statusCode).toBe(200);
+    expect(await list()).toEqual(['1:6:standard:-', '2:4:standard:-']);
+    await v.post('/tables/set-type', { table_ids: [a, b], table_type: 'booth' });
+    const area = await createArea(v, 'Terrace');
+    await v.post('/tables/set-area', { table_ids: [b], seating_area_id: area });
+    expect(await list()).toEqual(['1:6:booth:-', `2:4:booth:${area}`]);
+    // The area's deletion clears the table's area through the foreign key, not through a table write.
+    expect((await v.del(`/seating-areas/${area}`)).statusCode).toBe(200);
+    expect(await list()).toEqual(['1:6:booth:-', '2:4:booth:-']);
+    expect((await v.del(`/tables/${a}`)).statusCode).toBe(200);
+    expect(await list()).toEqual(['2:4:booth:-']);
+  });
+});
+
 describe('deleting a table', () => {
   it('takes its blocks, prices and combinations with it and unlinks it from shifts, rules and the canvas', async () => {
     const { api: v } = await setupVenue(t);
