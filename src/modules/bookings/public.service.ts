@@ -1,6 +1,7 @@
 /**
  * The guest-facing booking engine: availability, the floorplan with per-table availability, booking
- * (with an optional deposit or card hold), finalize, and the booking's QR code.
+ * (with an optional deposit or card hold: its payment, finalize and release are in deposits.ts), and the
+ * booking's QR code.
  *
  * A booking is made in one serialised transaction (SQLite: one writer; PostgreSQL: an advisory lock per
  * venue): the slot is re-checked with the engine against the stays committed so far, tables are chosen,
@@ -16,13 +17,13 @@ import { chooseTables } from '../../domain/table-assignment/index.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../domain/payment-policy.js';
 import { addDays, localToUtc } from '../../domain/venue-time.js';
 import type { Db } from '../../db/connect.js';
-import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
+import { lockKey, type Conn } from '../../db/transaction.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { qrDataUrl } from '../../platform/qr-image.js';
@@ -34,11 +35,12 @@ import { bundlePrices } from '../catalogue/index.js';
 import type { Payments } from '../payments/index.js';
 import { paymentPolicyTerms } from '../profiles/index.js';
 import { pricelistPrices } from '../tables/index.js';
-import { bookingOrThrow, changeStatus, type BookingRow } from './booking-store.js';
+import { bookingOrThrow } from './booking-store.js';
 import type { DoorKeys } from './door-keys.js';
-import { recordHistory, SYSTEM, type Actor } from './history.js';
-import { idempotent, pruneIdempotencyKeys } from './idempotency.js';
+import { recordHistory, type Actor } from './history.js';
+import { idempotent } from './idempotency.js';
 import { bookingMails } from './booking-mail.js';
+import { createDeposits, type PaymentRequest } from './deposits.js';
 import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
 import { cachedOccupancy, cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
@@ -82,15 +84,14 @@ export interface PublicDeps {
   answerCacheMs: number;
 }
 
-export type BookAnswer =
-  | { ok: true; booking_id: string; status: string }
-  | { requires_payment: true; payment_client_secret: string; booking_id: string; payment_intent_id: string };
+export type BookAnswer = { ok: true; booking_id: string; status: string } | PaymentRequest;
 
 const guestActor = (body: { guest_name: string }, userId: string | null): Actor => ({ kind: 'guest', id: userId, name: body.guest_name });
 
 export function createPublicBookings(deps: PublicDeps) {
   const { db, clock, payments, doorKeys } = deps;
   const mails = bookingMails({ mail: deps.mail, doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const deposits = createDeposits({ db, clock, log: deps.log, payments, mails, liveVenue: deps.liveVenue, venueOrThrow });
   const venueConfig = cachedVenueConfig(db.changes, clock);
   const cachedStays = cachedOccupancy(db.changes, clock);
   /** The venue cache, or with `answerCacheMs` 0 a stand-in that computes every answer. */
@@ -363,101 +364,7 @@ export function createPublicBookings(deps: PublicDeps) {
       return { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence };
     });
     if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, status: created.status };
-    return requestPayment(venue, created.booking_id);
-  }
-
-  /** The payment intent of a deposit booking: created once (the provider's idempotency key), then reused. */
-  async function requestPayment(venue: VenueRow, bookingId: string): Promise<BookAnswer> {
-    const booking = await bookingOrThrow(db, bookingId);
-    if (booking.status !== 'pending_payment') throw conflict(`This booking is ${booking.status.replace('_', ' ')}`);
-    let intent;
-    try {
-      intent = await payments.createIntent({
-        amountPence: booking.deposit_pence,
-        capture: booking.deposit_type === 'hold' ? 'manual' : 'automatic',
-        metadata: { kind: 'booking_deposit', booking_id: booking.id },
-        idempotencyKey: `booking-deposit-${booking.id}`,
-        operatorId: venue.operator_id,
-        venueId: venue.id,
-        description: `${venue.name}: ${booking.booking_date} ${booking.start_time ?? ''}`.trim(),
-      });
-    } catch (error) {
-      // Without a payment the table must not stay held: release it now.
-      await withTransaction(db, (trx) => release(trx, booking, 'payment_unavailable')).catch(() => undefined);
-      throw error;
-    }
-    if (booking.payment_intent_id !== intent.id) {
-      await db.kysely
-        .updateTable('bookings')
-        .set({ payment_intent_id: intent.id, updated_at: clock.now().toISOString() })
-        .where('id', '=', booking.id)
-        .execute();
-    }
-    return {
-      requires_payment: true,
-      payment_client_secret: intent.client_secret ?? '',
-      booking_id: booking.id,
-      payment_intent_id: intent.id,
-    };
-  }
-
-  /** Releases an unpaid booking: expired, its slots freed. A booking no longer awaiting payment is left alone. */
-  async function release(trx: Kysely<Database>, booking: BookingRow, why: string): Promise<BookingRow> {
-    const current = await bookingOrThrow(trx, booking.id);
-    if (current.status !== 'pending_payment') return current;
-    return changeStatus(trx, current, {
-      to: 'expired',
-      action: 'expired',
-      historyAction: 'release',
-      actor: SYSTEM,
-      now: clock.now(),
-      set: { payment_status: 'released' },
-      detail: { reason: why },
-    });
-  }
-
-  /** Confirms a paid deposit booking (finalize, webhook); a booking no longer awaiting payment is left alone. */
-  async function confirmPaid(trx: Kysely<Database>, bookingId: string, held: boolean, via: string): Promise<BookingRow> {
-    const current = await bookingOrThrow(trx, bookingId);
-    if (current.status !== 'pending_payment') return current;
-    const confirmed = await changeStatus(trx, current, {
-      to: 'confirmed',
-      action: 'confirmed',
-      historyAction: 'payment_confirmed',
-      actor: SYSTEM,
-      now: clock.now(),
-      set: { payment_status: held ? 'held' : 'paid', payment_expires_at: null },
-      detail: { via },
-    });
-    const venue = await deps.liveVenue(trx, confirmed.venue_id);
-    if (venue) await mails.confirmation(trx, venue, confirmed);
-    return confirmed;
-  }
-
-  async function finalize(venueId: string, bookingId: string) {
-    const venue = await venueOrThrow(venueId);
-    const booking = await bookingOrThrow(db, bookingId).catch(() => undefined);
-    if (!booking || booking.venue_id !== venue.id) throw notFound('Booking');
-    if (booking.status === 'pending_payment' && booking.payment_intent_id) {
-      const intent = await payments.retrieveIntent(booking.payment_intent_id, { operatorId: venue.operator_id, venueId: venue.id });
-      if (intent.status === 'succeeded' || intent.status === 'requires_capture') {
-        // withTransaction: the confirmation mail queued inside is delivered right after the commit.
-        const done = await withTransaction(db, (trx) => confirmPaid(trx, booking.id, intent.status === 'requires_capture', 'finalize'));
-        return { ok: true, booking_id: done.id, status: done.status };
-      }
-      if (intent.status !== 'processing') {
-        const released = await withTransaction(db, (trx) => release(trx, booking, 'payment_not_completed'));
-        await payments
-          .cancelIntent(intent.id, {
-            idempotencyKey: `booking-release-${booking.id}`,
-            scope: { operatorId: venue.operator_id, venueId: venue.id },
-          })
-          .catch(() => undefined);
-        return { ok: false, booking_id: released.id, status: released.status };
-      }
-    }
-    const current = await bookingOrThrow(db, booking.id);
-    return { ok: current.status !== 'expired' && current.status !== 'cancelled', booking_id: current.id, status: current.status };
+    return deposits.requestPayment(venue, created.booking_id);
   }
 
   async function qr(venueId: string, bookingId: string) {
@@ -470,54 +377,7 @@ export function createPublicBookings(deps: PublicDeps) {
     return { qr_code: await qrDataUrl(token), issued_at: issuedAt.getTime(), expires_in_ms: QR_TOKEN_TTL_MS, qr_token: token };
   }
 
-  /** Releases deposit bookings whose payment window has passed; safe with several instances (conditional updates). */
-  async function expireUnpaid(limit = 100): Promise<number> {
-    const now = clock.now();
-    const due = await db.kysely
-      .selectFrom('bookings')
-      .selectAll()
-      .where('status', '=', 'pending_payment')
-      .where('payment_expires_at', '<', now.toISOString())
-      .orderBy('payment_expires_at')
-      .limit(limit)
-      .execute();
-    let released = 0;
-    for (const booking of due) {
-      try {
-        const after = await withTransaction(db, (trx) => release(trx, booking, 'payment_window_passed'));
-        if (after.status === 'expired') released += 1;
-        if (booking.payment_intent_id) {
-          await payments
-            .cancelIntent(booking.payment_intent_id, { idempotencyKey: `booking-release-${booking.id}` })
-            .catch(() => undefined);
-        }
-      } catch (error) {
-        if (!(error instanceof AppError && error.status === 409))
-          deps.log.error({ err: error, bookingId: booking.id }, 'releasing an unpaid booking failed');
-      }
-    }
-    // Answers to Idempotency-Keys past their 24 hours go with the same sweep.
-    await pruneIdempotencyKeys(db, now);
-    return released;
-  }
-
-  /** The `booking_deposit` fulfilments (decisions: Inbound payment webhook). */
-  function registerFulfilments() {
-    payments.fulfilments.register('booking_deposit', {
-      completed: async (trx, session) => {
-        const id = session.metadata.booking_id;
-        if (!id || !(await trx.selectFrom('bookings').select('id').where('id', '=', id).executeTakeFirst())) return 'ignored';
-        await confirmPaid(trx, id, false, 'webhook');
-      },
-      expired: async (trx, session) => {
-        const id = session.metadata.booking_id;
-        const booking = id ? await trx.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
-        if (!booking) return 'ignored';
-        await release(trx, booking, 'checkout_expired');
-      },
-    });
-  }
-
+  const { finalize, expireUnpaid, registerFulfilments } = deposits;
   return { availability, floorplan, countAttempt, book, finalize, qr, expireUnpaid, registerFulfilments };
 }
 
