@@ -30,7 +30,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 
-/** Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, the simulated provider. */
+/** Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, vouchers, the simulated provider. */
 const IGNORED = new Set([
   'sessions',
   'two_factor_challenges',
@@ -50,6 +50,9 @@ const IGNORED = new Set([
   'role_venues',
   'roles',
   'members',
+  'voucher_purchases',
+  'vouchers',
+  'voucher_redemptions',
 ]);
 const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_') || table.startsWith('kysely_');
 

@@ -9,6 +9,7 @@ import type { FloorTables } from '../modules/tables/tables.table.js';
 import type { ProfilesTables } from '../modules/profiles/profiles.table.js';
 import type { CatalogueTables } from '../modules/catalogue/catalogue.table.js';
 import type { BookingsTables } from '../modules/bookings/bookings.table.js';
+import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 
 export interface Database
   extends
@@ -21,4 +22,5 @@ export interface Database
     FloorTables,
     ProfilesTables,
     CatalogueTables,
-    BookingsTables {}
+    BookingsTables,
+    VouchersTables {}

@@ -19,6 +19,7 @@ import type { Db } from '../db/connect.js';
 import { addDays, localToUtc, localToday } from '../domain/venue-time.js';
 import { seedDemoBookings, type SeedBooking } from '../modules/bookings/index.js';
 import type { Clock } from '../platform/clock.js';
+import { addDemoVouchers } from './demo-vouchers.js';
 import { demoLogo } from './logo.js';
 
 export const DEMO_EMAIL = 'demo@maitred.local';
@@ -132,6 +133,7 @@ export async function runDemo(
   );
   const venueId = existing?.id ?? (await buildVenue(api));
   await addWeekOfBookings(api, services, operatorId, venueId);
+  await addDemoVouchers(api, services, { id: venueId, operatorId, timezone: DEMO_TIMEZONE });
   // Each widget's page (null while it is off, as the public combo config shows them).
   const settings = (await api.get<{ data: Record<string, { enabled: boolean; url: string }> }>(`/api/my-venues/${venueId}/widget-settings`))
     .data;

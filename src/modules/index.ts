@@ -43,9 +43,11 @@ import {
   operatorOfVenue,
   queueCopyScope,
   venueIdsOf,
+  venueSummaries,
   venuesPublicRoutes,
   venuesRoutes,
 } from './venues/index.js';
+import { createVouchersModule, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
 
 export function composeModules(infra: Infra) {
   const { config, db, clock, log, rateLimits, uploads, botCheck } = infra;
@@ -140,6 +142,24 @@ export function composeModules(infra: Infra) {
     findVenue,
   });
 
+  const vouchers = createVouchersModule({
+    db,
+    clock,
+    log,
+    mail: infra.mail,
+    payments,
+    rateLimits,
+    botCheck,
+    venues: {
+      settings: (venueId) => branding.voucherSettings(venueId),
+      saveSettings: (venueId, settings) => branding.saveVoucherSettings(venueId, settings),
+      sisters: (auth, venue) => venues.sisters(auth, venue),
+      names: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
+      liveVenue,
+      findVenue,
+    },
+  });
+
   return {
     references,
     copyScopes,
@@ -162,6 +182,7 @@ export function composeModules(infra: Infra) {
     door,
     bookings,
     manageBookings,
+    vouchers,
   };
 }
 
@@ -190,4 +211,6 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
     loadAuth: (request) => ctx.access.loadAuth(request),
   });
   await app.register(manageBookingRoutes, { manage: ctx.manageBookings });
+  await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
+  await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });
 }

@@ -35,7 +35,7 @@ describe('maitred demo', () => {
     expect(demo.widgets).toEqual({
       bookings: expect.stringMatching(/^http:\/\/maitred\.test\/widget\/wgt_/),
       events: expect.stringMatching(/\/widget\/wgt_/),
-      vouchers: null,
+      vouchers: expect.stringMatching(/\/widget\/wgt_/),
       combo: expect.stringMatching(/\/widget\/wgt_/),
     });
 
@@ -62,6 +62,12 @@ describe('maitred demo', () => {
     expect(await get('/bundles')).toHaveLength(1);
     const venue = (await t.app.inject({ url: '/api/my-venues', headers })).json().data[0];
     expect(venue).toMatchObject({ status: 'live', logo_url: expect.stringContaining('/uploads/') });
+
+    // Gift vouchers are on sale, with a voucher in each status (one part spent).
+    expect((await get('/voucher-settings')).enabled).toBe(true);
+    const vouchers: { status: string; amount_pence: number; remaining_pence: number }[] = await get('/vouchers');
+    expect(vouchers.map((v) => v.status).sort()).toEqual(['active', 'active', 'expired', 'redeemed', 'refunded']);
+    expect(vouchers.some((v) => v.status === 'active' && v.remaining_pence < v.amount_pence)).toBe(true);
   });
 
   it('has a week of bookings in many states, none sharing a table at the same time, that fill availability', async () => {
@@ -129,7 +135,11 @@ describe('maitred demo', () => {
     const total = async () => (await t.app.inject({ url: `/api/my-venues/${second.venue_id}/bookings?limit=1`, headers })).json().total;
     const before = await total();
     expect(before).toBeGreaterThan(0);
+    const vouchers = async () => (await t.app.inject({ url: `/api/my-venues/${second.venue_id}/vouchers?limit=1`, headers })).json().total;
+    const vouchersBefore = await vouchers();
+    expect(vouchersBefore).toBe(5);
     await runDemo(t.app, createOperator, t.ctx);
     expect(await total()).toBe(before);
+    expect(await vouchers()).toBe(vouchersBefore);
   });
 });

@@ -8,6 +8,7 @@ import * as m0005 from './0005_catalogue.js';
 import * as m0006 from './0006_mail.js';
 import * as m0007 from './0007_auth_security.js';
 import * as m0008 from './0008_booking_engine.js';
+import * as m0009 from './0009_vouchers.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_mail': m0006,
   '0007_auth_security': m0007,
   '0008_booking_engine': m0008,
+  '0009_vouchers': m0009,
 };

@@ -268,6 +268,32 @@ export function createBrandingService(deps: {
       return { success: true, url };
     },
 
+    /** A venue's gift-voucher settings merged with the defaults (the vouchers module's settings routes). */
+    async voucherSettings(venueId: string): Promise<VoucherSettings> {
+      return toVoucherSettings(await loadVoucherSettings(venueId));
+    },
+
+    /** Stores a venue's whole gift-voucher settings record (the vouchers module validates it first). */
+    async saveVoucherSettings(venueId: string, settings: VoucherSettings): Promise<void> {
+      const at = now();
+      const row = {
+        enabled: settings.enabled ? 1 : 0,
+        expiration_months: settings.expiration_months,
+        min_amount_pence: settings.min_amount_pence,
+        max_amount_pence: settings.max_amount_pence,
+        fixed_amounts: settings.fixed_amounts === null ? null : JSON.stringify(settings.fixed_amounts),
+        allow_custom: settings.allow_custom ? 1 : 0,
+        min_qty: settings.min_qty,
+        max_qty: settings.max_qty,
+        terms: settings.terms,
+      };
+      await db.kysely
+        .insertInto('voucher_settings')
+        .values({ ...row, venue_id: venueId, created_at: at, updated_at: at })
+        .onConflict((oc) => oc.column('venue_id').doUpdateSet({ ...row, updated_at: at }))
+        .execute();
+    },
+
     async widgetSettings(venue: VenueRow) {
       let widgets = await loadWidgets(venue.id);
       const missing = WIDGET_TYPES.filter((type) => !widgets.some((w) => w.widget_type === type));

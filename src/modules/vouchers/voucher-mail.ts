@@ -1,0 +1,45 @@
+/**
+ * The voucher mail: the venue's name as the sender (and its address as Reply-To), each code grouped as
+ * it is typed at the till, its value and the last day it can be spent, the giver's message and the
+ * venue's terms. Queued by the caller inside the transaction that issues the vouchers.
+ */
+import { formatVoucherCode } from '../../domain/vouchers/index.js';
+import type { MailMessage } from '../../platform/mail/mail.js';
+import { venueMessage } from '../../platform/mail/templates.js';
+
+const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+
+export interface VoucherMailInput {
+  to: string;
+  venue: { name: string; email: string | null };
+  vouchers: readonly { code: string; amount_pence: number; expires_at: string }[];
+  /** Whom the mail greets by name. */
+  greet: string | null;
+  /** Who gave them, when someone else bought them for the recipient. */
+  fromName: string | null;
+  message: string | null;
+  terms: string;
+}
+
+export function voucherMail(input: VoucherMailInput): MailMessage {
+  const { venue, vouchers } = input;
+  const several = vouchers.length > 1;
+  const subject = several ? `${vouchers.length} gift vouchers for ${venue.name}` : `Your gift voucher for ${venue.name}`;
+  const gift = several ? `${vouchers.length} gift vouchers` : 'a gift voucher';
+  const paragraphs = [
+    input.greet ? `Hello ${input.greet},` : 'Hello,',
+    input.fromName ? `${input.fromName} has sent you ${gift} for ${venue.name}.` : `Here is ${gift} for ${venue.name}.`,
+    ...(input.message ? [`“${input.message}”`] : []),
+    `Show the code at ${venue.name} (or one of its sister venues) to spend it; it can be spent over several visits until it runs out.`,
+    ...(input.terms ? [`Terms: ${input.terms}`] : []),
+  ];
+  const details = vouchers.flatMap((voucher, i) => {
+    const label = several ? ` ${i + 1}` : '';
+    return [
+      { label: `Voucher code${label}`, value: formatVoucherCode(voucher.code) },
+      { label: `Value${label}`, value: money(voucher.amount_pence) },
+      { label: `Valid until${label}`, value: voucher.expires_at },
+    ];
+  });
+  return venueMessage({ to: input.to, subject, venue, content: { title: subject, paragraphs, details } });
+}
