@@ -1,6 +1,6 @@
 /**
  * The staff reservation floor's service (decisions: the staff reservation floor): the venue bookings
- * list, reading a booking with its history, and every staff change to it (status moves, details, table
+ * list (booking-list.ts), reading a booking with its history, and every staff change to it (status moves, details, table
  * lock, lifecycle flags, duration, close, table assignment, cancel and door reject; card holds are in
  * staff-holds.ts). Each booking is reached through its venue: a booking at a venue the caller cannot
  * reach is a 404, exactly like one that does not exist.
@@ -10,17 +10,14 @@
  * the payment provider happen outside the transaction (the simulated provider writes to the same
  * database) with an idempotency key per booking and operation, so a retry never moves money twice.
  */
-import { sql, type SqlBool } from 'kysely';
 import type { Logger } from 'pino';
-import { BOOKING_STATUSES, canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
-import { isCalendarDate } from '../../domain/venue-time.js';
+import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
 import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import type { Mail } from '../../platform/mail/mail.js';
-import { afterKey, cursorPage, offsetPage, pageRequest, textKey } from '../../platform/paging.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import type { Payments } from '../payments/index.js';
 import { floorplanRecords } from '../tables/index.js';
@@ -34,7 +31,8 @@ import {
   type Change,
   type ChangeContext,
 } from './booking-store.js';
-import { tablesByBooking, toDetail, toSummary } from './booking-views.js';
+import { listBookings } from './booking-list.js';
+import { toDetail } from './booking-views.js';
 import type { DoorKeys } from './door-keys.js';
 import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, LifecycleFlag, StaffSettableStatus } from './bookings.schemas.js';
 import { recordHistory, type Actor } from './history.js';
@@ -56,26 +54,6 @@ export interface StaffDeps {
 }
 
 export const staffActor = (auth: AuthInfo): Actor => ({ kind: 'staff', id: auth.user.id, name: auth.user.name });
-
-/** `%…%` for LIKE with the wildcards of the text itself escaped (`escape '\'`). */
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
-function parseStatuses(value: string | undefined): BookingStatus[] | undefined {
-  if (value === undefined) return undefined;
-  const statuses = [...new Set(value.split(',').map((part) => part.trim()))].filter(Boolean);
-  if (statuses.length === 0) throw badRequest('status must name at least one status');
-  for (const status of statuses) {
-    if (!(BOOKING_STATUSES as readonly string[]).includes(status)) {
-      throw badRequest(`status must be one or more (comma-separated) of: ${BOOKING_STATUSES.join(', ')}`);
-    }
-  }
-  return statuses as BookingStatus[];
-}
-
-function checkDate(value: string | undefined, field: string): string | undefined {
-  if (value !== undefined && !isCalendarDate(value)) throw badRequest(`${field} must be a real calendar date`);
-  return value;
-}
 
 /** Past participle for refusal messages of `PATCH …/status`. */
 const MOVED: Record<StaffSettableStatus, string> = {
@@ -223,55 +201,7 @@ export function createStaffService(deps: StaffDeps) {
     },
 
     /** The venue's bookings by date, start time and id, filtered; offset or cursor paging. */
-    async list(venue: VenueRow, query: BookingListQuery) {
-      const statuses = parseStatuses(query.status);
-      const date = checkDate(query.date, 'date');
-      const from = checkDate(query.from, 'from');
-      const to = checkDate(query.to, 'to');
-      if (from && to && from > to) throw badRequest('from must not be after to');
-      const text = query.q?.trim();
-      const page = pageRequest(query, 3);
-
-      const filtered = db.kysely
-        .selectFrom('bookings')
-        .where('venue_id', '=', venue.id)
-        .$if(date !== undefined, (q) => q.where('booking_date', '=', date!))
-        .$if(from !== undefined, (q) => q.where('booking_date', '>=', from!))
-        .$if(to !== undefined, (q) => q.where('booking_date', '<=', to!))
-        .$if(statuses !== undefined, (q) => q.where('status', 'in', statuses!))
-        .$if(Boolean(text), (q) =>
-          q.where((eb) =>
-            eb.or(
-              (['guest_name', 'guest_email', 'guest_phone'] as const).map(
-                (column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${likePattern(text!)} escape '\\'`,
-              ),
-            ),
-          ),
-        );
-      const keys = [sql.ref('booking_date'), textKey('start_time'), sql.ref('id')];
-      const ordered = filtered.selectAll().orderBy('booking_date').orderBy(keys[1]).orderBy('id');
-      const summaries = async (rows: BookingRow[]) => {
-        const tables = await tablesByBooking(
-          db,
-          rows.map((row) => row.id),
-        );
-        return rows.map((row) => toSummary(row, venue.name, tables.get(row.id) ?? []));
-      };
-
-      if (page.mode === 'offset') {
-        const [rows, count] = await Promise.all([
-          ordered.limit(page.limit).offset(page.offset).execute(),
-          filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        ]);
-        return offsetPage(await summaries(rows), Number(count.total), page);
-      }
-      const rows = await ordered
-        .$if(page.after !== null, (q) => q.where(afterKey(keys, page.after!)))
-        .limit(page.limit + 1)
-        .execute();
-      const found = cursorPage(rows, page.limit, (row) => [row.booking_date, row.start_time ?? '', row.id]);
-      return { ...found, data: await summaries(found.data) };
-    },
+    list: (venue: VenueRow, query: BookingListQuery) => listBookings(db, venue, query),
 
     approve: (auth: AuthInfo, id: string) => update(auth, id, moveTo('approved', 'approved', 'approve')),
     reject: (auth: AuthInfo, id: string) => update(auth, id, moveTo('rejected', 'rejected', 'reject')),
