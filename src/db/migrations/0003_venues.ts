@@ -50,7 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .$call(timestamps)
     .execute();
 
-  // Column defaults are the product's voucher defaults (VOUCHER_SETTINGS_DEFAULTS in modules/venues/branding.service.ts).
+  // Column defaults are the product's voucher defaults (VOUCHER_SETTINGS_DEFAULTS in modules/venues/voucher-settings.ts).
   await db.schema
     .createTable('voucher_settings')
     .addColumn('venue_id', 'text', (c) => c.primaryKey().references('venues.id').onDelete('cascade'))

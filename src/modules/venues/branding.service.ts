@@ -24,7 +24,8 @@ import {
   type WidgetType,
 } from './branding.schemas.js';
 import { toVenue } from './venues.service.js';
-import type { VenueBrandingTable, VoucherSettingsTable, WidgetSettingsTable, WidgetThemesTable } from './venues.table.js';
+import { saveVoucherSettings, voucherSettingsOf } from './voucher-settings.js';
+import type { VenueBrandingTable, WidgetSettingsTable, WidgetThemesTable } from './venues.table.js';
 import type { Selectable } from 'kysely';
 import { VenueCache } from '../../platform/venue-cache.js';
 
@@ -47,47 +48,12 @@ export const WIDGET_THEME_DEFAULTS = {
   show_contact: 1,
 } as const;
 
-/** The same values as the voucher_settings column defaults (migration 0003). */
-export const VOUCHER_SETTINGS_DEFAULTS: VoucherSettings = {
-  enabled: false,
-  expiration_months: 12,
-  min_amount_pence: 1000,
-  max_amount_pence: 50000,
-  fixed_amounts: [2500, 5000, 10000],
-  allow_custom: true,
-  min_qty: 1,
-  max_qty: 10,
-  terms: '',
-};
-
 const BRAND_FIELDS = ['theme', 'accent_color', 'bg_color', 'text_color', 'font_key'] as const;
 const SHOW_FLAGS = ['show_map', 'show_about', 'show_tandc', 'show_info_card', 'show_contact'] as const;
 
 type BrandingRow = Selectable<VenueBrandingTable>;
 type WidgetRow = Selectable<WidgetSettingsTable>;
 type ThemeRow = Selectable<WidgetThemesTable>;
-
-export function toVoucherSettings(row: Selectable<VoucherSettingsTable> | undefined): VoucherSettings {
-  if (!row) return { ...VOUCHER_SETTINGS_DEFAULTS };
-  let fixed: number[] | null;
-  try {
-    const parsed = row.fixed_amounts === null ? null : JSON.parse(row.fixed_amounts);
-    fixed = Array.isArray(parsed) ? parsed.filter((n): n is number => Number.isInteger(n)) : null;
-  } catch {
-    fixed = null;
-  }
-  return {
-    enabled: Boolean(row.enabled),
-    expiration_months: row.expiration_months,
-    min_amount_pence: row.min_amount_pence,
-    max_amount_pence: row.max_amount_pence,
-    fixed_amounts: fixed,
-    allow_custom: Boolean(row.allow_custom),
-    min_qty: row.min_qty,
-    max_qty: row.max_qty,
-    terms: row.terms,
-  };
-}
 
 export function createBrandingService(deps: {
   db: Db;
@@ -107,8 +73,7 @@ export function createBrandingService(deps: {
   const loadTheme = (venueId: string) =>
     db.kysely.selectFrom('widget_themes').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
   const loadWidgets = (venueId: string) => db.kysely.selectFrom('widget_settings').selectAll().where('venue_id', '=', venueId).execute();
-  const loadVoucherSettings = (venueId: string) =>
-    db.kysely.selectFrom('voucher_settings').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
+  const voucherSettings = (venueId: string) => voucherSettingsOf(db, venueId);
 
   function toBranding(venue: VenueRow, row: BrandingRow | undefined): Branding {
     return {
@@ -194,15 +159,14 @@ export function createBrandingService(deps: {
   async function publicParts(venueId: string, type: WidgetType) {
     const venue = await db.kysely.selectFrom('venues').selectAll().where('id', '=', venueId).executeTakeFirst();
     if (!venue || venue.status !== 'live') throw notFound('Venue');
-    const [brandingRow, themeRow, widgets, voucherRow] = await Promise.all([
+    const [brandingRow, themeRow, widgets, vouchers] = await Promise.all([
       loadBranding(venue.id),
       loadTheme(venue.id),
       loadWidgets(venue.id),
-      loadVoucherSettings(venue.id),
+      voucherSettings(venue.id),
     ]);
     const branding = toBranding(venue, brandingRow);
     const theme = toTheme(themeRow, branding.accent_color);
-    const vouchers = toVoucherSettings(voucherRow);
     const rowOf = (t: WidgetType) => widgets.find((w) => w.widget_type === t);
     // The vouchers widget only sells while gift vouchers are on, whatever its own switch says.
     const enabledOf = (t: WidgetType) => Boolean(rowOf(t)?.enabled) && (t !== 'vouchers' || vouchers.enabled);
@@ -269,30 +233,10 @@ export function createBrandingService(deps: {
     },
 
     /** A venue's gift-voucher settings merged with the defaults (the vouchers module's settings routes). */
-    async voucherSettings(venueId: string): Promise<VoucherSettings> {
-      return toVoucherSettings(await loadVoucherSettings(venueId));
-    },
+    voucherSettings,
 
     /** Stores a venue's whole gift-voucher settings record (the vouchers module validates it first). */
-    async saveVoucherSettings(venueId: string, settings: VoucherSettings): Promise<void> {
-      const at = now();
-      const row = {
-        enabled: settings.enabled ? 1 : 0,
-        expiration_months: settings.expiration_months,
-        min_amount_pence: settings.min_amount_pence,
-        max_amount_pence: settings.max_amount_pence,
-        fixed_amounts: settings.fixed_amounts === null ? null : JSON.stringify(settings.fixed_amounts),
-        allow_custom: settings.allow_custom ? 1 : 0,
-        min_qty: settings.min_qty,
-        max_qty: settings.max_qty,
-        terms: settings.terms,
-      };
-      await db.kysely
-        .insertInto('voucher_settings')
-        .values({ ...row, venue_id: venueId, created_at: at, updated_at: at })
-        .onConflict((oc) => oc.column('venue_id').doUpdateSet({ ...row, updated_at: at }))
-        .execute();
-    },
+    saveVoucherSettings: (venueId: string, settings: VoucherSettings) => saveVoucherSettings(db, venueId, settings, clock.now()),
 
     async widgetSettings(venue: VenueRow) {
       let widgets = await loadWidgets(venue.id);
@@ -301,22 +245,18 @@ export function createBrandingService(deps: {
         await mintWidgets(undefined, venue.id, missing);
         widgets = await loadWidgets(venue.id);
       }
-      const [brandingRow, themeRow, voucherRow] = await Promise.all([
-        loadBranding(venue.id),
-        loadTheme(venue.id),
-        loadVoucherSettings(venue.id),
-      ]);
+      const [brandingRow, themeRow, vouchers] = await Promise.all([loadBranding(venue.id), loadTheme(venue.id), voucherSettings(venue.id)]);
       const byType = (type: WidgetType) => toWidget(widgets.find((w) => w.widget_type === type)!);
       return {
         data: { bookings: byType('bookings'), events: byType('events'), vouchers: byType('vouchers'), combo: byType('combo') },
         theme: toTheme(themeRow, toBranding(venue, brandingRow).accent_color),
-        vouchers_enabled: toVoucherSettings(voucherRow).enabled,
+        vouchers_enabled: vouchers.enabled,
       };
     },
 
     async updateWidget(venue: VenueRow, type: WidgetType, input: WidgetSettingBody) {
       const enabled = toFlag(input.enabled)!;
-      if (type === 'vouchers' && enabled === 1 && !toVoucherSettings(await loadVoucherSettings(venue.id)).enabled) {
+      if (type === 'vouchers' && enabled === 1 && !(await voucherSettings(venue.id)).enabled) {
         throw badRequest('Gift vouchers are turned off for this venue: turn them on before enabling the vouchers widget');
       }
       return withTransaction(db, async (trx) => {
