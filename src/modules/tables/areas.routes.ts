@@ -2,20 +2,14 @@
  * Seating areas under /api/my-venues/:venueId/seating-areas, gated by the `tables` permission.
  */
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
+import { tablesRouteKit } from './route-kit.js';
 import type { AreasService } from './areas.service.js';
 import { Area, AreaBody, AreaCreated, ItemParams, list } from './tables.schemas.js';
 
-const base = '/api/my-venues/:venueId';
-
 export const areasRoutes: RoutePlugin<{ guard: GuardFactory; areas: AreasService }> = async (app, { guard, areas }) => {
-  const read = guard({ permission: 'tables:read', venueParam: 'venueId' });
-  const write = guard({ permission: 'tables:write', venueParam: 'venueId' });
-  const common = { tags: ['tables'], security: [{ bearer: [] }] };
-  const readErrors = errorResponses(400, 401, 403, 404);
-  const writeErrors = errorResponses(400, 401, 403, 404, 409);
-  const ok = { success: true } as const;
+  const { base, read, write, common, readErrors, writeErrors, ok } = tablesRouteKit(guard);
 
   app.get(
     `${base}/seating-areas`,

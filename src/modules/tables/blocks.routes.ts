@@ -3,20 +3,14 @@
  * `tables` permission. Registered by tablesRoutes (tables.routes.ts) before /tables/:id.
  */
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
+import { tablesRouteKit } from './route-kit.js';
 import type { BlocksService } from './blocks.service.js';
 import { Block, BlockBody, BlockCreated, BlockUpdateBody, ItemParams, list, UnblockBody } from './tables.schemas.js';
 
-const base = '/api/my-venues/:venueId';
-
 export const blocksRoutes: RoutePlugin<{ guard: GuardFactory; blocks: BlocksService }> = async (app, { guard, blocks }) => {
-  const read = guard({ permission: 'tables:read', venueParam: 'venueId' });
-  const write = guard({ permission: 'tables:write', venueParam: 'venueId' });
-  const common = { tags: ['tables'], security: [{ bearer: [] }] };
-  const readErrors = errorResponses(400, 401, 403, 404);
-  const writeErrors = errorResponses(400, 401, 403, 404, 409);
-  const ok = { success: true } as const;
+  const { base, read, write, common, readErrors, writeErrors, ok } = tablesRouteKit(guard);
 
   app.get(
     `${base}/tables/blocks`,

@@ -2,20 +2,14 @@
  * Floors with their canvas under /api/my-venues/:venueId/floors, gated by the `tables` permission.
  */
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { CreatedBody, SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
+import { tablesRouteKit } from './route-kit.js';
 import type { FloorsService } from './floors.service.js';
 import { Floor, FloorBody, FloorDetail, FloorUpdateBody, ItemParams, list } from './tables.schemas.js';
 
-const base = '/api/my-venues/:venueId';
-
 export const floorsRoutes: RoutePlugin<{ guard: GuardFactory; floors: FloorsService }> = async (app, { guard, floors }) => {
-  const read = guard({ permission: 'tables:read', venueParam: 'venueId' });
-  const write = guard({ permission: 'tables:write', venueParam: 'venueId' });
-  const common = { tags: ['tables'], security: [{ bearer: [] }] };
-  const readErrors = errorResponses(400, 401, 403, 404);
-  const writeErrors = errorResponses(400, 401, 403, 404, 409);
-  const ok = { success: true } as const;
+  const { base, read, write, common, readErrors, writeErrors, ok } = tablesRouteKit(guard);
 
   app.get(
     `${base}/floors`,

@@ -3,8 +3,9 @@
  * gated by the `tables` permission.
  */
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { CreatedBody, SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
+import { tablesRouteKit } from './route-kit.js';
 import type { PricingService } from './pricing.service.js';
 import {
   ItemParams,
@@ -19,15 +20,8 @@ import {
   SmartTablesSaved,
 } from './tables.schemas.js';
 
-const base = '/api/my-venues/:venueId';
-
 export const pricingRoutes: RoutePlugin<{ guard: GuardFactory; pricing: PricingService }> = async (app, { guard, pricing }) => {
-  const read = guard({ permission: 'tables:read', venueParam: 'venueId' });
-  const write = guard({ permission: 'tables:write', venueParam: 'venueId' });
-  const common = { tags: ['tables'], security: [{ bearer: [] }] };
-  const readErrors = errorResponses(400, 401, 403, 404);
-  const writeErrors = errorResponses(400, 401, 403, 404, 409);
-  const ok = { success: true } as const;
+  const { base, read, write, common, readErrors, writeErrors, ok } = tablesRouteKit(guard);
 
   // ---- smart tables ----
   app.get(

@@ -8,8 +8,9 @@
  * from here in the order of the API reference.
  */
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { CreatedBody, SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
+import { tablesRouteKit } from './route-kit.js';
 import type { AreasService } from './areas.service.js';
 import { areasRoutes } from './areas.routes.js';
 import type { BlocksService } from './blocks.service.js';
@@ -22,8 +23,6 @@ import type { PricingService } from './pricing.service.js';
 import { pricingRoutes } from './pricing.routes.js';
 import { ItemParams, list, SetAreaBody, SetTypeBody, Table, TableBody, TableListQuery, TableUpdateBody } from './tables.schemas.js';
 import type { TablesService } from './tables.service.js';
-
-const base = '/api/my-venues/:venueId';
 
 export interface TablesServices {
   tables: TablesService;
@@ -38,12 +37,7 @@ export const tablesRoutes: RoutePlugin<TablesServices & { guard: GuardFactory }>
   app,
   { guard, tables, blocks, combos, areas, floors, pricing },
 ) => {
-  const read = guard({ permission: 'tables:read', venueParam: 'venueId' });
-  const write = guard({ permission: 'tables:write', venueParam: 'venueId' });
-  const common = { tags: ['tables'], security: [{ bearer: [] }] };
-  const readErrors = errorResponses(400, 401, 403, 404);
-  const writeErrors = errorResponses(400, 401, 403, 404, 409);
-  const ok = { success: true } as const;
+  const { base, read, write, common, readErrors, writeErrors, ok } = tablesRouteKit(guard);
 
   // ---- tables ----
   app.get(

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Toggle } from '../../platform/http.js';
 import { PagedList, pagingQueryFields } from '../../platform/paging.js';
+import { VoucherSettings } from '../venues/index.js';
 
 /** Bounds of every voucher amount: the provider's least charge, and £10,000 (50 of them stay within one charge). */
 export const MIN_VOUCHER_PENCE = 50;
@@ -26,18 +27,8 @@ const Email = Type.String({
 export const VoucherParams = Type.Object({ venueId: Type.String(), id: Type.String() });
 
 // Settings
-export const VoucherSettings = Type.Object({
-  enabled: Type.Boolean(),
-  expiration_months: Type.Integer(),
-  min_amount_pence: Type.Integer(),
-  max_amount_pence: Type.Integer(),
-  fixed_amounts: Nullable(Type.Array(Type.Integer())),
-  allow_custom: Type.Boolean(),
-  min_qty: Type.Integer(),
-  max_qty: Type.Integer(),
-  terms: Type.String(),
-});
-export type VoucherSettings = Static<typeof VoucherSettings>;
+/** The record is the venues module's (its widget toggle and public configs read it). */
+export { VoucherSettings };
 export const VoucherSettingsResult = Type.Object({ data: VoucherSettings });
 
 export const VoucherSettingsBody = Type.Object({
