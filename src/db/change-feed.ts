@@ -122,6 +122,12 @@ export class ChangeFeed {
   readonly transactional = new WeakSet<QueryId>();
   /** PostgreSQL: announces changes to every instance (set by openPostgres). */
   announce?: (payload: string) => void;
+  /**
+   * SQLite: notices commits by other connections to the same file (another process: the CLI, a second
+   * server), which the plugin cannot see, and marks everything (set by openSqlite). Called before every
+   * stamp and check; it looks at most every 100 ms, so such a commit reaches the caches within that.
+   */
+  poll?: () => void;
   readonly plugin: KyselyPlugin;
 
   constructor() {
@@ -129,10 +135,12 @@ export class ChangeFeed {
   }
 
   stamp(venueId: string, scope: Scope = 'everything'): Stamp {
+    this.poll?.();
     return this.scopes[scope].stamp(venueId);
   }
 
   isCurrent(stamp: Stamp, venueId: string, scope: Scope = 'everything'): boolean {
+    this.poll?.();
     return this.scopes[scope].isCurrent(stamp, venueId);
   }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
-import { ChangeFeed } from './change-feed.js';
+import { ALL_VENUES, ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -61,6 +61,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How often a SQLite handle looks for commits by other processes (`PRAGMA data_version`). */
+const DATA_VERSION_EVERY_MS = 100;
+
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const Sqlite = requireDriver('better-sqlite3') as typeof SQLite;
@@ -71,6 +74,22 @@ export function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   const dialect: Dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
   const changes = new ChangeFeed();
+  // `data_version` changes when another connection (another process: the CLI, a second server) commits
+  // to the file. Read at most every DATA_VERSION_EVERY_MS (a read costs about a microsecond, and cache
+  // hits ask several times a request), so such a commit reaches the caches within that delay.
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  let readAt = Date.now();
+  changes.poll = () => {
+    const now = Date.now();
+    if (now - readAt < DATA_VERSION_EVERY_MS || !sqlite.open) return;
+    readAt = now;
+    const version = dataVersion.get();
+    if (version !== seenVersion) {
+      seenVersion = version;
+      changes.mark(ALL_VENUES);
+    }
+  };
   const kysely = new Kysely<Database>({ dialect, plugins: [changes.plugin] });
   return { kysely, engine: 'sqlite', changes, close: () => kysely.destroy() };
 }

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_VENUES, touchedBy } from '../../src/db/change-feed.js';
-import { openPostgres } from '../../src/db/connect.js';
+import { openPostgres, openSqlite } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
 import { withTransaction } from '../../src/db/transaction.js';
 import { fixedClock } from '../../src/platform/clock.js';
@@ -145,6 +145,38 @@ describe('generations and the venue cache', () => {
     await writing;
     await during;
     expect(await cache.get('ven_g', 'k', async () => 'after')).toBe('after');
+  });
+});
+
+describe.runIf(ENGINE === 'sqlite')('another process on the same file (SQLite)', () => {
+  it('a commit by another connection invalidates the cached answers within 100 ms; reads there do not', async () => {
+    const other = openSqlite(db.url.slice('sqlite:'.length));
+    try {
+      const cache = new VenueCache<number>(db.changes, fixedClock(at), { ttlMs: 60_000 });
+      let n = 0;
+      const get = () => cache.get('ven_p', 'k', async () => ++n);
+      expect(await get()).toBe(1);
+      await other.kysely.selectFrom('table_blocks').selectAll().execute();
+      expect(await get()).toBe(1);
+      const later = () => new Promise((resolve) => setTimeout(resolve, 120));
+      // A write there that changes no row changes nothing here.
+      await touch(other.kysely, 'ven_p');
+      await later();
+      expect(await get()).toBe(1);
+      // The other connection's feed sees its own writes; this one only the file's data version.
+      await sql`create table if not exists probe_writes (n integer)`.execute(other.kysely);
+      await later();
+      expect(await get()).toBe(2);
+      expect(await get()).toBe(2);
+      await withTransaction(other, async (trx) => {
+        await sql`insert into probe_writes (n) values (1)`.execute(trx);
+      });
+      await later();
+      expect(await get()).toBe(3);
+      expect(await get()).toBe(3);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -206,8 +206,8 @@ const STAYS_TTL_MS = 60_000;
  * cache of each venue's active stays by service date: a request reads only the dates no earlier request
  * has, in one query, and the engine's input is filtered from memory. Any write to the venue's bookings
  * (or anything the change feed cannot place) invalidates every date of the venue before it returns;
- * other instances learn of it through the feed's notification, and a writer the feed cannot see (another
- * process on the same SQLite file) within the TTL. The booking path never uses it: it re-reads the
+ * other instances learn of it through the feed's notification, and of another process writing to the same
+ * SQLite file within 100 ms (db/connect.ts). The booking path never uses it: it re-reads the
  * stays inside its transaction.
  */
 export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
