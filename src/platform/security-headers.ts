@@ -25,7 +25,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { publicB
 }
 
 /** The headers helmet sets with our options, as a plain object (lower-case names). */
-export function securityHeaders(options: { publicBaseUrl: string }): Record<string, string> {
+function securityHeaders(options: { publicBaseUrl: string }): Record<string, string> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader(name: string, value: string | number | readonly string[]) {

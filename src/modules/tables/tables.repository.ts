@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { compareText } from '../../platform/text.js';
 import type { VenueTablesTable } from './tables.table.js';
 
-export type TableRow = Selectable<VenueTablesTable>;
+type TableRow = Selectable<VenueTablesTable>;
 
 /** Far enough ahead to mean "any time from now on" while still comparing as ISO text. */
 export const END_OF_TIME = new Date('9999-12-31T23:59:59.999Z');

@@ -24,7 +24,6 @@ import {
   tablesOf,
   toTable,
   venueTables,
-  type TableRow,
 } from './tables.repository.js';
 import type { TableListQuery, TableUpdateBody } from './tables.schemas.js';
 
@@ -40,11 +39,11 @@ export function createTablesService(deps: TablesDeps) {
   const { db, clock, references, booked } = deps;
   const now = () => clock.now().toISOString();
   /**
-   * Each venue's tables, as rows and as answered, from the venue cache: floor screens poll the list all
+   * Each venue's tables, as answered, from the venue cache: floor screens poll the list all
    * evening and it changes rarely. Any write to the venue's configuration invalidates it before the
    * write returns (other instances learn of it through the change feed); bookings do not move it.
    */
-  const lists = new VenueCache<{ rows: TableRow[]; tables: ReturnType<typeof toTable>[] }>(db.changes, clock, {
+  const lists = new VenueCache<ReturnType<typeof toTable>[]>(db.changes, clock, {
     ttlMs: 60_000,
     maxEntries: 2_000,
     scope: 'configuration',
@@ -52,10 +51,7 @@ export function createTablesService(deps: TablesDeps) {
 
   return {
     async list(venue: VenueRow, query: TableListQuery) {
-      const { rows, tables } = await lists.get(venue.id, 'tables', async () => {
-        const found = await venueTables(db, venue.id);
-        return { rows: found, tables: found.map(toTable) };
-      });
+      const tables = await lists.get(venue.id, 'tables', async () => (await venueTables(db, venue.id)).map(toTable));
       if (query.date === undefined && query.time === undefined && query.duration === undefined) return tables;
       if (query.date === undefined || query.time === undefined)
         throw badRequest('date and time are required together (duration is optional)');
@@ -63,10 +59,10 @@ export function createTablesService(deps: TablesDeps) {
       const from = localToUtc(query.date, query.time, venue.timezone);
       const to = new Date(from.getTime() + (query.duration ?? venue.default_booking_duration) * 60_000);
       const [taken, blocked] = await Promise.all([
-        takenTableIds(booked, db, venue.id, from, to, { tableIds: rows.map((row) => row.id) }),
+        takenTableIds(booked, db, venue.id, from, to, { tableIds: tables.map((table) => table.id) }),
         blockedTableIds(db, venue.id, from, to),
       ]);
-      return rows.map((row) => ({ ...toTable(row), is_blocked: blocked.has(row.id), is_taken: taken.has(row.id) }));
+      return tables.map((table) => ({ ...table, is_blocked: blocked.has(table.id), is_taken: taken.has(table.id) }));
     },
 
     async get(venueId: string, id: string) {
