@@ -24,6 +24,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { addDays, localToday } from '../src/domain/venue-time.js';
 import { createOperatorAccount } from '../src/modules/team/accounts.js';
 import { BENCH_TURNSTILE_SECRET, bookingScenarios, seedBookingVenue, type Scenario } from './seed-venue.js';
+import { rosterScenarios, seedRoster, timeRosterPages } from './seed-roster.js';
 import { startServer, type BenchServer, type Memory } from './server.js';
 import { printStartup, startupOptionsFromEnv } from './startup.js';
 
@@ -60,7 +61,11 @@ const serverEnv = {
 const db = openDatabase(databaseUrl);
 await migrateToLatest(db);
 const email = `bench-${Date.now()}@example.test`;
-await createOperatorAccount(db, { operatorName: 'Bench Ltd', userName: 'Bench', email, password: 'bench-password' }, new Date());
+const { operatorId } = await createOperatorAccount(
+  db,
+  { operatorName: 'Bench Ltd', userName: 'Bench', email, password: 'bench-password' },
+  new Date(),
+);
 
 const servers: BenchServer[] = [];
 const cleanUp = async () => {
@@ -105,6 +110,9 @@ async function bench(): Promise<void> {
   // anything of the venue: no availability or floorplan request has reached it yet, and none may
   // before this line. The second server starts later, on the seeded database.
   const engine = await seedBookingVenue({ base: cached.base, token, db, now: new Date() });
+  // The guest CRM's case (bench/seed-roster.ts): 50,000 roster guests, their pages timed one at a time.
+  const roster = selected('roster') ? await seedRoster(db, operatorId, venueId, new Date()) : undefined;
+  const middleCursor = roster ? await timeRosterPages(cached.base, token, roster.ms) : '';
 
   const auth = { authorization: `Bearer ${token}` };
   const tables = `/api/my-venues/${venueId}/tables`;
@@ -121,6 +129,7 @@ async function bench(): Promise<void> {
     { name: 'GET access-rules', path: `/api/my-venues/${venueId}/access-rules`, opts: { headers: auth } },
     { name: 'GET public widget config', path: `/api/public/venues/${engine.venueId}/booking-widget-config` },
     ...bookingScenarios(engine),
+    ...(roster ? rosterScenarios(token, middleCursor) : []),
     {
       name: 'POST /api/auth/login (argon2id)',
       path: '/api/auth/login',

@@ -289,3 +289,51 @@ export async function userExists(db: Conn, userId: string): Promise<boolean> {
 export async function setMembershipTier(db: Conn, userId: string, tier: string, now: Date): Promise<void> {
   await kyselyOf(db).updateTable('users').set({ membership_tier: tier, updated_at: now.toISOString() }).where('id', '=', userId).execute();
 }
+
+/** Guest (role `guest`) profiles by id, for the guest CRM; other ids are left out. */
+export async function guestProfiles(db: Conn, userIds: readonly string[]) {
+  if (userIds.length === 0) return [];
+  // `registered`: signed up with a password (not a record made from a booking's email or a walk-in).
+  return kyselyOf(db)
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'phone', 'membership_tier', 'profile_image_url', 'created_at'])
+    .select(sql<number>`case when password_hash is null then 0 else 1 end`.as('registered'))
+    .where('id', 'in', [...new Set(userIds)])
+    .where('role', '=', 'guest')
+    .execute();
+}
+
+/** The reserved, undeliverable domain of walk-in guests' synthesised emails (RFC 2606 `.invalid`). */
+export const WALK_IN_EMAIL_DOMAIN = 'guests.invalid';
+
+/** Creates a walk-in guest record (no password, cannot sign in) with email `walkin+<id>@guests.invalid`. */
+export async function insertWalkInGuest(db: Conn, guest: { name: string; phone: string | null }, now: Date): Promise<string> {
+  const id = newId('usr');
+  const row = userRow(
+    id,
+    {
+      role: 'guest',
+      name: guest.name,
+      email: `walkin+${id}@${WALK_IN_EMAIL_DOMAIN}`,
+      password_hash: null,
+      operator_id: null,
+      role_id: null,
+      phone: guest.phone,
+    },
+    now,
+  );
+  await kyselyOf(db).insertInto('users').values(row).execute();
+  return id;
+}
+
+/** Deletes a walk-in guest record (its synthesised email, no password); bookings keep their rows (user_id set null). */
+export async function deleteWalkInGuest(db: Conn, userId: string): Promise<boolean> {
+  const result = await kyselyOf(db)
+    .deleteFrom('users')
+    .where('id', '=', userId)
+    .where('role', '=', 'guest')
+    .where('email', '=', `walkin+${userId}@${WALK_IN_EMAIL_DOMAIN}`)
+    .where('password_hash', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

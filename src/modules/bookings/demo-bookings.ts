@@ -12,6 +12,7 @@ import { localToUtc } from '../../domain/venue-time.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { guestForEmail } from '../auth/index.js';
+import { joinRoster } from '../guests/index.js';
 import { bookingOrThrow, changeStatus, type StatusChange } from './booking-store.js';
 import { tablesTakenBetween } from './bookings.repository.js';
 import { recordHistory, type Actor } from './history.js';
@@ -67,6 +68,7 @@ async function seedOne(
   const id = newId('bkg');
   const created = seed.createdAt.toISOString();
   const k = kyselyOf(trx);
+  const userId = await guestForEmail(trx, seed.guest, seed.createdAt);
   await k
     .insertInto('bookings')
     .values({
@@ -77,7 +79,7 @@ async function seedOne(
       rule_type: 'table',
       status: seed.initialStatus,
       // Matched to a guest record by email, as every booking is (decisions: guests are matched by email).
-      user_id: await guestForEmail(trx, seed.guest, seed.createdAt),
+      user_id: userId,
       event_id: null,
       access_rule_id: seed.accessRuleId,
       booking_date: seed.date,
@@ -96,6 +98,7 @@ async function seedOne(
       updated_at: created,
     })
     .execute();
+  await joinRoster(trx, { operatorId: venue.operatorId, venueId: venue.id, userId, at: seed.createdAt });
   if (seed.tableIds.length > 0) {
     await k
       .insertInto('booking_tables')

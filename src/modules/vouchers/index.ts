@@ -10,6 +10,7 @@ import { createVoucherPurchases } from './purchases.service.js';
 import { createVouchersService, type VouchersDeps } from './vouchers.service.js';
 
 export { seedDemoVoucher } from './demo-seed.js';
+export { anonymiseGuestVouchers, guestVouchers } from './guest-reads.js';
 export { voucherPurchaseRoutes } from './vouchers.public-routes.js';
 export { vouchersRoutes } from './vouchers.routes.js';
 

@@ -17,6 +17,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { clearableText } from '../../platform/text.js';
 import { issueVouchers } from './voucher-issue.js';
+import { rosterVoucherGuests } from './guest-reads.js';
 import { toIssued } from './voucher-views.js';
 import {
   attachIntent,
@@ -117,6 +118,8 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
     if (!venue) throw notFound('Venue');
     const toRecipient = purchase.delivery === 'email';
     const to = toRecipient ? purchase.recipient_email : purchase.purchaser_email;
+    // The purchaser joins the operator's guest roster too (the recipient does as the vouchers are issued).
+    await rosterVoucherGuests(trx, venue, [{ name: purchase.purchaser_name, email: purchase.purchaser_email }], now);
     return issueVouchers(trx, mail, now, {
       venue,
       count: purchase.quantity,

@@ -10,6 +10,7 @@ import { generateVoucherCode, voucherExpiry } from '../../domain/vouchers/index.
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
+import { rosterVoucherGuests } from './guest-reads.js';
 import { voucherMail } from './voucher-mail.js';
 import { insertVoucher, type VoucherRow } from './vouchers.repository.js';
 
@@ -71,6 +72,8 @@ export async function issueVouchers(trx: Kysely<Database>, mail: Mail, now: Date
     }
     issued.push(row);
   }
+  // The recipient joins the operator's guest roster (CONTRACT §4: a voucher at one of its venues).
+  await rosterVoucherGuests(trx, venue, [{ name: request.recipientName, email: request.recipientEmail }], now);
   if (request.mail) {
     await mail.queue(
       trx,

@@ -1,0 +1,9 @@
+/**
+ * The guests module: each operator's guest roster (CRM), its search, tags, walk-ins, network and privacy
+ * requests. Other modules call `joinRoster` in the transaction that relates a guest to a venue, and get
+ * the service's `admissionFacts` (handed over by the composition root) for admission rules. It reads bookings, vouchers and the keys ledger only through
+ * functions the composition root hands it (it never imports the bookings module).
+ */
+export { joinRoster } from './roster.js';
+export { guestsRoutes } from './guests.routes.js';
+export { createGuestsService } from './guests.service.js';

@@ -1,0 +1,120 @@
+/**
+ * Privacy requests (docs/guests.md, Erasure): the export of everything the operator holds on a guest,
+ * and the erasure of a guest from the operator's roster. Erasure anonymises the guest's personal fields
+ * on the operator's records (bookings' name, email, phone and notes, the guest's name in booking history,
+ * vouchers' recipient and purchaser details) and cuts the bookings' link to the guest's account; deletes
+ * the operator's tags, search terms, CRM activity and roster membership; keeps bookings, vouchers and all
+ * money records. The guest's platform account stays, unless it is a walk-in record this operator created
+ * and no other operator's roster holds it.
+ */
+import type { Db } from '../../db/connect.js';
+import { lockKey, withTransaction } from '../../db/transaction.js';
+import type { AuthInfo } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
+import { notFound } from '../../platform/errors.js';
+import { deleteWalkInGuest, guestProfiles } from '../auth/index.js';
+import type { ActivityItem } from './activity.js';
+import type { GuestProfile } from './guest-views.js';
+import { membership, rosterVenues, type GuestScope } from './roster.repository.js';
+import { guestScore } from './score.js';
+import type { CrmBillingEntry, CrmBooking, CrmFigures, GuestSources } from './sources.js';
+
+interface DetailParts {
+  profile: GuestProfile;
+  bookings: CrmBooking[];
+  figure: CrmFigures;
+  stats: Record<string, number | string | null>;
+  tagView: { global: string[]; per_venue: { venue_id: string; venue_name: string; tags: string[] }[] };
+  billing: CrmBillingEntry[];
+}
+
+/** Far more than any guest's activity: the export carries all of it. */
+const EXPORT_ACTIVITY = 10_000;
+
+export function createPrivacy(deps: {
+  db: Db;
+  clock: Clock;
+  sources: GuestSources;
+  visibleGuest(auth: AuthInfo, userId: string): Promise<GuestScope>;
+  detailParts(scope: GuestScope, userId: string): Promise<DetailParts>;
+  bookingActivity(scope: GuestScope, userId: string, limit: number): Promise<ActivityItem[]>;
+}) {
+  const { db, clock, sources } = deps;
+
+  return {
+    /** Everything the operator (within the caller's venues) holds on the guest, as JSON. */
+    async exportGuest(auth: AuthInfo, userId: string) {
+      const scope = await deps.visibleGuest(auth, userId);
+      const parts = await deps.detailParts(scope, userId);
+      const [member, venues, vouchers, activity, walkIn] = await Promise.all([
+        membership(db, scope.operatorId, userId),
+        rosterVenues(db, scope, [userId]),
+        sources.vouchers(db, scope.operatorId, scope.venueIds, parts.profile.email),
+        deps.bookingActivity(scope, userId, EXPORT_ACTIVITY),
+        db.kysely
+          .selectFrom('guest_walk_ins')
+          .select('user_id')
+          .where('user_id', '=', userId)
+          .where('operator_id', '=', scope.operatorId)
+          .executeTakeFirst(),
+      ]);
+      const names = new Map(
+        (await sources.venueNames(scope.operatorId, [...new Set(parts.bookings.map((b) => b.venue_id))])).map((v) => [v.id, v.name]),
+      );
+      const { profile } = parts;
+      return {
+        exported_at: clock.now().toISOString(),
+        operator_id: scope.operatorId,
+        guest: {
+          id: profile.id,
+          name: profile.name,
+          email: profile.email,
+          phone: profile.phone,
+          membership_tier: profile.membership_tier,
+          profile_image_url: profile.profile_image_url,
+          walk_in: Boolean(walkIn),
+        },
+        roster: {
+          first_seen_at: member?.first_seen_at ?? '',
+          last_seen_at: member?.last_seen_at ?? '',
+          venue_ids: venues.get(userId) ?? [],
+        },
+        tags: parts.tagView,
+        stats: parts.stats,
+        score: guestScore(parts.figure, clock.now()),
+        bookings: parts.bookings.map((b) => ({ ...b, venue_name: names.get(b.venue_id) ?? '' })),
+        vouchers,
+        billing: parts.billing,
+        activity,
+      };
+    },
+
+    /** Erases the guest from the caller's operator (all its venues: erasure is operator-wide). */
+    async erase(auth: AuthInfo, userId: string) {
+      const scope = await deps.visibleGuest(auth, userId);
+      const [profile] = await guestProfiles(db, [userId]);
+      if (!profile) throw notFound('Guest');
+      const operatorId = scope.operatorId;
+      const now = clock.now();
+      return withTransaction(db, async (trx) => {
+        await lockKey(db, trx, `guest-tags:${operatorId}:${userId}`);
+        const bookings = await sources.anonymiseBookings(trx, operatorId, userId, now);
+        const vouchers = await sources.anonymiseVouchers(trx, operatorId, profile.email, now);
+        for (const table of ['guest_tags', 'guest_search_terms', 'guest_activity', 'guest_roster_venues', 'guest_roster'] as const) {
+          await trx.deleteFrom(table).where('operator_id', '=', operatorId).where('user_id', '=', userId).execute();
+        }
+        const walkIn = await trx
+          .deleteFrom('guest_walk_ins')
+          .where('user_id', '=', userId)
+          .where('operator_id', '=', operatorId)
+          .executeTakeFirst();
+        let accountDeleted = false;
+        if (Number(walkIn.numDeletedRows) > 0) {
+          const elsewhere = await trx.selectFrom('guest_roster').select('operator_id').where('user_id', '=', userId).executeTakeFirst();
+          accountDeleted = !elsewhere && (await deleteWalkInGuest(trx, userId));
+        }
+        return { success: true, bookings_anonymised: bookings, vouchers_anonymised: vouchers, account_deleted: accountDeleted };
+      });
+    },
+  };
+}

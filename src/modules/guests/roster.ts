@@ -1,0 +1,89 @@
+/**
+ * Roster membership (CONTRACT §4): a guest belongs to an operator's roster once they have a booking,
+ * ticket, voucher, walk-in record or tag at one of its venues. The modules that create those call
+ * `joinRoster` in the same transaction; it upserts the membership (and its venue) and refreshes the
+ * guest's search terms. Idempotent, and safe under concurrency on both engines (upserts on primary keys).
+ */
+import { sql } from 'kysely';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
+import { guestProfiles } from '../auth/index.js';
+import { searchTermsOf } from './search-terms.js';
+
+export interface RosterEntry {
+  operatorId: string;
+  venueId: string;
+  userId: string | null;
+  at: Date;
+}
+
+/**
+ * Upserts the guest into the operator's roster (membership row: operator, user, the venue added to its
+ * venue set, first/last seen). Call it in the SAME transaction that creates the booking / ticket /
+ * voucher / walk-in / tag. `userId` null, or not a guest user, → no-op.
+ */
+export async function joinRoster(conn: Conn, entry: RosterEntry): Promise<void> {
+  if (!entry.userId) return;
+  const [guest] = await guestProfiles(conn, [entry.userId]);
+  if (!guest) return;
+  const k = kyselyOf(conn);
+  const at = entry.at.toISOString();
+  const seen = { first_seen_at: at, last_seen_at: at };
+  await k
+    .insertInto('guest_roster')
+    .values({ operator_id: entry.operatorId, user_id: guest.id, ...seen })
+    .onConflict((oc) => oc.columns(['operator_id', 'user_id']).doUpdateSet(widenSeen('guest_roster')))
+    .execute();
+  await k
+    .insertInto('guest_roster_venues')
+    .values({ operator_id: entry.operatorId, user_id: guest.id, venue_id: entry.venueId, ...seen })
+    .onConflict((oc) => oc.columns(['operator_id', 'user_id', 'venue_id']).doUpdateSet(widenSeen('guest_roster_venues')))
+    .execute();
+  await writeSearchTerms(conn, entry.operatorId, guest.id, searchTermsOf(guest));
+}
+
+/** first_seen_at the earlier and last_seen_at the later of the stored and the new instant. */
+function widenSeen(table: 'guest_roster' | 'guest_roster_venues') {
+  return {
+    first_seen_at: sql<string>`case when excluded.first_seen_at < ${sql.ref(`${table}.first_seen_at`)} then excluded.first_seen_at else ${sql.ref(`${table}.first_seen_at`)} end`,
+    last_seen_at: sql<string>`case when excluded.last_seen_at > ${sql.ref(`${table}.last_seen_at`)} then excluded.last_seen_at else ${sql.ref(`${table}.last_seen_at`)} end`,
+  };
+}
+
+/** Replaces a roster guest's search terms by `terms` (inserts ignore terms a concurrent writer added). */
+export async function writeSearchTerms(conn: Conn, operatorId: string, userId: string, terms: string[]): Promise<void> {
+  const k = kyselyOf(conn);
+  let stale = k.deleteFrom('guest_search_terms').where('operator_id', '=', operatorId).where('user_id', '=', userId);
+  if (terms.length > 0) stale = stale.where('term', 'not in', terms);
+  await stale.execute();
+  if (terms.length === 0) return;
+  await k
+    .insertInto('guest_search_terms')
+    .values(terms.map((term) => ({ operator_id: operatorId, user_id: userId, term })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Counts a guest's connections at an operator (the network relation, docs/guests.md). */
+export type ConnectionCounter = (conn: Conn, operatorId: string, userId: string) => Promise<number>;
+
+/**
+ * What admission-rule conditions need about a guest at an operator: the guest's tags (global + that
+ * venue's) and the number of the guest's connections (the network relation, see docs/guests.md). The
+ * guests service binds `countConnections` (`GuestsService.admissionFacts`).
+ */
+export async function admissionFactsOf(
+  conn: Conn,
+  countConnections: ConnectionCounter,
+  guest: { operatorId: string; venueId: string; userId: string },
+): Promise<{ tags: string[]; connections: number }> {
+  const { operatorId, venueId, userId } = guest;
+  const rows = await kyselyOf(conn)
+    .selectFrom('guest_tags')
+    .select('tag')
+    .where('operator_id', '=', operatorId)
+    .where('user_id', '=', userId)
+    .where('venue_id', 'in', ['', venueId])
+    .execute();
+  const tags = [...new Set(rows.map((row) => row.tag))].sort();
+  return { tags, connections: await countConnections(conn, operatorId, userId) };
+}
