@@ -15,6 +15,8 @@ export interface DocumentedRoute {
   pathParams: string[];
   query: { name: string; schema: Schema }[];
   body?: Schema;
+  /** The 5xx answers the route documents (502 provider failure, 503 dependency unconfigured). */
+  declared5xx: number[];
 }
 
 export function documentedRoutes(doc: { paths: Record<string, Record<string, Schema>> }): DocumentedRoute[] {
@@ -28,6 +30,9 @@ export function documentedRoutes(doc: { paths: Record<string, Record<string, Sch
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
         query: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
         body: op.requestBody?.content?.['application/json']?.schema,
+        declared5xx: Object.keys(op.responses ?? {})
+          .map(Number)
+          .filter((status) => status >= 500),
       });
     }
   }

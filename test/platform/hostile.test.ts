@@ -13,7 +13,9 @@ let op: TestOperator;
 let venueId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Over a thousand probes reach the rate-limited public creates: limits are tested on their own, here
+  // they must not turn a probe's answer into a 429.
+  t = await createTestApp({ RATE_LIMITS: 'public_booking=100000/60,event_tickets=100000/60' });
   op = await createOperator(t);
   venueId = await insertVenue(t, op.operatorId);
 });
@@ -221,7 +223,9 @@ describe('every documented route', () => {
     }
     expect(created.size).toBeGreaterThan(15);
 
-    type Probe = { label: string; method: string; url: string; payload?: unknown; expect?: number };
+    // A documented 502/503 (an unconfigured or failing dependency, such as the stock-photo service) is
+    // a clean answer; any other 5xx is a failure.
+    type Probe = { label: string; method: string; url: string; payload?: unknown; expect?: number; declared5xx: number[] };
     const probes: Probe[] = [];
     for (const route of routes) {
       const url = urlOf(route, venueId, 'zzz_unknown', created);
@@ -229,7 +233,14 @@ describe('every documented route', () => {
       if (!['GET', 'DELETE'].includes(route.method)) {
         for (const [kind, payload] of hostileBodies(route.body)) {
           const refusedEarly = /deep|NUL|control/.test(kind) ? 400 : undefined;
-          probes.push({ label: `${name}: ${kind}`, method: route.method, url, payload, expect: refusedEarly });
+          probes.push({
+            label: `${name}: ${kind}`,
+            method: route.method,
+            url,
+            payload,
+            expect: refusedEarly,
+            declared5xx: route.declared5xx,
+          });
         }
       }
       for (const [kind, query] of hostileQueries(route.query)) {
@@ -238,15 +249,23 @@ describe('every documented route', () => {
           method: route.method,
           url: `${url}?${query}`,
           expect: /NUL|control/.test(kind) ? 400 : undefined,
+          declared5xx: route.declared5xx,
         });
       }
       if (route.pathParams.length > 0) {
-        probes.push({ label: `${name}: NUL ids`, method: route.method, url: urlOf(route, `${venueId}%00`, '%E2%80%AE%00x'), expect: 400 });
+        probes.push({
+          label: `${name}: NUL ids`,
+          method: route.method,
+          url: urlOf(route, `${venueId}%00`, '%E2%80%AE%00x'),
+          expect: 400,
+          declared5xx: [],
+        });
         probes.push({
           label: `${name}: over-long ids`,
           method: route.method,
           url: urlOf(route, 'v'.repeat(150), 'i'.repeat(150)),
           expect: 414,
+          declared5xx: [],
         });
       }
     }
@@ -260,7 +279,8 @@ describe('every documented route', () => {
         probes.slice(start, start + BATCH).map(async (probe) => {
           const res = await send(probe.method, probe.url, probe.payload);
           const body = res.body.length > 200 ? `${res.body.slice(0, 200)}…` : res.body;
-          if (res.statusCode >= 500) failures.push(`${probe.label} → ${res.statusCode} ${body}`);
+          if (res.statusCode >= 500 && !probe.declared5xx.includes(res.statusCode))
+            failures.push(`${probe.label} → ${res.statusCode} ${body}`);
           else if (probe.expect && res.statusCode !== probe.expect)
             failures.push(`${probe.label} → ${res.statusCode}, expected ${probe.expect}: ${body}`);
           else if (res.statusCode >= 400 && typeof safeJson(res.body)?.error !== 'string')

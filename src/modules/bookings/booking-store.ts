@@ -9,6 +9,7 @@ import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../..
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { BookingsTable } from './bookings.table.js';
+import { refundSpentKeys } from './guestlist-keys.js';
 import { recordHistory, type Actor } from './history.js';
 import { releaseSlots } from './slots.js';
 
@@ -88,5 +89,7 @@ export async function changeStatus(trx: Conn, booking: BookingRow, change: Statu
     { action: change.historyAction, fromStatus: booking.status, toStatus: change.to, detail: change.detail },
     change.now,
   );
+  // A guest-list booking that ends without the guest getting in gives back the keys it spent (once).
+  await refundSpentKeys(trx, booking, change);
   return bookingOrThrow(trx, booking.id);
 }

@@ -21,12 +21,14 @@ import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import { findGuest, guestForEmail } from '../auth/index.js';
+import { joinRoster } from '../guests/index.js';
 import { floorplanRecords } from '../tables/index.js';
 import { bookingMails } from './booking-mail.js';
 import { bookingOrThrow } from './booking-store.js';
 import { toDetail } from './booking-views.js';
 import type { BookingChanged } from './bookings.schemas.js';
 import type { DoorKeys } from './door-keys.js';
+import { checkGuestlistRoom } from './guestlist-capacity.js';
 import { recordHistory } from './history.js';
 import { idempotent } from './idempotency.js';
 import { bestSeating, holdTables, namedTablesFree, type Stay } from './seating.js';
@@ -149,6 +151,7 @@ export function createStaffBookings(deps: StaffCreateDeps) {
             updated_at: at,
           })
           .execute();
+        await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId: row.user_id ?? null, at: now });
         if (stay && tableIds.length > 0) await holdTables(trx, { id, venue_id: venue.id }, tableIds, stay.startsAt, stay.endsAt);
         await recordHistory(
           trx,
@@ -220,6 +223,8 @@ export function createStaffBookings(deps: StaffCreateDeps) {
     createGuestlistBooking(auth: AuthInfo, venue: VenueRow, body: StaffGuestlistBookingBody, idempotencyKey?: string) {
       return create(auth, venue, { idempotencyKey, scope: 'staff-guestlist', body }, async (conn, _id, now) => {
         const rule = await ruleOf(conn, venue, realDate(body.date), body.access_rule_id, 'guestlist');
+        // The list's max covers (rule, else its list profile) and the venue's door capacity, under the venue lock.
+        await checkGuestlistRoom(conn, venue, { date: body.date, rule, party: body.party_size });
         const time = body.time ?? rule?.time_from ?? null;
         const startsAt = time ? localToUtc(body.date, time, venue.timezone) : null;
         const endsAt = startsAt ? new Date(startsAt.getTime() + venue.default_booking_duration * 60_000) : null;

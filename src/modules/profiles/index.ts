@@ -17,6 +17,8 @@ import { registerProfilesReferences } from './references.js';
 export { profilesRoutes, type ProfilesServices } from './profiles.routes.js';
 export { BOOKING_POLICY_KINDS } from './profiles.schemas.js';
 export { paymentPolicyTerms } from './policies.read.js';
+export { loadAdmissionRules } from './admission.service.js';
+export { listProfiles, toProfile, type Profile } from './profiles.service.js';
 
 export function createProfilesModule(deps: { db: Db; clock: Clock; references: References; copyScopes: CopyScopes }): ProfilesServices {
   registerProfilesReferences(deps.references);
