@@ -18,6 +18,7 @@ export type RateLimitName =
   | 'two_factor_failures_user'
   | 'voucher_lookup'
   | 'public_booking'
+  | 'event_tickets'
   | 'registration';
 
 /**
@@ -34,6 +35,8 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   two_factor_failures_user: { points: 10, durationSeconds: 15 * 60 },
   voucher_lookup: { points: 20, durationSeconds: 60 },
   public_booking: { points: 30, durationSeconds: 60 },
+  // Ticket purchases (create-intent of an event) count apart from the other public bookings.
+  event_tickets: { points: 30, durationSeconds: 60 },
   registration: { points: 5, durationSeconds: 60 * 60 },
 };
 
@@ -54,6 +57,8 @@ export interface Config {
   mailFrom: string;
   uploadsDir: string;
   unsplashAccessKey: string | undefined;
+  /** The stock-image API's base URL (UNSPLASH_API_BASE; tests point it at a local fake). */
+  unsplashApiBase: string;
   sessionTtlHours: number;
   /** Absolute session lifetime from sign-in, however often the session is used. */
   sessionMaxDays: number;
@@ -186,6 +191,7 @@ export function loadConfig(env: Env): Config {
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Maitred <no-reply@maitred.local>',
     uploadsDir: optional(env, 'UPLOADS_DIR') ?? './data/uploads',
     unsplashAccessKey: optional(env, 'UNSPLASH_ACCESS_KEY'),
+    unsplashApiBase: (optional(env, 'UNSPLASH_API_BASE') ?? 'https://api.unsplash.com').replace(/\/+$/, ''),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 72, 1, 24 * 365),
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 365),
     secretsKey: secretsKey(env),

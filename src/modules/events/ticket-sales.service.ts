@@ -1,0 +1,275 @@
+/**
+ * Guests buying tickets (spec: Public widget endpoints, event rows): the what's-on listing, booking
+ * options, create-intent and finalize, and the `event_booking` fulfilments.
+ *
+ * A sale runs in one transaction holding the event's lock (PostgreSQL advisory lock, so every server
+ * instance sharing the database queues on it; SQLite has one writer): the event and ticket type are
+ * re-read, the places held by the event's active bookings (awaiting payment or approval included) are
+ * counted against the event's guest_list_capacity and the ticket type's capacity, and only then is the
+ * booking written. Neither capacity can be oversold however many requests race. Tickets count while
+ * their booking is active, so a reservation released unpaid (finalize, the provider's expiry event, or
+ * the bookings module's expiry sweep) gives its tickets back at once.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { signQrToken } from '../../domain/booking-tokens/index.js';
+import { localToUtc } from '../../domain/venue-time.js';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
+import type { VenueRow } from '../../platform/auth-guard.js';
+import type { BotCheck } from '../../platform/bot-check.js';
+import type { Clock } from '../../platform/clock.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { Mail } from '../../platform/mail/mail.js';
+import type { RateLimits } from '../../platform/rate-limit.js';
+import { guestForEmail } from '../auth/index.js';
+import {
+  activeEventBookings,
+  attachEventIntent,
+  eventBooking,
+  eventBookingByIntent,
+  idempotent,
+  insertEventBooking,
+  PAYMENT_WINDOW_MS,
+  type EventBookingRow,
+  type EventBookings,
+} from '../bookings/index.js';
+import type { Payments } from '../payments/index.js';
+import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
+import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
+import { eventLock } from './events.service.js';
+import { admissionFor, offerTerms, type AdmissionSources, type TicketProfile } from './ticket-offers.js';
+import { queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
+import { createTicketCatalogue } from './ticket-catalogue.js';
+
+export interface TicketSalesDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  payments: Payments;
+  mail: Mail;
+  botCheck: BotCheck;
+  rateLimits: RateLimits;
+  eventBookings: EventBookings;
+  /** The venue's door key (the bookings module's door keys), read before any transaction. */
+  doorKey(venueId: string): Promise<{ privateKey: string }>;
+  /** A live venue by id (the venues module's), read on `conn`. */
+  liveVenue(conn: Conn, venueId: string): Promise<VenueRow | undefined>;
+  /** The venue's ticket profiles, settings flattened (the profiles module's). */
+  ticketProfiles(conn: Conn, venueId: string): Promise<TicketProfile[]>;
+  /** The venue's bundles that apply to events (the catalogue module's). */
+  eventBundles(venueId: string): Promise<unknown[]>;
+  /** The venue's events booking policy text (the profiles module's). */
+  eventsPolicy(venueId: string): Promise<string>;
+  admission: AdmissionSources;
+}
+
+export const SOLD_OUT = 'Not enough tickets left';
+
+export function createTicketSales(deps: TicketSalesDeps) {
+  const { db, clock, payments, eventBookings } = deps;
+  const catalogue = createTicketCatalogue(deps);
+
+  /** Tickets of a booking confirmed just now: the mail with its QR code, in the confirming transaction. */
+  async function mailTickets(trx: Conn, booking: EventBookingRow): Promise<void> {
+    const [venue, event, ticket] = await Promise.all([
+      deps.liveVenue(trx, booking.venue_id),
+      eventById(trx, booking.event_id!),
+      ticketOfBooking(trx, booking.id),
+    ]);
+    if (!venue || !event || !ticket) return;
+    const type = await ticketTypeOf(trx, event.id, ticket.ticket_type_id);
+    await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type?.name ?? 'Ticket' });
+  }
+
+  /** The sale itself, in the caller's transaction under the event's lock (see the top comment). */
+  async function sell(
+    trx: Kysely<Database>,
+    venue: VenueRow,
+    eventId: string,
+    body: CreateIntentBody,
+    prepared: { bookingId: string; qrToken: string },
+  ) {
+    const now = clock.now();
+    await lockKey(db, trx, eventLock(eventId));
+    const event = await eventById(trx, eventId);
+    if (!event || event.status !== 'approved') throw conflict('Tickets for this event are no longer on sale');
+    const { selection } = body;
+    const type = await ticketTypeOf(trx, event.id, selection.ticket_type_id);
+    const profiles = await deps.ticketProfiles(trx, venue.id);
+    const terms = offerTerms(
+      profiles.find((p) => p.id === type?.ticket_profile_id),
+      event,
+      venue.timezone,
+      now,
+    );
+    if (!type || terms.hidden) throw notFound('Ticket type');
+    if (terms.closedReason) throw conflict(terms.closedReason);
+
+    const active = await activeEventBookings(trx, event.id);
+    const guestsHeld = active.reduce((sum, b) => sum + b.guest_count, 0);
+    if (event.guest_list_capacity !== null && guestsHeld + selection.quantity > event.guest_list_capacity) {
+      throw conflict(SOLD_OUT, { remaining: Math.max(0, event.guest_list_capacity - guestsHeld) });
+    }
+    if (type.capacity !== null) {
+      const held = (await catalogue.heldOf(trx, event.id, active)).get(type.id) ?? 0;
+      if (held + selection.quantity > type.capacity) throw conflict(SOLD_OUT, { remaining: Math.max(0, type.capacity - held) });
+    }
+
+    const userId = await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now);
+    const admission = type.admission_rule_group_id
+      ? await admissionFor(trx, deps.admission, {
+          groupId: type.admission_rule_group_id,
+          operatorId: venue.operator_id,
+          venueId: venue.id,
+          userId,
+          maxPlusOnes: venue.max_plus_ones,
+        })
+      : { needsApproval: false, discountPct: 0 };
+    const unit = Math.round((type.price_pence * (100 - admission.discountPct)) / 100);
+    const total = unit * selection.quantity;
+    const status = terms.needsApproval || admission.needsApproval ? 'pending' : total === 0 ? 'confirmed' : 'pending_payment';
+    const startsAt = event.start_time ? localToUtc(event.event_date, event.start_time, venue.timezone).toISOString() : null;
+    const booking = await insertEventBooking(trx, {
+      id: prepared.bookingId,
+      operatorId: venue.operator_id,
+      venueId: venue.id,
+      eventId: event.id,
+      date: event.event_date,
+      startTime: event.start_time,
+      startsAt,
+      endsAt: null,
+      guestCount: selection.quantity,
+      guestName: body.guest_name.trim(),
+      guestEmail: body.guest_email.trim(),
+      userId,
+      totalPence: total,
+      status,
+      paymentExpiresAt: status === 'pending_payment' ? new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString() : null,
+      now,
+      detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: admission.discountPct },
+    });
+    const ticket = {
+      booking_id: booking.id,
+      event_id: event.id,
+      ticket_type_id: type.id,
+      quantity: selection.quantity,
+      unit_price_pence: unit,
+      qr_token: prepared.qrToken,
+      created_at: now.toISOString(),
+    };
+    await insertTicket(trx, ticket);
+    if (status === 'confirmed') await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
+    if (status === 'pending')
+      await queueRequestMail(trx, deps.mail, { venue, event, booking, quantity: selection.quantity, ticketName: type.name });
+    return { booking_id: booking.id, status, amount_pence: total };
+  }
+
+  /** The payment intent of a paid reservation: created once (the provider's idempotency key), then reused. */
+  async function requestPayment(venue: VenueRow, event: EventRow, bookingId: string): Promise<CreateIntentResult> {
+    const booking = await eventBooking(db, bookingId);
+    if (!booking) throw notFound('Booking');
+    if (booking.status !== 'pending_payment') throw conflict(`This booking is ${booking.status.replace('_', ' ')}`);
+    let intent;
+    try {
+      intent = await payments.createIntent({
+        amountPence: booking.total_pence,
+        metadata: { kind: 'event_booking', booking_id: booking.id },
+        idempotencyKey: `event-booking-${booking.id}`,
+        operatorId: venue.operator_id,
+        venueId: venue.id,
+        description: `${venue.name}: ${event.name} (${event.event_date})`,
+      });
+    } catch (error) {
+      // Without a payment the tickets must not stay held.
+      await withTransaction(db, (trx) => eventBookings.release(trx, booking.id, 'payment_unavailable')).catch(() => undefined);
+      throw error;
+    }
+    if (booking.payment_intent_id !== intent.id) await attachEventIntent(db, booking.id, intent.id, clock.now());
+    return {
+      requires_payment: true,
+      booking_id: booking.id,
+      status: booking.status,
+      payment_intent_id: intent.id,
+      client_secret: intent.client_secret ?? '',
+      amount_pence: booking.total_pence,
+    };
+  }
+
+  return {
+    ...catalogue.reads,
+
+    /** Counts an attempt from a client address before the body is read (decisions: Rate limits). */
+    async countAttempt(ip: string): Promise<void> {
+      await deps.rateLimits.hit('event_tickets', ip);
+    },
+
+    async createIntent(eventId: string, body: CreateIntentBody, request: { ip: string; idempotencyKey?: string }) {
+      await deps.botCheck.verify(body.turnstile_token, request.ip);
+      const { event, venue } = await catalogue.publicEvent(eventId);
+      const { selection } = body;
+      if (selection.party_size !== undefined && selection.party_size !== selection.quantity) {
+        throw badRequest('party_size must equal quantity: each ticket admits one guest');
+      }
+      const now = clock.now();
+      const bookingId = newId('bkg');
+      const key = await deps.doorKey(venue.id);
+      const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
+      const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
+      const { turnstile_token: _token, ...keyed } = body;
+      const sold = await idempotent(db, { scope: `event-tickets:${event.id}`, key: request.idempotencyKey, body: keyed, now }, (trx) =>
+        sell(trx, venue, event.id, body, { bookingId, qrToken }),
+      );
+      if (sold.status === 'pending_payment') return requestPayment(venue, event, sold.booking_id);
+      if (sold.status === 'pending') return { requires_confirmation: true, ...sold };
+      return { free: true, ...sold };
+    },
+
+    /** Confirms a paid reservation once its intent succeeded; idempotent (every call answers the booking as it is). */
+    async finalize(eventId: string, intentId: string) {
+      const event = await eventById(db, eventId);
+      const booking = event ? await eventBookingByIntent(db, event.id, intentId) : undefined;
+      if (!booking) throw notFound('Booking');
+      let current = booking;
+      if (booking.status === 'pending_payment') {
+        const intent = await payments.retrieveIntent(intentId, { operatorId: booking.operator_id, venueId: booking.venue_id });
+        if (intent.status === 'succeeded') {
+          if (intent.amount !== booking.total_pence) throw conflict('The payment does not match this booking');
+          current = await withTransaction(db, async (trx) => {
+            const confirmed = await eventBookings.confirmPaid(trx, booking.id, 'finalize');
+            if (confirmed) await mailTickets(trx, confirmed);
+            return confirmed ?? (await eventBooking(trx, booking.id))!;
+          });
+        } else if (intent.status === 'canceled') {
+          current = (await withTransaction(db, (trx) => eventBookings.release(trx, booking.id, 'payment_canceled'))) ?? booking;
+        }
+      }
+      const done = ['confirmed', 'approved', 'checked_in'].includes(current.status);
+      return { success: done, booking_id: current.id, status: current.status, payment_status: current.payment_status };
+    },
+
+    /** `event_booking` (metadata `booking_id`): confirmed when paid, released when the session expired. */
+    registerFulfilments(): void {
+      payments.fulfilments.register('event_booking', {
+        completed: async (trx, session, providerEvent) => {
+          const booking = session.metadata.booking_id ? await eventBooking(trx, session.metadata.booking_id) : undefined;
+          if (!booking || (session.amount_total !== null && session.amount_total !== booking.total_pence)) {
+            deps.log.warn({ eventId: providerEvent.id, sessionId: session.id }, 'event_booking session without a matching booking');
+            return 'ignored';
+          }
+          const confirmed = await eventBookings.confirmPaid(trx, booking.id, 'webhook');
+          if (confirmed) await mailTickets(trx, confirmed);
+        },
+        expired: async (trx, session) => {
+          const booking = session.metadata.booking_id ? await eventBooking(trx, session.metadata.booking_id) : undefined;
+          if (!booking) return 'ignored';
+          await eventBookings.release(trx, booking.id, 'checkout_expired');
+        },
+      });
+    },
+  };
+}
+
+export type TicketSales = ReturnType<typeof createTicketSales>;
