@@ -104,6 +104,9 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
 
 function swapIn(outdir) {
   const old = `${DIST}.old-${process.pid}`;
+  // The widget build (scripts/build-widget.mjs) lives in dist/widget/ and has its own staleness check.
+  const widget = path.join(DIST, 'widget');
+  if (fs.existsSync(widget)) fs.renameSync(widget, path.join(outdir, 'widget'));
   if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
   fs.renameSync(outdir, DIST);
   fs.rmSync(old, { recursive: true, force: true });

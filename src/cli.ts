@@ -6,7 +6,8 @@
  * Each command imports what it needs when it runs: `maintenance on` loads the database layer and
  * nothing of the web app, so a command finishes in a fraction of the server's start-up time.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from './config/config.js';
 import { readEnv, type Env } from './config/env.js';
@@ -191,6 +192,7 @@ export function buildProgram(io: CliIo): Command {
         import('./demo/demo.js'),
         import('./modules/team/index.js'),
       ]);
+      const { demoHostPage } = await import('./demo/demo-host.js');
       const demo = await withDb(io, async (db) => {
         const ctx = createContext(config, db);
         const app = await buildApp(ctx);
@@ -202,11 +204,26 @@ export function buildProgram(io: CliIo): Command {
           await ctx.mail.stop();
         }
       });
-      const { created: _created, operator_id: _operator, ...result } = demo;
+      const { created: _created, operator_id: _operator, ...rest } = demo;
+      // A stand-in for the venue's own site, embedding the widgets through their loader snippets.
+      // Beside the SQLite database (the data directory), else in ./data.
+      const sqliteFile = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : '';
+      const dataDir = sqliteFile && sqliteFile !== ':memory:' ? path.dirname(sqliteFile) : 'data';
+      const hostPage = path.resolve(dataDir, 'demo-host.html');
+      mkdirSync(path.dirname(hostPage), { recursive: true });
+      writeFileSync(hostPage, demoHostPage('The Night Owl', demo.embed));
+      const result = { ...rest, host_page: hostPage };
       const lines = [
         `${demo.created ? 'Created' : 'Found'} the demo venue ${demo.venue_id}.`,
         `Log in as ${demo.email} with the password ${demo.password}.`,
         ...Object.entries(demo.widgets).map(([type, url]) => `  ${type} widget: ${url ?? 'off'}`),
+        '',
+        'Embed snippets (paste into the venue site):',
+        ...Object.entries(demo.embed).map(([type, snippet]) => `  ${type}:\n${snippet.replace(/^/gm, '    ')}`),
+        '',
+        `A page embedding them, as a venue site would: ${hostPage}`,
+        `  serve it from another origin, e.g. python3 -m http.server 8080 --directory ${path.dirname(hostPage)}`,
+        `  then open http://127.0.0.1:8080/${path.basename(hostPage)} while the server runs.`,
       ];
       print(Boolean(options.json), result, lines.join('\n'));
     });

@@ -61,7 +61,24 @@ async function ensureRedis() {
   }
 }
 
+/** The widget pages' tests need the built widgets (dist/widget), built here when widget/ changed. */
+async function ensureWidgetBuild() {
+  // @ts-expect-error: a plain ES module script without type declarations
+  const { buildWidget, widgetIsStale } = (await import('../scripts/build-widget.mjs')) as {
+    buildWidget: () => Promise<boolean>;
+    widgetIsStale: () => boolean;
+  };
+  // @ts-expect-error: as above
+  const { withBuildLock } = (await import('../scripts/ensure-built.mjs')) as {
+    withBuildLock: (fn: () => Promise<unknown>, skip?: () => boolean) => Promise<void>;
+  };
+  if (widgetIsStale())
+    await withBuildLock(
+      () => buildWidget(),
+      () => !widgetIsStale(),
+    );
+}
+
 export default async function setup() {
-  await ensurePostgres();
-  await ensureRedis();
+  await Promise.all([ensurePostgres(), ensureRedis(), ensureWidgetBuild()]);
 }

@@ -23,11 +23,14 @@ export interface CancellationNotice {
 }
 
 export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manageSecret'>; publicBaseUrl: string }) {
-  /** The guest's manage page for a booking: a signed link valid until a day after the booking starts. */
+  /**
+   * The guest's manage page for a booking (the widget's manage page, which reads and cancels through
+   * the manage API): a signed link valid until a day after the booking starts.
+   */
   async function manageUrl(conn: Conn, booking: BookingRow): Promise<string> {
     const startsAt = booking.starts_at ? new Date(booking.starts_at) : new Date(`${booking.booking_date}T23:59:00Z`);
     const token = signManageToken({ bookingId: booking.id, expiresAt: manageLinkExpiry(startsAt) }, await deps.doorKeys.manageSecret(conn));
-    return `${deps.publicBaseUrl}/api/public/bookings/manage?token=${encodeURIComponent(token)}`;
+    return `${deps.publicBaseUrl}/widget/manage?token=${encodeURIComponent(token)}`;
   }
 
   function details(venue: VenueRow, booking: BookingRow) {

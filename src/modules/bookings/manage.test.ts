@@ -124,7 +124,7 @@ const outbox = (to: string) =>
 /** The token of the manage link in the guest's confirmation mail. */
 async function tokenFromMail(email: string): Promise<string> {
   const confirmation = (await outbox(email)).find((m) => /confirmed/.test(m.subject));
-  const match = /\/api\/public\/bookings\/manage\?token=([A-Za-z0-9._~%-]+)/.exec(confirmation?.text_body ?? '');
+  const match = /\/widget\/manage\?token=([A-Za-z0-9._~%-]+)/.exec(confirmation?.text_body ?? '');
   if (!match) throw new Error(`no manage link mailed to ${email}`);
   return decodeURIComponent(match[1]);
 }
@@ -174,9 +174,13 @@ describe('mail received over SMTP', () => {
     expect(ics.content).toContain('METHOD:PUBLISH');
     expect(ics.content).toContain('DTSTART:20260619T180000Z');
     expect(ics.content).toContain(`UID:${bookingId}@maitred`);
-    const link = /http:\/\/maitred\.test(\/api\/public\/bookings\/manage\?token=\S+)/.exec(mail.text ?? '');
+    // The link opens the guest's manage page, whose app reads the booking with the link's token.
+    const link = /http:\/\/maitred\.test\/widget\/manage\?token=(\S+)/.exec(mail.text ?? '');
     expect(link).not.toBeNull();
-    const res = await t.app.inject({ url: link![1] });
+    const page = await t.app.inject({ url: `/widget/manage?token=${link![1]}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const res = await t.app.inject({ url: `/api/public/bookings/manage?token=${link![1]}` });
     expect(res.json()).toMatchObject({ booking_id: bookingId, status: 'confirmed' });
   });
 

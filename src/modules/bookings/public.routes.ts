@@ -104,13 +104,18 @@ const BookBody = Type.Object({
   table_id: Type.Optional(Id),
 });
 
+const ManageUrl = Type.String({
+  description: "extension: the guest's manage page (the booking mail's link): view, and cancel under the policy",
+});
 const BookAnswer = Type.Union([
-  Type.Object({ ok: Type.Literal(true), booking_id: Type.String(), status: Type.String() }),
+  Type.Object({ ok: Type.Literal(true), booking_id: Type.String(), status: Type.String(), manage_url: ManageUrl }),
   Type.Object({
     requires_payment: Type.Literal(true),
     payment_client_secret: Type.String(),
     booking_id: Type.String(),
     payment_intent_id: Type.String(),
+    amount_pence: Type.Integer({ description: 'extension: the deposit or card hold to pay' }),
+    manage_url: ManageUrl,
   }),
 ]);
 
@@ -183,11 +188,14 @@ export const publicBookingRoutes: RoutePlugin<{
           'Re-checks the slot and takes a table in one transaction. Without a deposit: `{ ok, booking_id, status }`. With one: ' +
           '`{ requires_payment, payment_client_secret, booking_id }`; the booking waits `pending_payment` for 15 minutes. ' +
           'An `Idempotency-Key` header makes a retry return the first answer (the same key with another body: 409). ' +
-          'Callers who are not signed in send `turnstile_token`.',
+          'Callers who are not signed in send `turnstile_token`. A `guestlist` rule takes a free place on the list only, within ' +
+          'the list’s and the door’s capacity (409 when full); a list without free entry is 402: paid entry and queue skip are ' +
+          'bought with keys through `guestlist-bookings`. Extensions: `manage_url` (the guest’s manage page) on both answers, ' +
+          '`amount_pence` (the deposit) with `requires_payment`.',
         tags,
         params: VenueParams,
         body: BookBody,
-        response: { 200: BookAnswer, ...errorResponses(400, 403, 404, 409, 429, 502, 503) },
+        response: { 200: BookAnswer, ...errorResponses(400, 402, 403, 404, 409, 429, 502, 503) },
       },
       // Every attempt counts, malformed ones included, before its body is even parsed.
       onRequest: [noStore, async (request) => bookings.countAttempt(request.ip)],

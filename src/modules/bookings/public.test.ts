@@ -94,15 +94,17 @@ describe('POST /api/public/venues/:venueId/book', () => {
   it('books a free slot, takes the table and queues a confirmation with a calendar file', async () => {
     const res = await book({ access_rule_id: ruleId, rule_type: 'table', date: FRIDAY, time: '18:00', party_size: 2, ...guest('a') });
     expect(res.statusCode).toBe(200);
-    const { booking_id, status, ok } = res.json();
+    const { booking_id, status, ok, manage_url } = res.json();
     expect({ ok, status }).toEqual({ ok: true, status: 'confirmed' });
+    // The manage page the mail links to, for the widget's confirmation.
+    expect(manage_url).toMatch(/^http:\/\/maitred\.test\/widget\/manage\?token=\S+$/);
     expect(booking_id).toMatch(/^bkg_[a-z2-7]{26}$/);
     const tables = await t.db.kysely.selectFrom('booking_tables').select('table_id').where('booking_id', '=', booking_id).execute();
     expect(tables).toEqual([{ table_id: tableId }]);
     const mail = await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'guesta@example.test').execute();
     expect(mail).toHaveLength(1);
     expect(mail[0].subject).toMatch(/confirmed/);
-    expect(mail[0].text_body).toContain('/api/public/bookings/manage?token=');
+    expect(mail[0].text_body).toContain(manage_url);
     const [ics] = JSON.parse(mail[0].attachments) as { filename: string; content: string }[];
     expect(ics.filename).toBe('booking.ics');
     expect(ics.content).toContain('DTSTART:20260619T170000Z');
@@ -211,6 +213,8 @@ describe('deposits', () => {
     const row = await t.db.kysely.selectFrom('bookings').selectAll().where('id', '=', answer.booking_id).executeTakeFirstOrThrow();
     expect(row.status).toBe('pending_payment');
     expect(row.deposit_pence).toBe(2000);
+    expect(answer.amount_pence).toBe(2000);
+    expect(answer.manage_url).toMatch(/\/widget\/manage\?token=/);
     expect((await pay(answer.payment_intent_id, 'pm_card_visa')).statusCode).toBe(200);
     const first = await finalize(answer.booking_id);
     expect(first.json()).toEqual({ ok: true, booking_id: answer.booking_id, status: 'confirmed' });

@@ -5,8 +5,9 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../domain/html.js';
+
+export { escapeHtml };
 
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',

@@ -5,12 +5,12 @@
  * onboarding pages, the event redelivery timer).
  */
 import type { Logger } from 'pino';
-import { operatorIdOf, type GuardFactory } from '../../platform/auth-guard.js';
+import { authOf, operatorIdOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { Payments } from './payments.js';
 import { messagePage, sendHtml } from './pages.js';
-import { ConnectStartResult, PayoutStatusResult, WebhookAck } from './payments.schemas.js';
+import { ConnectStartResult, KeysBalance, PayoutStatusResult, WebhookAck } from './payments.schemas.js';
 import { simulatedRoutes } from './simulated/index.js';
 
 /** Provider events are small; the global limit is sized for image uploads. */
@@ -85,6 +85,26 @@ export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Paymen
       onRequest: guard({ permission: ['payouts:read', 'operators.settings:read'] }),
     },
     async (request) => payments.payouts.status(operatorIdOf(request)),
+  );
+
+  app.get(
+    '/api/me/keys',
+    {
+      schema: {
+        tags: ['auth'],
+        security: [{ bearer: [] }],
+        summary: "The signed-in user's keys balance",
+        description:
+          'Extension: keys are guests’ in-app credit, spent on guest lists (decisions: Guest list). The balance is the billing ' +
+          'ledger’s sum; the widgets show it before a guest joins a list. Never cached.',
+        response: { 200: KeysBalance, ...errorResponses(401) },
+      },
+      onRequest: guard({ role: 'any' }),
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return { balance: await payments.keysBalance(authOf(request).user.id) };
+    },
   );
 
   await app.register(webhookRoute, { payments });

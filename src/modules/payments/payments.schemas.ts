@@ -41,3 +41,5 @@ export const ConfirmResult = Type.Object({
 });
 
 export const WebhookAck = Type.Object({ received: Type.Literal(true) });
+
+export const KeysBalance = Type.Object({ balance: Type.Integer({ description: 'keys the user holds' }) });

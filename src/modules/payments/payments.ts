@@ -12,6 +12,7 @@ import { notFound } from '../../platform/errors.js';
 import { createCharges, toAppError, type Charges } from './charges.js';
 import { FulfilmentRegistry } from './fulfilments.js';
 import { registerGuestFulfilments } from './guest-fulfilments.js';
+import { keysBalance } from './keys.js';
 import type { PayoutSummary } from './payments.reports.js';
 import { createPayouts, type OperatorAccounts, type Payouts } from './payouts.service.js';
 import { platformFee, type PaymentIntent, type PaymentProvider } from './provider.js';
@@ -43,6 +44,8 @@ export interface Payments extends Charges {
   payouts: Payouts;
   /** The payout status the dashboard shows: `unconfigured` when payments are off, else the operator's cached status. */
   payoutSummary(operatorId: string): Promise<PayoutSummary>;
+  /** A user's keys balance (the billing ledger's sum). */
+  keysBalance(userId: string): Promise<number>;
 }
 
 export function createPayments(deps: { config: Config; db: Db; clock: Clock; log: Logger; accounts: OperatorAccounts }): Payments {
@@ -134,5 +137,6 @@ export function createPayments(deps: { config: Config; db: Db; clock: Clock; log
       if (!provider) return { provider: providerName, status: 'unconfigured', source: 'config' };
       return { provider: providerName, status: (await accounts.connectStatus(operatorId)) ?? 'not_started', source: 'cache' };
     },
+    keysBalance: (userId) => keysBalance(db, userId),
   };
 }

@@ -72,6 +72,16 @@ export const WidgetSetting = Type.Object({
   public_id: Type.String({ description: 'stable; the widget is served at `{base_url}/widget/<public_id>`' }),
   url: Type.String(),
   logo_url: Nullable(Type.String()),
+  embed: Type.Object(
+    {
+      iframe: Type.String({ description: 'a plain iframe of the widget' }),
+      loader: Type.String({
+        description:
+          'the loader: an element naming the widget, a `<noscript>` link and the async loader script, which sizes the iframe to its content (docs/widgets.md)',
+      }),
+    },
+    { description: 'extension: the HTML to paste into the venue site' },
+  ),
 });
 export type WidgetSetting = Static<typeof WidgetSetting>;
 
@@ -221,7 +231,11 @@ const PerWidget = <T extends Parameters<typeof Type.Object>[0][string]>(schema: 
   Type.Object({ bookings: schema, events: schema, vouchers: schema });
 
 export const ComboWidgetConfig = Type.Object({
-  venue: Type.Object({ id: Type.String(), name: Type.String() }),
+  venue: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    timezone: Type.String({ description: 'extension: the venue’s IANA zone' }),
+  }),
   enabled: PerWidget(Type.Boolean()),
   links: PerWidget(Nullable(Type.String({ description: '`{base_url}/widget/<public_id>` of an enabled widget, else null' }))),
   widget: PublicWidget,

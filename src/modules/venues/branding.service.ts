@@ -8,7 +8,7 @@ import type { Database } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
-import { badRequest, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
 import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
@@ -28,6 +28,7 @@ import { saveVoucherSettings, voucherSettingsOf } from './voucher-settings.js';
 import type { VenueBrandingTable, WidgetSettingsTable, WidgetThemesTable } from './venues.table.js';
 import type { Selectable } from 'kysely';
 import { VenueCache } from '../../platform/venue-cache.js';
+import { embedSnippets } from '../../domain/widget-embed.js';
 
 export const BRANDING_DEFAULTS = {
   theme: 'classic',
@@ -103,12 +104,19 @@ export function createBrandingService(deps: {
     };
   }
 
-  const toWidget = (row: WidgetRow): WidgetSetting => ({
+  const toWidget = (row: WidgetRow, venueName: string, width: string): WidgetSetting => ({
     widget_type: row.widget_type,
     enabled: Boolean(row.enabled),
     public_id: row.public_id,
     url: widgetUrl(row.public_id),
     logo_url: row.logo_url,
+    embed: embedSnippets({
+      baseUrl: deps.publicBaseUrl,
+      publicId: row.public_id,
+      type: row.widget_type as WidgetType,
+      venueName,
+      width,
+    }),
   });
 
   /** Creates the missing widget rows (public ids are minted once and never change). */
@@ -246,10 +254,16 @@ export function createBrandingService(deps: {
         widgets = await loadWidgets(venue.id);
       }
       const [brandingRow, themeRow, vouchers] = await Promise.all([loadBranding(venue.id), loadTheme(venue.id), voucherSettings(venue.id)]);
-      const byType = (type: WidgetType) => toWidget(widgets.find((w) => w.widget_type === type)!);
+      const theme = toTheme(themeRow, toBranding(venue, brandingRow).accent_color);
+      const byType = (type: WidgetType) =>
+        toWidget(
+          widgets.find((w) => w.widget_type === type)!,
+          venue.name,
+          theme.width,
+        );
       return {
         data: { bookings: byType('bookings'), events: byType('events'), vouchers: byType('vouchers'), combo: byType('combo') },
-        theme: toTheme(themeRow, toBranding(venue, brandingRow).accent_color),
+        theme,
         vouchers_enabled: vouchers.enabled,
       };
     },
@@ -339,7 +353,7 @@ export function createBrandingService(deps: {
         return row && parts.enabledOf(type) ? widgetUrl(row.public_id) : null;
       };
       return {
-        venue: { id: parts.venue.id, name: parts.venue.name },
+        venue: { id: parts.venue.id, name: parts.venue.name, timezone: parts.venue.timezone },
         enabled: { bookings: parts.enabledOf('bookings'), events: parts.enabledOf('events'), vouchers: parts.enabledOf('vouchers') },
         links: { bookings: link('bookings'), events: link('events'), vouchers: link('vouchers') },
         widget: parts.widget,
@@ -355,8 +369,36 @@ export function createBrandingService(deps: {
     <R>(name: string, compute: (venueId: string) => Promise<R>) =>
     (venueId: string): Promise<R> =>
       configs.get(venueId, name, () => compute(venueId)) as Promise<R>;
+  const publicConfigs = {
+    bookings: cached('bookings', service.bookingWidgetConfig),
+    events: cached('events', service.eventsWidgetConfig),
+    vouchers: cached('vouchers', service.voucherConfig),
+    combo: cached('combo', service.comboWidgetConfig),
+  };
+
+  /**
+   * The widget a public id names, with its type's public config, for the widget page; undefined when
+   * the id is unknown, the venue is not live or the widget is switched off (the page says it is closed).
+   */
+  async function widgetPage(publicId: string) {
+    const row = await db.kysely
+      .selectFrom('widget_settings')
+      .select(['venue_id', 'widget_type'])
+      .where('public_id', '=', publicId)
+      .executeTakeFirst();
+    if (!row || !(WIDGET_TYPES as readonly string[]).includes(row.widget_type)) return undefined;
+    const type = row.widget_type as WidgetType;
+    const config = await publicConfigs[type](row.venue_id).catch((error: unknown) => {
+      if (error instanceof AppError && error.status === 404) return undefined;
+      throw error;
+    });
+    if (!config?.widget.enabled) return undefined;
+    return { type, publicId, venueId: row.venue_id, config };
+  }
+
   return {
     ...service,
+    widgetPage,
     bookingWidgetConfig: cached('bookings', service.bookingWidgetConfig),
     eventsWidgetConfig: cached('events', service.eventsWidgetConfig),
     voucherConfig: cached('vouchers', service.voucherConfig),

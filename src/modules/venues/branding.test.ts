@@ -178,6 +178,10 @@ describe('widget settings', () => {
         public_id: expect.stringMatching(/^wgt_[a-z2-7]{26}$/),
         url: `http://maitred.test/widget/${body.data[type].public_id}`,
         logo_url: null,
+        embed: {
+          iframe: expect.stringContaining(`<iframe src="http://maitred.test/widget/${body.data[type].public_id}"`),
+          loader: expect.stringContaining(`<div data-maitred-widget="${body.data[type].public_id}"`),
+        },
       });
     }
     expect(new Set(Object.values(body.data).map((w) => (w as { public_id: string }).public_id)).size).toBe(4);

@@ -188,7 +188,7 @@ describe('GET combo-widget-config', () => {
     const base = `/api/my-venues/${venueId}`;
     let body = (await http.get(publicUrl(venueId, 'combo-widget-config'))).json();
     expect(body).toMatchObject({
-      venue: { id: venueId, name: 'Widget Bar' },
+      venue: { id: venueId, name: 'Widget Bar', timezone: 'Europe/London' },
       enabled: { bookings: false, events: false, vouchers: false },
       links: { bookings: null, events: null, vouchers: null },
     });

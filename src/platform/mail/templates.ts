@@ -4,6 +4,7 @@
  * is HTML-escaped, and links must be http(s), so guest-supplied text (names, notes) can never become
  * markup or a script URL in a venue's mail.
  */
+import { escapeHtml } from '../../domain/html.js';
 import type { MailMessage } from './mail.js';
 
 export interface MailContent {
@@ -19,11 +20,7 @@ export interface MailContent {
   venueName: string;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
-}
+export { escapeHtml };
 
 const paragraphHtml = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>');
 

@@ -1,0 +1,23 @@
+/**
+ * The widgets' weight budget (issue: ≤ 35 KB gzipped of initial JavaScript per widget page; Stripe.js
+ * is loaded only at the payment step, so it is not part of it): measured on the build the test set-up
+ * made, with the same code as `npm run widget:sizes`.
+ */
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without type declarations
+import { widgetSizes as measure } from '../../../scripts/widget-sizes.mjs';
+
+type Sizes = Record<string, { js: { raw: number; gzip: number }; css: { raw: number; gzip: number } }>;
+const widgetSizes = measure as () => Sizes;
+
+describe('widget weight', () => {
+  it('keeps every page within 35 KB of gzipped JavaScript before the guest acts, and never loads Stripe.js up front', () => {
+    const sizes = widgetSizes();
+    expect(Object.keys(sizes).sort()).toEqual(['bookings', 'combo', 'events', 'loader', 'manage', 'vouchers']);
+    for (const [page, { js }] of Object.entries(sizes)) {
+      expect(js.gzip, page).toBeLessThanOrEqual(35 * 1024);
+      expect(js.gzip, page).toBeGreaterThan(0);
+    }
+    expect(sizes.loader.js.gzip).toBeLessThanOrEqual(3 * 1024);
+  });
+});

@@ -1,0 +1,465 @@
+/**
+ * The bookings widget: party size → date → time (→ table, when the guest may pick) → details → bot
+ * check → deposit payment → confirmation with the door QR, a calendar file and the manage link.
+ * What the guest entered lives in one state object kept for the visit (lib/visit.ts: this frame's
+ * storage where allowed, else the host page's through the loader), so a taken slot, a declined card, a
+ * lost connection or a reload never loses it; a booking awaiting payment is always finalised, also
+ * after a reload.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useVisit } from '../lib/visit';
+import { api, ApiError, idempotencyKey } from '../lib/api';
+import { announceBooked, askScrollTop } from '../lib/embed';
+import { addDays, dateLabel } from '../lib/format';
+import { bookingIcs, icsHref } from '../lib/ics';
+import { BotCheck } from '../ui/BotCheck';
+import { DatePicker } from '../ui/DatePicker';
+import { Field } from '../ui/Field';
+import { Payment } from '../ui/Payment';
+import { BookingQr } from '../ui/Qr';
+import { Alert, LiveStatus, Shell } from '../ui/Shell';
+import { Floorplan } from './Floorplan';
+import { GuestList } from './GuestList';
+import { Slots } from './Slots';
+import type { Availability, BookingConfig, GuestDetails, PendingBooking, Slot } from './types';
+
+type Step = 'search' | 'details' | 'pay' | 'done';
+
+interface State {
+  step: Step;
+  partySize: number;
+  date: string;
+  slot: Slot | null;
+  tableId: string | null;
+  details: GuestDetails;
+  pending: PendingBooking | null;
+  /** Sent with every try of one booking, so a retry after a lost answer books once. */
+  attemptKey: string;
+}
+
+const HORIZON_DAYS = 90;
+
+function initialState(config: BookingConfig, today: string, saved: State | null): State {
+  // A saved visit from an earlier day starts again from today.
+  if (saved && saved.date >= today) return saved;
+  const min = Math.max(1, config.booking.default_party_min);
+  return {
+    step: 'search',
+    partySize: Math.min(Math.max(2, min), Math.max(min, config.booking.default_party_max)),
+    date: today,
+    slot: null,
+    tableId: null,
+    details: { name: '', email: '', phone: '' },
+    pending: null,
+    attemptKey: idempotencyKey(),
+  };
+}
+
+export function BookingsApp(props: { config: BookingConfig; publicId: string; venueId: string; today: string }) {
+  const { config, venueId } = props;
+  const base = `/api/public/venues/${encodeURIComponent(venueId)}`;
+  const [state, setState] = useVisit<State>(
+    `mw:bookings:${props.publicId}`,
+    (saved) => initialState(config, props.today, saved),
+    (restored) => resume(restored),
+  );
+  const update = (changes: Partial<State>) => setState((current) => ({ ...current, ...changes }));
+  const [answer, setAnswer] = useState<Availability | null>(null);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<{ message: string; retry?: () => void } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const today = props.today;
+
+  const goTo = (step: Step, changes: Partial<State> = {}) => {
+    update({ ...changes, step });
+    setStatus('');
+    askScrollTop();
+    setTimeout(() => heading.current?.focus(), 0);
+  };
+
+  const search = useCallback(
+    async (date: string, partySize: number, keepNotice = false) => {
+      setBusy(true);
+      if (!keepNotice) setError(null);
+      try {
+        const query = new URLSearchParams({ date, party_size: String(partySize), type: 'tables' });
+        const result = await api<Availability>(`${base}/availability?${query}`);
+        setAnswer(result);
+        const open = result.slots.filter((slot) => slot.available).length;
+        setStatus(
+          result.party_too_large
+            ? `Parties of ${partySize} cannot book online.`
+            : open > 0
+              ? `${open} times available on ${dateLabel(date)}.`
+              : `No times available on ${dateLabel(date)}.`,
+        );
+      } catch (caught) {
+        const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
+        setError({ message: failure.message, retry: () => void search(date, partySize) });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [base],
+  );
+
+  /** Picks the flow up where the visit was: fresh times, or the booking awaiting payment finalised. */
+  function resume(visit: State) {
+    if (visit.step === 'search') void search(visit.date, visit.partySize);
+    if (visit.step === 'pay' && visit.pending?.paid) void finalize(visit.pending, visit, true);
+  }
+
+  useEffect(() => resume(state), []);
+
+  async function finalize(pending: PendingBooking, visit: State, quiet = false) {
+    setBusy(true);
+    try {
+      const result = await api<{ ok: boolean; status: string }>(`${base}/book/finalize`, {
+        method: 'POST',
+        body: { booking_id: pending.bookingId },
+      });
+      if (result.ok && result.status !== 'pending_payment' && result.status !== 'expired') {
+        finished({ ...pending, status: result.status });
+      } else if (result.status === 'expired') {
+        setError({ message: 'The time to pay ran out and the table was released. Please choose a time again.' });
+        goTo('search', { pending: null, slot: null, attemptKey: idempotencyKey() });
+        void search(visit.date, visit.partySize, true);
+      } else if (!quiet) {
+        setError({ message: 'The payment has not gone through yet. Please try again.' });
+      }
+    } catch (caught) {
+      if (!quiet)
+        setError({
+          message: caught instanceof ApiError ? caught.message : 'Something went wrong.',
+          retry: () => void finalize(pending, visit),
+        });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function finished(pending: PendingBooking) {
+    announceBooked('table', pending.bookingId);
+    goTo('done', { pending });
+    setStatus('Your booking is confirmed.');
+  }
+
+  const [token, setToken] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof GuestDetails, string>>>({});
+
+  async function book(event: Event) {
+    event.preventDefault();
+    const errors: Partial<Record<keyof GuestDetails, string>> = {};
+    if (!state.details.name.trim()) errors.name = 'Enter your name.';
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(state.details.email.trim())) errors.email = 'Enter an email address like name@example.com.';
+    if (state.details.phone && !/^[+\d][\d\s()-]{5,}$/.test(state.details.phone.trim()))
+      errors.phone = 'Enter a phone number, or leave it empty.';
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) {
+      setStatus('Please correct the highlighted fields.');
+      return;
+    }
+    if (config.turnstile_site_key && !token) {
+      setError({ message: 'Please complete the check that you are not a robot.' });
+      return;
+    }
+    if (!state.slot) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await api<{
+        ok?: true;
+        booking_id: string;
+        status?: string;
+        requires_payment?: true;
+        payment_client_secret?: string;
+        payment_intent_id?: string;
+        amount_pence?: number;
+        manage_url?: string;
+      }>(`${base}/book`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': state.attemptKey },
+        body: {
+          access_rule_id: state.slot.rule.id,
+          rule_type: state.slot.rule.rule_type,
+          date: state.date,
+          time: state.slot.time,
+          party_size: state.partySize,
+          guest_name: state.details.name.trim(),
+          guest_email: state.details.email.trim(),
+          ...(state.details.phone.trim() ? { guest_phone: state.details.phone.trim() } : {}),
+          ...(token ? { turnstile_token: token } : {}),
+          ...(state.tableId ? { table_id: state.tableId } : {}),
+        },
+      });
+      if (result.requires_payment && result.payment_intent_id && result.payment_client_secret) {
+        goTo('pay', {
+          pending: {
+            bookingId: result.booking_id,
+            intentId: result.payment_intent_id,
+            clientSecret: result.payment_client_secret,
+            amountPence: result.amount_pence,
+            manageUrl: result.manage_url,
+          },
+        });
+      } else {
+        finished({ bookingId: result.booking_id, status: result.status, manageUrl: result.manage_url });
+      }
+    } catch (caught) {
+      const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
+      if (failure.kind === 'conflict') {
+        // The slot went meanwhile: keep the details, show fresh times.
+        setError({ message: 'Sorry, that time was just taken. Here are the times still free.' });
+        goTo('search', { slot: null, tableId: null, attemptKey: idempotencyKey() });
+        void search(state.date, state.partySize, true);
+      } else if (failure.kind === 'busy') {
+        setError({ message: failure.message });
+        setTimeout(() => setError(null), Math.max(1, failure.retryAfterSeconds) * 1000);
+      } else {
+        setError({
+          message: failure.message,
+          retry: failure.kind === 'offline' || failure.kind === 'maintenance' ? () => void book(event) : undefined,
+        });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const [mode, setMode] = useState<'table' | 'guestlist'>(
+    config.booking.tables_enabled || !config.booking.guest_list_enabled ? 'table' : 'guestlist',
+  );
+  const offersBoth = config.booking.tables_enabled && config.booking.guest_list_enabled;
+  const headings: Record<Step, string> = {
+    search: mode === 'guestlist' ? 'Join the guest list' : 'Book a table',
+    details: 'Your details',
+    pay: 'Pay the deposit',
+    done: 'Booking confirmed',
+  };
+  const partyOptions: number[] = [];
+  for (let n = Math.max(1, config.booking.default_party_min); n <= Math.max(config.booking.default_party_max, 1) + 1; n++)
+    partyOptions.push(n);
+
+  return (
+    <Shell config={config} heading={headings[state.step]} showsTimes>
+      <h2 class="mw-sr" tabindex={-1} ref={heading}>
+        {headings[state.step]}
+      </h2>
+      <LiveStatus message={status} />
+      <Alert message={error?.message ?? null} action={error?.retry ? { label: 'Try again', run: error.retry } : undefined} />
+
+      {state.step === 'search' && offersBoth ? (
+        <fieldset class="mw-mode">
+          <legend>What would you like?</legend>
+          <label class="mw-choice">
+            <input
+              type="radio"
+              name="mw-mode"
+              checked={mode === 'table'}
+              onChange={() => {
+                setMode('table');
+                void search(state.date, state.partySize);
+              }}
+            />
+            A table
+          </label>
+          <label class="mw-choice">
+            <input
+              type="radio"
+              name="mw-mode"
+              checked={mode === 'guestlist'}
+              onChange={() => {
+                setMode('guestlist');
+                setStatus('');
+              }}
+            />
+            The guest list
+          </label>
+        </fieldset>
+      ) : null}
+
+      {state.step === 'search' && mode === 'guestlist' ? <GuestList config={config} venueId={venueId} today={today} /> : null}
+
+      {state.step === 'search' && mode === 'table' ? (
+        <form
+          class="mw-step"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void search(state.date, state.partySize);
+          }}
+        >
+          <div class="mw-row">
+            <div class="mw-field">
+              <label for="mw-party">Guests</label>
+              <select
+                id="mw-party"
+                value={state.partySize}
+                onChange={(event) => {
+                  const partySize = Number((event.target as HTMLSelectElement).value);
+                  update({ partySize });
+                  void search(state.date, partySize);
+                }}
+              >
+                {partyOptions.map((n) => (
+                  <option key={n} value={n}>
+                    {n === partyOptions[partyOptions.length - 1] ? `${n}+` : n} {n === 1 ? 'guest' : 'guests'}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <DatePicker
+              id="mw-date"
+              label="Date"
+              value={state.date}
+              min={today}
+              max={addDays(today, HORIZON_DAYS)}
+              onChange={(date) => {
+                update({ date });
+                void search(date, state.partySize);
+              }}
+            />
+          </div>
+          {busy && !answer ? <p class="mw-hint">Looking for free tables…</p> : null}
+          {answer ? (
+            <Slots
+              answer={answer}
+              partySize={state.partySize}
+              venuePhone={config.venue.phone}
+              onDate={(date) => {
+                update({ date });
+                void search(date, state.partySize);
+              }}
+              onPick={(slot) => goTo('details', { slot, tableId: null })}
+            />
+          ) : null}
+        </form>
+      ) : null}
+
+      {state.step === 'details' && state.slot ? (
+        <form class="mw-step" onSubmit={(event) => void book(event)} noValidate>
+          <p class="mw-summary">
+            {dateLabel(state.date)} at {state.slot.time}, table for {state.partySize}{' '}
+            <button type="button" class="mw-link" onClick={() => goTo('search', { slot: null })}>
+              Change
+            </button>
+          </p>
+          {state.slot.rule.table_assignment_mode === 'guest_pick' ? (
+            <Floorplan
+              venueId={venueId}
+              date={state.date}
+              time={state.slot.time}
+              partySize={state.partySize}
+              ruleId={state.slot.rule.id}
+              value={state.tableId}
+              onChange={(tableId) => update({ tableId })}
+            />
+          ) : null}
+          <Field
+            id="mw-name"
+            label="Name"
+            autocomplete="name"
+            required
+            value={state.details.name}
+            error={fieldErrors.name}
+            onInput={(event) => update({ details: { ...state.details, name: (event.target as HTMLInputElement).value } })}
+          />
+          <Field
+            id="mw-email"
+            label="Email"
+            type="email"
+            autocomplete="email"
+            required
+            value={state.details.email}
+            error={fieldErrors.email}
+            hint="We send your confirmation here."
+            onInput={(event) => update({ details: { ...state.details, email: (event.target as HTMLInputElement).value } })}
+          />
+          <Field
+            id="mw-phone"
+            label="Phone (optional)"
+            type="tel"
+            autocomplete="tel"
+            value={state.details.phone}
+            error={fieldErrors.phone}
+            onInput={(event) => update({ details: { ...state.details, phone: (event.target as HTMLInputElement).value } })}
+          />
+          <BotCheck siteKey={config.turnstile_site_key} onToken={setToken} />
+          <button type="submit" class="mw-primary" disabled={busy} aria-busy={busy ? 'true' : undefined}>
+            {busy ? 'Booking…' : 'Book'}
+          </button>
+        </form>
+      ) : null}
+
+      {state.step === 'pay' && state.pending?.intentId && state.pending.clientSecret && config.publishable_key ? (
+        <>
+          <p class="mw-summary">
+            {dateLabel(state.date)} at {state.slot?.time}, table for {state.partySize}. A deposit secures this booking.
+          </p>
+          <Payment
+            publishableKey={config.publishable_key}
+            clientSecret={state.pending.clientSecret}
+            intentId={state.pending.intentId}
+            amountPence={state.pending.amountPence}
+            onPaid={() => {
+              const paid = { ...state.pending!, paid: true };
+              update({ pending: paid });
+              void finalize(paid, state);
+            }}
+          />
+        </>
+      ) : null}
+
+      {state.step === 'done' && state.pending ? (
+        <Confirmation
+          config={config}
+          venueId={venueId}
+          state={state}
+          onAgain={() => goTo('search', { pending: null, slot: null, attemptKey: idempotencyKey() })}
+        />
+      ) : null}
+    </Shell>
+  );
+}
+
+function Confirmation(props: { config: BookingConfig; venueId: string; state: State; onAgain: () => void }) {
+  const { config, state } = props;
+  const bookingId = state.pending!.bookingId;
+  const ics = bookingIcs({
+    id: bookingId,
+    venueName: config.venue.name,
+    address: config.venue.address,
+    timezone: config.venue.timezone,
+    date: state.date,
+    time: state.slot?.time ?? '00:00',
+    minutes: config.booking.default_booking_duration,
+    summary: `Table for ${state.partySize} at ${config.venue.name}`,
+  });
+  return (
+    <section class="mw-step mw-done">
+      <p class="mw-summary">
+        <span aria-hidden="true">✓ </span>
+        {dateLabel(state.date)} at {state.slot?.time}, table for {state.partySize}.
+        {state.pending?.status === 'pending' ? ' The venue will confirm your booking.' : ''} A confirmation is on its way to{' '}
+        {state.details.email}, with a link to change or cancel.
+      </p>
+      <BookingQr venueId={props.venueId} bookingId={bookingId} />
+      <p>
+        <a class="mw-secondary-link" href={icsHref(ics)} download="booking.ics">
+          Add to calendar (.ics)
+        </a>
+      </p>
+      {state.pending?.manageUrl ? (
+        <p>
+          <a class="mw-secondary-link" href={state.pending.manageUrl} target="_blank" rel="noopener">
+            Change or cancel this booking<span class="mw-sr"> (opens in a new tab)</span>
+          </a>
+        </p>
+      ) : null}
+      <p class="mw-hint">Booking reference: {bookingId}</p>
+      <button type="button" class="mw-link" onClick={props.onAgain}>
+        Make another booking
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,338 @@
+/**
+ * Joining a guest list from the bookings widget: date, list and option (free, paid, queue skip) with
+ * their price in keys, party size with plus-ones, a promo code where the option takes one; then the
+ * guest signs in or registers here (the session lives only in this page's memory for the visit: no
+ * cookie, no storage), sees their keys balance, and joins. Keys are spent by the server, atomically.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, idempotencyKey } from '../lib/api';
+import { announceBooked, askScrollTop } from '../lib/embed';
+import { addDays, dateLabel } from '../lib/format';
+import { BotCheck } from '../ui/BotCheck';
+import { DatePicker } from '../ui/DatePicker';
+import { Field } from '../ui/Field';
+import { BookingQr } from '../ui/Qr';
+import { Alert, LiveStatus } from '../ui/Shell';
+import type { BookingConfig } from './types';
+
+interface ListOption {
+  kind: 'free' | 'paid' | 'queue_skip';
+  price_pence: number;
+  promo_eligible: boolean;
+  available: boolean;
+}
+interface ListRule {
+  id: string;
+  name: string;
+  display_title: string | null;
+  display_description: string | null;
+  available: boolean;
+  reason: string | null;
+  arrival_time: string | null;
+  party_size_min: number;
+  party_size_max: number;
+  remaining_capacity: number | null;
+  options: ListOption[];
+}
+interface Options {
+  date: string;
+  pence_per_key: number;
+  rules: ListRule[];
+}
+interface Joined {
+  booking_id: string;
+  status: string;
+  keys_spent: number;
+  auto_approved: boolean;
+}
+
+const OPTION_NAMES: Record<ListOption['kind'], string> = { free: 'Free entry', paid: 'Paid entry', queue_skip: 'Queue skip' };
+const REASONS: Record<string, string> = {
+  closed: 'not on this date',
+  blackout: 'closed this date',
+  cutoff: 'closed for joining now',
+  horizon: 'not open for this date yet',
+  full: 'full',
+};
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function GuestList(props: { config: BookingConfig; venueId: string; today: string }) {
+  const base = `/api/public/venues/${encodeURIComponent(props.venueId)}`;
+  const [date, setDate] = useState(props.today);
+  const [options, setOptions] = useState<Options | null>(null);
+  const [choice, setChoice] = useState<{ ruleId: string; kind: ListOption['kind'] } | null>(null);
+  const [party, setParty] = useState(1);
+  const [promo, setPromo] = useState('');
+  const [session, setSession] = useState<{ token: string; name: string; balance: number } | null>(null);
+  const [mode, setMode] = useState<'signin' | 'register'>('signin');
+  const [account, setAccount] = useState({ name: '', email: '', password: '' });
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<'name' | 'email' | 'password', string>>>({});
+  const [botToken, setBotToken] = useState<string | null>(null);
+  const [attemptKey, setAttemptKey] = useState(idempotencyKey);
+  const [joined, setJoined] = useState<Joined | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const load = (day: string) => {
+    setError(null);
+    setOptions(null);
+    api<Options>(`${base}/guestlist-options?date=${encodeURIComponent(day)}`)
+      .then((answer) => {
+        setOptions(answer);
+        const open = answer.rules.filter((rule) => rule.available && rule.options.some((o) => o.available));
+        setStatus(
+          open.length > 0
+            ? `${open.length} guest ${open.length === 1 ? 'list' : 'lists'} open on ${dateLabel(day)}.`
+            : `No guest list is open on ${dateLabel(day)}.`,
+        );
+        const first = open[0];
+        const option = first?.options.find((o) => o.available);
+        setChoice(first && option ? { ruleId: first.id, kind: option.kind } : null);
+        setParty(1);
+      })
+      .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'The guest lists could not be loaded.'));
+  };
+  useEffect(() => load(date), []);
+
+  const rule = options?.rules.find((r) => r.id === choice?.ruleId);
+  const option = rule?.options.find((o) => o.kind === choice?.kind);
+  const keysFor = (pence: number) => (options ? Math.ceil(pence / options.pence_per_key) : 0);
+  const cost = option ? keysFor(option.price_pence * party) : 0;
+
+  async function signIn(event: Event) {
+    event.preventDefault();
+    const errors: typeof fieldErrors = {};
+    if (mode === 'register' && !account.name.trim()) errors.name = 'Enter your name.';
+    if (!EMAIL.test(account.email.trim())) errors.email = 'Enter your email address.';
+    if (account.password.length < 8) errors.password = 'Passwords have at least 8 characters.';
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer =
+        mode === 'signin'
+          ? await api<{ token?: string; user?: { name: string }; requires_2fa?: boolean }>('/api/auth/login', {
+              method: 'POST',
+              body: { email: account.email.trim(), password: account.password },
+            })
+          : await api<{ token: string; user: { name: string } }>('/api/auth/register', {
+              method: 'POST',
+              body: {
+                name: account.name.trim(),
+                email: account.email.trim(),
+                password: account.password,
+                ...(botToken ? { turnstile_token: botToken } : {}),
+              },
+            });
+      if (!('token' in answer) || !answer.token || !answer.user) {
+        setError('This account uses two-step sign-in, which the booking page does not offer. Please sign in in the app.');
+        return;
+      }
+      const keys = await api<{ balance: number }>('/api/me/keys', { headers: { authorization: `Bearer ${answer.token}` } });
+      setSession({ token: answer.token, name: answer.user.name, balance: keys.balance });
+      setAccount((current) => ({ ...current, password: '' }));
+      setStatus(`Signed in as ${answer.user.name}. You have ${keys.balance} keys.`);
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Signing in failed. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function join() {
+    if (!session || !rule || !option) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<Joined>(`${base}/guestlist-bookings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.token}`, 'Idempotency-Key': attemptKey },
+        body: {
+          rule_id: rule.id,
+          date,
+          party_size: party,
+          option_kind: option.kind,
+          ...(promo.trim() ? { promo_code: promo.trim() } : {}),
+        },
+      });
+      setJoined(answer);
+      setSession({ ...session, balance: session.balance - answer.keys_spent });
+      setStatus(answer.status === 'approved' ? 'You are on the list.' : 'Your request is with the venue.');
+      announceBooked('guestlist', answer.booking_id);
+      askScrollTop();
+    } catch (caught) {
+      const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
+      setError(
+        failure.kind === 'payment'
+          ? `You need ${cost} keys and have ${session.balance}. Top up your keys in the app, then try again.`
+          : failure.message,
+      );
+      if (failure.kind === 'conflict' || failure.kind === 'invalid') {
+        setAttemptKey(idempotencyKey());
+        if (failure.kind === 'conflict') load(date);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (joined) {
+    return (
+      <section class="mw-step mw-done">
+        <LiveStatus message={status} />
+        <p class="mw-summary">
+          <span aria-hidden="true">✓ </span>
+          {joined.status === 'approved' ? 'You are on the list' : 'Request sent: the venue will confirm'} for {dateLabel(date)}
+          {rule?.arrival_time ? `, from ${rule.arrival_time}` : ''},{' '}
+          {party === 1 ? 'just you' : `you and ${party - 1} ${party === 2 ? 'guest' : 'guests'}`}.
+        </p>
+        <p>
+          Keys spent: {joined.keys_spent}. Keys left: {session?.balance ?? 0}.
+        </p>
+        {joined.status === 'approved' ? <BookingQr venueId={props.venueId} bookingId={joined.booking_id} /> : null}
+      </section>
+    );
+  }
+
+  return (
+    <div class="mw-step">
+      <LiveStatus message={status} />
+      <Alert message={error} />
+      <DatePicker
+        id="mw-gl-date"
+        label="Date"
+        value={date}
+        min={props.today}
+        max={addDays(props.today, 90)}
+        onChange={(day) => {
+          setDate(day);
+          load(day);
+        }}
+      />
+      {!options ? <p class="mw-hint">Looking for guest lists…</p> : null}
+      {options?.rules.map((list) => (
+        <fieldset key={list.id}>
+          <legend>
+            {list.display_title ?? list.name}
+            {list.arrival_time ? `, from ${list.arrival_time}` : ''}
+          </legend>
+          {list.display_description ? <p class="mw-hint">{list.display_description}</p> : null}
+          {!list.available ? <p>This list is {REASONS[list.reason ?? ''] ?? 'not open'}.</p> : null}
+          {list.available
+            ? list.options.map((o) => (
+                <label class="mw-choice" key={o.kind}>
+                  <input
+                    type="radio"
+                    name="mw-gl-option"
+                    disabled={!o.available}
+                    checked={choice?.ruleId === list.id && choice.kind === o.kind}
+                    onChange={() => {
+                      setChoice({ ruleId: list.id, kind: o.kind });
+                      setParty((n) => Math.min(Math.max(n, list.party_size_min), list.party_size_max));
+                    }}
+                  />
+                  <span>
+                    {OPTION_NAMES[o.kind]}: {o.price_pence === 0 ? 'no keys' : `${keysFor(o.price_pence)} keys a person`}
+                    {o.available ? '' : ' (full)'}
+                  </span>
+                </label>
+              ))
+            : null}
+          {list.available && list.remaining_capacity !== null ? <p class="mw-hint">{list.remaining_capacity} places left.</p> : null}
+        </fieldset>
+      ))}
+      {rule && option ? (
+        <>
+          <div class="mw-field">
+            <label for="mw-gl-party">People, you included</label>
+            <select id="mw-gl-party" value={party} onChange={(e) => setParty(Number((e.target as HTMLSelectElement).value))}>
+              {Array.from({ length: rule.party_size_max - rule.party_size_min + 1 }, (_, i) => rule.party_size_min + i).map((n) => (
+                <option key={n} value={n}>
+                  {n === 1 ? 'Just me' : `Me and ${n - 1} ${n === 2 ? 'guest' : 'guests'}`}
+                </option>
+              ))}
+            </select>
+          </div>
+          {option.promo_eligible ? (
+            <Field
+              id="mw-gl-promo"
+              label="Promo code (optional)"
+              value={promo}
+              onInput={(e) => setPromo((e.target as HTMLInputElement).value)}
+            />
+          ) : null}
+          <p class="mw-summary">{cost === 0 ? 'No keys needed.' : `Up to ${cost} keys (member perks and promo codes can lower it).`}</p>
+          {session ? (
+            <>
+              <p>
+                Signed in as {session.name}. Your keys: <strong>{session.balance}</strong>.
+              </p>
+              <button type="button" class="mw-primary" disabled={busy} onClick={() => void join()}>
+                {busy ? 'Joining…' : 'Join the list'}
+              </button>
+            </>
+          ) : (
+            <form class="mw-step" onSubmit={(event) => void signIn(event)} noValidate>
+              <div role="group" aria-label="Account" class="mw-tabs">
+                <button type="button" class="mw-tab" aria-pressed={mode === 'signin' ? 'true' : 'false'} onClick={() => setMode('signin')}>
+                  I have an account
+                </button>
+                <button
+                  type="button"
+                  class="mw-tab"
+                  aria-pressed={mode === 'register' ? 'true' : 'false'}
+                  onClick={() => setMode('register')}
+                >
+                  I'm new here
+                </button>
+              </div>
+              {mode === 'register' ? (
+                <Field
+                  id="mw-gl-name"
+                  label="Name"
+                  autocomplete="name"
+                  value={account.name}
+                  error={fieldErrors.name}
+                  onInput={(e) => setAccount({ ...account, name: (e.target as HTMLInputElement).value })}
+                />
+              ) : null}
+              <Field
+                id="mw-gl-email"
+                label="Email"
+                type="email"
+                autocomplete="email"
+                value={account.email}
+                error={fieldErrors.email}
+                onInput={(e) => setAccount({ ...account, email: (e.target as HTMLInputElement).value })}
+              />
+              <div class="mw-field">
+                <label for="mw-gl-password">Password</label>
+                <input
+                  id="mw-gl-password"
+                  type="password"
+                  autocomplete={mode === 'signin' ? 'current-password' : 'new-password'}
+                  value={account.password}
+                  aria-invalid={fieldErrors.password ? 'true' : undefined}
+                  aria-describedby={fieldErrors.password ? 'mw-gl-password-error' : undefined}
+                  onInput={(e) => setAccount({ ...account, password: (e.target as HTMLInputElement).value })}
+                />
+                {fieldErrors.password ? (
+                  <p class="mw-field-error" id="mw-gl-password-error">
+                    <span aria-hidden="true">⚠ </span>
+                    {fieldErrors.password}
+                  </p>
+                ) : null}
+              </div>
+              {mode === 'register' ? <BotCheck siteKey={props.config.turnstile_site_key} onToken={setBotToken} /> : null}
+              <button type="submit" class="mw-primary" disabled={busy}>
+                {busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : 'Create account'}
+              </button>
+            </form>
+          )}
+        </>
+      ) : null}
+    </div>
+  );
+}

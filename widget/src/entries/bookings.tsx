@@ -1,0 +1,4 @@
+import { BookingsApp } from '../bookings/BookingsApp';
+import { mount } from '../lib/mount';
+
+mount(BookingsApp);

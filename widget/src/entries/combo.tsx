@@ -1,0 +1,4 @@
+import { ComboApp } from '../combo/ComboApp';
+import { mount } from '../lib/mount';
+
+mount(ComboApp);

@@ -1,0 +1,4 @@
+import { EventsApp } from '../events/EventsApp';
+import { mount } from '../lib/mount';
+
+mount(EventsApp);

@@ -1,0 +1,4 @@
+import { mount } from '../lib/mount';
+import { VouchersApp } from '../vouchers/VouchersApp';
+
+mount(VouchersApp);

@@ -1,0 +1,410 @@
+/**
+ * The events widget: what's on (upcoming approved public events), an event's ticket types with what
+ * is left, quantity, the buyer's details, bot check, payment, confirmation with the door QR. A purchase
+ * awaiting payment is finalised after a reload; a declined card keeps every entry.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { useVisit } from '../lib/visit';
+import { api, ApiError, idempotencyKey } from '../lib/api';
+import type { BaseConfig } from '../lib/config';
+import { announceBooked, askScrollTop } from '../lib/embed';
+import { dateLabel, money } from '../lib/format';
+import { BotCheck } from '../ui/BotCheck';
+import { Field } from '../ui/Field';
+import { Payment } from '../ui/Payment';
+import { BookingQr } from '../ui/Qr';
+import { Alert, LiveStatus, Shell } from '../ui/Shell';
+
+interface EventSummary {
+  id: string;
+  name: string;
+  event_date: string;
+  start_time: string | null;
+  end_time: string | null;
+  description: string | null;
+  image_url: string | null;
+  image_attribution: { photographer: string; photographer_url: string; unsplash_url: string } | null;
+  from_price_pence: number | null;
+  sold_out: boolean;
+}
+interface TicketType {
+  id: string;
+  name: string;
+  price_pence: number;
+  remaining: number | null;
+  sold_out: boolean;
+  requires_confirmation: boolean;
+}
+interface Options {
+  event: EventSummary;
+  ticket_types: TicketType[];
+  policy: string;
+  publishable_key: string | null;
+}
+interface State {
+  step: 'list' | 'tickets' | 'pay' | 'done';
+  eventId: string | null;
+  ticketTypeId: string | null;
+  quantity: number;
+  name: string;
+  email: string;
+  attemptKey: string;
+  /** `paid` once the card step succeeded: only then is finalize called (finalizing an unpaid intent releases the tickets). */
+  purchase: { bookingId: string; intentId?: string; secret?: string; amount: number; status: string; paid?: boolean } | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function EventsApp(props: { config: BaseConfig; publicId: string; venueId: string }) {
+  const key = `mw:events:${props.publicId}`;
+  const [state, setState] = useVisit<State>(
+    key,
+    (saved) =>
+      saved ?? {
+        step: 'list',
+        eventId: null,
+        ticketTypeId: null,
+        quantity: 1,
+        name: '',
+        email: '',
+        attemptKey: idempotencyKey(),
+        purchase: null,
+      },
+    (restored) => resume(restored),
+  );
+  const update = (changes: Partial<State>) => setState((current) => ({ ...current, ...changes }));
+  const [events, setEvents] = useState<EventSummary[] | null>(null);
+  const [options, setOptions] = useState<Options | null>(null);
+  const [error, setError] = useState<{ message: string; retry?: () => void } | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [token, setToken] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<{ name?: string; email?: string }>({});
+
+  const loadEvents = () => {
+    setError(null);
+    api<{ events: EventSummary[] }>(`/api/public/venues/${encodeURIComponent(props.venueId)}/events-widget`)
+      .then((answer) => {
+        setEvents(answer.events);
+        setStatus(answer.events.length === 0 ? 'No events are on sale right now.' : `${answer.events.length} upcoming events.`);
+      })
+      .catch((caught: unknown) =>
+        setError({ message: caught instanceof ApiError ? caught.message : 'Events could not be loaded.', retry: loadEvents }),
+      );
+  };
+  const loadOptions = (eventId: string) => {
+    setError(null);
+    api<Options>(`/api/public/events/${encodeURIComponent(eventId)}/booking-options`)
+      .then((answer) => {
+        setOptions(answer);
+        const first = answer.ticket_types.find((t) => !t.sold_out);
+        setState((current) => ({
+          ...current,
+          ticketTypeId:
+            current.ticketTypeId && answer.ticket_types.some((t) => t.id === current.ticketTypeId)
+              ? current.ticketTypeId
+              : (first?.id ?? null),
+        }));
+      })
+      .catch((caught: unknown) =>
+        setError({
+          message: caught instanceof ApiError ? caught.message : 'Tickets could not be loaded.',
+          retry: () => loadOptions(eventId),
+        }),
+      );
+  };
+
+  /** Picks the visit up where it was; a purchase awaiting payment is finalised first. */
+  function resume(visit: State) {
+    if (visit.step === 'list') loadEvents();
+    if (visit.step === 'tickets' && visit.eventId) loadOptions(visit.eventId);
+    if (visit.step === 'pay' && visit.purchase?.paid && visit.purchase.intentId && visit.eventId) {
+      void finalize(visit.eventId, visit.purchase.intentId, true);
+    }
+  }
+  useEffect(() => resume(state), []);
+
+  const open = (eventId: string) => {
+    update({ step: 'tickets', eventId, ticketTypeId: null, quantity: 1 });
+    setOptions(null);
+    loadOptions(eventId);
+    askScrollTop();
+  };
+
+  async function buy(event: Event) {
+    event.preventDefault();
+    const errors: { name?: string; email?: string } = {};
+    if (!state.name.trim()) errors.name = 'Enter your name.';
+    if (!EMAIL.test(state.email.trim())) errors.email = 'Enter an email address like name@example.com.';
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0 || !state.eventId || !state.ticketTypeId) {
+      setStatus('Please correct the highlighted fields.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await api<{
+        booking_id: string;
+        status: string;
+        free?: boolean;
+        requires_payment?: boolean;
+        requires_confirmation?: boolean;
+        payment_intent_id?: string;
+        client_secret?: string;
+        amount_pence: number;
+      }>(`/api/public/events/${encodeURIComponent(state.eventId)}/create-intent`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': state.attemptKey },
+        body: {
+          selection: { kind: 'ticket', ticket_type_id: state.ticketTypeId, quantity: state.quantity, party_size: state.quantity },
+          guest_name: state.name.trim(),
+          guest_email: state.email.trim(),
+          ...(token ? { turnstile_token: token } : {}),
+        },
+      });
+      const purchase = {
+        bookingId: result.booking_id,
+        intentId: result.payment_intent_id,
+        secret: result.client_secret,
+        amount: result.amount_pence,
+        status: result.status,
+      };
+      if (result.requires_payment && result.payment_intent_id && result.client_secret) {
+        update({ step: 'pay', purchase });
+      } else {
+        update({ step: 'done', purchase });
+        announceBooked('event', result.booking_id);
+        setStatus(result.requires_confirmation ? 'Request sent: the venue will confirm.' : 'Your tickets are booked.');
+      }
+      askScrollTop();
+    } catch (caught) {
+      const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
+      if (failure.kind === 'conflict') {
+        setError({ message: 'Those tickets have just sold. Here is what is left.' });
+        update({ attemptKey: idempotencyKey() });
+        loadOptions(state.eventId);
+      } else {
+        setError({ message: failure.message });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function finalize(eventId: string, intentId: string, quiet = false) {
+    setBusy(true);
+    try {
+      const result = await api<{ success: boolean; booking_id: string; status: string }>(
+        `/api/public/events/${encodeURIComponent(eventId)}/finalize`,
+        {
+          method: 'POST',
+          body: { payment_intent_id: intentId },
+        },
+      );
+      if (result.success && result.status !== 'pending_payment') {
+        setState((current) => ({
+          ...current,
+          step: 'done',
+          purchase: current.purchase ? { ...current.purchase, status: result.status } : null,
+        }));
+        announceBooked('event', result.booking_id);
+        setStatus('Your tickets are booked.');
+        askScrollTop();
+      } else if (result.status === 'expired') {
+        setError({ message: 'The time to pay ran out and the tickets were released. Please choose again.' });
+        update({ step: 'tickets', purchase: null, attemptKey: idempotencyKey() });
+        loadOptions(eventId);
+      } else if (!quiet) {
+        setError({ message: 'The payment has not gone through yet. Please try again.' });
+      }
+    } catch (caught) {
+      if (!quiet)
+        setError({
+          message: caught instanceof ApiError ? caught.message : 'Something went wrong.',
+          retry: () => void finalize(eventId, intentId),
+        });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const chosen = options?.ticket_types.find((t) => t.id === state.ticketTypeId);
+  const maxQuantity = Math.max(1, Math.min(10, chosen?.remaining ?? 10));
+
+  return (
+    <Shell config={props.config} heading={state.step === 'list' ? "What's on" : (options?.event.name ?? 'Tickets')} showsTimes>
+      <LiveStatus message={status} />
+      <Alert message={error?.message ?? null} action={error?.retry ? { label: 'Try again', run: error.retry } : undefined} />
+      {state.step === 'list' ? (
+        events === null ? (
+          <p class="mw-hint">Loading events…</p>
+        ) : events.length === 0 ? (
+          <p>No events are on sale right now.</p>
+        ) : (
+          <ul class="mw-list">
+            {events.map((item) => (
+              <li key={item.id} class="mw-event">
+                {item.image_url ? <img src={item.image_url} alt="" loading="lazy" /> : null}
+                <h2>{item.name}</h2>
+                <p class="mw-summary">
+                  {dateLabel(item.event_date)}
+                  {item.start_time ? `, ${item.start_time}` : ''}
+                  {item.end_time ? `–${item.end_time}` : ''}
+                </p>
+                {item.description ? <p>{item.description}</p> : null}
+                {item.image_attribution ? (
+                  <p class="mw-hint">
+                    Photo by <a href={item.image_attribution.photographer_url}>{item.image_attribution.photographer}</a> on{' '}
+                    <a href={item.image_attribution.unsplash_url}>Unsplash</a>
+                  </p>
+                ) : null}
+                {item.sold_out ? (
+                  <p>
+                    <strong>Sold out</strong>
+                  </p>
+                ) : (
+                  <button
+                    type="button"
+                    class="mw-primary"
+                    onClick={() => open(item.id)}
+                    aria-label={`Tickets for ${item.name}, ${dateLabel(item.event_date)}`}
+                  >
+                    Tickets
+                    {item.from_price_pence === 0
+                      ? ', free entry available'
+                      : item.from_price_pence !== null
+                        ? ` from ${money(item.from_price_pence)}`
+                        : ''}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+
+      {state.step === 'tickets' ? (
+        <form class="mw-step" onSubmit={(event) => void buy(event)} noValidate>
+          <button
+            type="button"
+            class="mw-link"
+            onClick={() => {
+              update({ step: 'list' });
+              if (!events) loadEvents();
+            }}
+          >
+            All events
+          </button>
+          {!options ? (
+            <p class="mw-hint">Loading tickets…</p>
+          ) : (
+            <>
+              <p class="mw-summary">
+                {dateLabel(options.event.event_date)}
+                {options.event.start_time ? `, ${options.event.start_time}` : ''}
+              </p>
+              <fieldset>
+                <legend>Ticket</legend>
+                {options.ticket_types.map((ticket) => (
+                  <label class="mw-choice" key={ticket.id}>
+                    <input
+                      type="radio"
+                      name="ticket"
+                      disabled={ticket.sold_out}
+                      checked={state.ticketTypeId === ticket.id}
+                      onChange={() => update({ ticketTypeId: ticket.id, quantity: 1 })}
+                    />
+                    <span>
+                      {ticket.name} — {ticket.price_pence === 0 ? 'free' : money(ticket.price_pence)}
+                      {ticket.sold_out ? ' (sold out)' : ticket.remaining !== null ? ` (${ticket.remaining} left)` : ''}
+                      {ticket.requires_confirmation ? ' · the venue confirms' : ''}
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+              <div class="mw-field">
+                <label for="mw-qty">How many</label>
+                <select
+                  id="mw-qty"
+                  value={state.quantity}
+                  onChange={(e) => update({ quantity: Number((e.target as HTMLSelectElement).value) })}
+                >
+                  {Array.from({ length: maxQuantity }, (_, i) => i + 1).map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Field
+                id="mw-name"
+                label="Name"
+                autocomplete="name"
+                value={state.name}
+                error={fieldErrors.name}
+                onInput={(e) => update({ name: (e.target as HTMLInputElement).value })}
+              />
+              <Field
+                id="mw-email"
+                label="Email"
+                type="email"
+                autocomplete="email"
+                value={state.email}
+                error={fieldErrors.email}
+                onInput={(e) => update({ email: (e.target as HTMLInputElement).value })}
+              />
+              {options.policy ? <p class="mw-hint">{options.policy}</p> : null}
+              <BotCheck siteKey={props.config.turnstile_site_key} onToken={setToken} />
+              <button type="submit" class="mw-primary" disabled={busy || !chosen || chosen.sold_out}>
+                {busy
+                  ? 'Please wait…'
+                  : chosen && chosen.price_pence > 0
+                    ? `Continue: ${money(chosen.price_pence * state.quantity)}`
+                    : 'Book free tickets'}
+              </button>
+            </>
+          )}
+        </form>
+      ) : null}
+
+      {state.step === 'pay' &&
+      state.purchase?.intentId &&
+      state.purchase.secret &&
+      (options?.publishable_key ?? props.config.publishable_key) ? (
+        <Payment
+          publishableKey={(options?.publishable_key ?? props.config.publishable_key)!}
+          clientSecret={state.purchase.secret}
+          intentId={state.purchase.intentId}
+          amountPence={state.purchase.amount}
+          onPaid={() => {
+            update({ purchase: { ...state.purchase!, paid: true } });
+            void finalize(state.eventId!, state.purchase!.intentId!);
+          }}
+        />
+      ) : null}
+
+      {state.step === 'done' && state.purchase ? (
+        <section class="mw-step mw-done">
+          <p class="mw-summary">
+            <span aria-hidden="true">✓ </span>
+            {state.purchase.status === 'pending'
+              ? 'Your request is with the venue; we will email you when it is confirmed.'
+              : `Booked. Your tickets are on their way to ${state.email}.`}
+          </p>
+          {state.purchase.status !== 'pending' ? <BookingQr venueId={props.venueId} bookingId={state.purchase.bookingId} /> : null}
+          <button
+            type="button"
+            class="mw-link"
+            onClick={() => {
+              update({ step: 'list', purchase: null, attemptKey: idempotencyKey() });
+              loadEvents();
+            }}
+          >
+            See other events
+          </button>
+        </section>
+      ) : null}
+    </Shell>
+  );
+}

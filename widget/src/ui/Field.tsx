@@ -1,0 +1,45 @@
+/** A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid). */
+export function Field(props: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (event: Event) => void;
+  error?: string | null;
+  hint?: string;
+  type?: 'text' | 'email' | 'tel';
+  autocomplete?: string;
+  inputMode?: 'text' | 'decimal' | 'email' | 'tel';
+  required?: boolean;
+}) {
+  const { id, error, hint } = props;
+  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="mw-field">
+      <label for={id}>{props.label}</label>
+      {hint ? (
+        <p class="mw-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        // Preact's input types are a union per `type`; one literal keeps the checker on one branch.
+        type={(props.type ?? 'text') as 'text'}
+        value={props.value}
+        onInput={props.onInput}
+        autocomplete={props.autocomplete}
+        inputMode={props.inputMode}
+        required={props.required}
+        aria-required={props.required ? 'true' : undefined}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={described}
+      />
+      {error ? (
+        <p class="mw-field-error" id={`${id}-error`}>
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
