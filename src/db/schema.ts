@@ -10,6 +10,8 @@ import type { ProfilesTables } from '../modules/profiles/profiles.table.js';
 import type { CatalogueTables } from '../modules/catalogue/catalogue.table.js';
 import type { BookingsTables } from '../modules/bookings/bookings.table.js';
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
+import type { GuestsTables } from '../modules/guests/guests.table.js';
+import type { EventsTables } from '../modules/events/events.table.js';
 
 export interface Database
   extends
@@ -23,4 +25,6 @@ export interface Database
     ProfilesTables,
     CatalogueTables,
     BookingsTables,
-    VouchersTables {}
+    VouchersTables,
+    GuestsTables,
+    EventsTables {}

@@ -16,6 +16,8 @@ import type { Db } from '../db/connect.js';
 import type { Clock } from '../platform/clock.js';
 import { addWeekOfBookings, CLOSED } from './demo-bookings.js';
 import { addDemoVouchers } from './demo-vouchers.js';
+import { addDemoEvents } from './demo-events.js';
+import { addDemoGuests } from './demo-guests.js';
 import { demoLogo } from './logo.js';
 
 export const DEMO_EMAIL = 'demo@maitred.local';
@@ -33,6 +35,8 @@ export interface DemoResult {
   venue_id: string;
   created: boolean;
   widgets: Record<string, string | null>;
+  /** Each enabled widget's loader snippet. */
+  embed: Record<string, string>;
 }
 
 /** A small API client over `inject` that fails loudly with the route and the answer. */
@@ -129,11 +133,19 @@ export async function runDemo(
   const venueId = existing?.id ?? (await buildVenue(api));
   await addWeekOfBookings(api, services, { id: venueId, operatorId, timezone: DEMO_TIMEZONE });
   await addDemoVouchers(api, services, { id: venueId, operatorId, timezone: DEMO_TIMEZONE });
+  await addDemoEvents(api, services, { id: venueId, timezone: DEMO_TIMEZONE });
+  await addDemoGuests(api, services, { id: venueId, operatorId, timezone: DEMO_TIMEZONE });
   // Each widget's page (null while it is off, as the public combo config shows them).
-  const settings = (await api.get<{ data: Record<string, { enabled: boolean; url: string }> }>(`/api/my-venues/${venueId}/widget-settings`))
-    .data;
+  const settings = (
+    await api.get<{ data: Record<string, { enabled: boolean; url: string; embed: { iframe: string; loader: string } }> }>(
+      `/api/my-venues/${venueId}/widget-settings`,
+    )
+  ).data;
+  const enabled = Object.entries(settings).filter(([, widget]) => widget.enabled);
   const widgets = Object.fromEntries(Object.entries(settings).map(([type, widget]) => [type, widget.enabled ? widget.url : null]));
-  return { email: DEMO_EMAIL, password: DEMO_PASSWORD, operator_id: operatorId, venue_id: venueId, created: !existing, widgets };
+  // The loader snippet of each widget that is on: what the venue pastes into its own site.
+  const embed = Object.fromEntries(enabled.map(([type, widget]) => [type, widget.embed.loader]));
+  return { email: DEMO_EMAIL, password: DEMO_PASSWORD, operator_id: operatorId, venue_id: venueId, created: !existing, widgets, embed };
 }
 
 async function buildVenue(api: Client): Promise<string> {
@@ -295,7 +307,7 @@ async function buildVenue(api: Client): Promise<string> {
     time_from: '22:00',
     time_to: '03:00',
     free_guest_list_enabled: true,
-    free_guest_list_value: 0,
+    free_guest_list_value: 60,
     queue_skip_price_enabled: true,
     queue_skip_price_value: 1500,
     max_covers_enabled: true,

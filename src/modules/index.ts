@@ -6,6 +6,7 @@
  */
 import type { App } from '../app.js';
 import type { Infra } from '../context.js';
+import { kyselyOf } from '../db/transaction.js';
 import { createGuard } from '../platform/auth-guard.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
@@ -14,21 +15,32 @@ import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
 import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
-import { createPayments, paymentsRoutes } from './payments/index.js';
-import { createProfilesModule, profilesRoutes } from './profiles/index.js';
+import { createEventsModule, eventsPublicRoutes, eventsRoutes, ticketTypesRoutes } from './events/index.js';
+import { createGuestsService, guestsRoutes } from './guests/index.js';
+import { billingEntriesForBookings, createPayments, paymentsRoutes } from './payments/index.js';
+import { createProfilesModule, listProfiles, loadAdmissionRules, profilesRoutes, toProfile } from './profiles/index.js';
 import {
+  anonymiseGuestBookings,
+  coBookings,
   createDoorKeys,
   createDoorService,
+  createEventBookings,
+  createGuestlistBookings,
   createManageBookings,
   createPublicBookings,
   createSmartTablesService,
   createStaffBookings,
-  doorRoutes,
-  staffCreateRoutes,
   createStaffService,
+  doorRoutes,
+  guestBookingActivity,
+  guestBookingFigures,
+  guestBookings,
+  guestlistRoutes,
+  guestVisits,
   manageBookingRoutes,
   publicBookingRoutes,
   smartTablesRoutes,
+  staffCreateRoutes,
   staffRoutes,
   tablesTakenBetween,
 } from './bookings/index.js';
@@ -47,7 +59,8 @@ import {
   venuesPublicRoutes,
   venuesRoutes,
 } from './venues/index.js';
-import { createVouchersModule, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
+import { anonymiseGuestVouchers, createVouchersModule, guestVouchers, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
+import { createWidgetPages, widgetBuildLoader, widgetRoutes } from './widgets/index.js';
 
 export function composeModules(infra: Infra) {
   const { config, db, clock, log, rateLimits, uploads, botCheck } = infra;
@@ -115,7 +128,34 @@ export function composeModules(infra: Infra) {
     },
   });
   const door = createDoorService({ db, clock, doorKeys, reachableVenue: access.reachableVenue });
+  const guests = createGuestsService({
+    db,
+    clock,
+    reachableVenue: access.reachableVenue,
+    sources: {
+      reachableVenueIds: access.reachableVenueIds,
+      venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
+      bookings: guestBookings,
+      figures: guestBookingFigures,
+      bookingActivity: guestBookingActivity,
+      coBookings,
+      anonymiseBookings: anonymiseGuestBookings,
+      vouchers: guestVouchers,
+      anonymiseVouchers: anonymiseGuestVouchers,
+      billing: (conn, userId, bookingIds) => billingEntriesForBookings(kyselyOf(conn), userId, bookingIds),
+    },
+  });
   const staffBookings = createStaffBookings({ db, clock, mail: infra.mail, doorKeys, publicBaseUrl: config.publicBaseUrl });
+  const guestlist = createGuestlistBookings({
+    db,
+    clock,
+    mail: infra.mail,
+    rateLimits,
+    doorKeys,
+    publicBaseUrl: config.publicBaseUrl,
+    liveVenue,
+    admissionFacts: guests.admissionFacts,
+  });
   const bookings = createPublicBookings({
     db,
     clock,
@@ -160,6 +200,41 @@ export function composeModules(infra: Infra) {
     },
   });
 
+  const widgetPages = createWidgetPages({ widgetPage: (publicId) => branding.widgetPage(publicId), build: widgetBuildLoader(), clock });
+
+  const eventBookings = createEventBookings({
+    db,
+    clock,
+    log,
+    payments,
+    mail: infra.mail,
+    doorKeys,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const events = createEventsModule({
+    db,
+    clock,
+    log,
+    references,
+    uploads,
+    payments,
+    mail: infra.mail,
+    botCheck,
+    rateLimits,
+    eventBookings,
+    imageSearch: { accessKey: config.unsplashAccessKey, apiBase: config.unsplashApiBase },
+    reachableVenue: access.reachableVenue,
+    reachableVenueIds: access.reachableVenueIds,
+    venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
+    liveVenue,
+    doorKey: (venueId) => doorKeys.keyOf(venueId),
+    ticketProfiles: async (conn, venueId) => (await listProfiles(conn, venueId, 'ticket')).map(toProfile),
+    eventBundles: async (venueId) =>
+      (await catalogue.bundles.list(venueId)).filter((b) => b.applicable_profiles.length === 0 || b.applicable_profiles.includes('events')),
+    eventsPolicy: async (venueId) => (await profiles.policies.getBookingPolicies(venueId)).events,
+    admission: { rules: loadAdmissionRules, facts: guests.admissionFacts, visits: guestVisits },
+  });
+
   return {
     references,
     copyScopes,
@@ -178,11 +253,15 @@ export function composeModules(infra: Infra) {
     copies,
     staff,
     staffBookings,
+    guestlist,
     smartTables,
     door,
     bookings,
     manageBookings,
     vouchers,
+    guests,
+    events,
+    widgetPages,
   };
 }
 
@@ -203,6 +282,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(copyFromRoutes, { guard, copies: ctx.copies });
   await app.register(staffRoutes, { guard, staff: ctx.staff });
   await app.register(staffCreateRoutes, { guard, create: ctx.staffBookings });
+  await app.register(guestlistRoutes, { guard, guestlist: ctx.guestlist });
   await app.register(doorRoutes, { guard, door: ctx.door, staff: ctx.staff });
   await app.register(smartTablesRoutes, { guard, smartTables: ctx.smartTables });
   await app.register(publicBookingRoutes, {
@@ -213,4 +293,9 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(manageBookingRoutes, { manage: ctx.manageBookings });
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });
+  await app.register(guestsRoutes, { guard, guests: ctx.guests });
+  await app.register(eventsRoutes, { guard, ...ctx.events });
+  await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
+  await app.register(eventsPublicRoutes, { sales: ctx.events.sales });
+  await app.register(widgetRoutes, { pages: ctx.widgetPages });
 }

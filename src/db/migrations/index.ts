@@ -9,6 +9,8 @@ import * as m0006 from './0006_mail.js';
 import * as m0007 from './0007_auth_security.js';
 import * as m0008 from './0008_booking_engine.js';
 import * as m0009 from './0009_vouchers.js';
+import * as m0010 from './0010_guests.js';
+import * as m0011 from './0011_events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0007_auth_security': m0007,
   '0008_booking_engine': m0008,
   '0009_vouchers': m0009,
+  '0010_guests': m0010,
+  '0011_events': m0011,
 };

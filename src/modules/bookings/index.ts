@@ -19,3 +19,24 @@ export { manageBookingRoutes } from './manage.routes.js';
 export { createSmartTablesService } from './smart-tables.service.js';
 export { smartTablesRoutes } from './smart-tables.routes.js';
 export { seedDemoBookings, type SeedBooking } from './demo-bookings.js';
+export { createGuestlistBookings } from './guestlist.service.js';
+export { guestlistRoutes } from './guestlist.routes.js';
+export { anonymiseGuestBookings, coBookings, guestBookingActivity, guestBookingFigures, guestBookings } from './guest-reads.js';
+export {
+  activeEventBookings,
+  attachEventIntent,
+  COMMITTED_STATUSES,
+  createEventBookings,
+  eventBooking,
+  eventBookingByIntent,
+  eventBookingStats,
+  eventDoorList,
+  eventFigures,
+  guestVisits,
+  insertEventBooking,
+  venueDayReservations,
+  type EventBookingRow,
+  type EventBookings,
+} from './event-bookings.js';
+export { checkIdempotencyKey, idempotent } from './idempotency.js';
+export { PAYMENT_WINDOW_MS } from './public.service.js';

@@ -23,13 +23,14 @@ import type { Database } from '../../db/schema.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, notFound, paymentRequired } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { qrDataUrl } from '../../platform/qr-image.js';
 import type { RateLimits } from '../../platform/rate-limit.js';
 import { VenueCache } from '../../platform/venue-cache.js';
 import { guestForEmail } from '../auth/index.js';
+import { joinRoster } from '../guests/index.js';
 import type { AccessRuleRecord } from '../availability/index.js';
 import { bundlePrices } from '../catalogue/index.js';
 import type { Payments } from '../payments/index.js';
@@ -40,6 +41,7 @@ import type { DoorKeys } from './door-keys.js';
 import { recordHistory, type Actor } from './history.js';
 import { idempotent } from './idempotency.js';
 import { bookingMails } from './booking-mail.js';
+import { checkGuestlistRoom, committedCovers } from './guestlist-capacity.js';
 import { createDeposits, type PaymentRequest } from './deposits.js';
 import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
@@ -84,7 +86,8 @@ export interface PublicDeps {
   answerCacheMs: number;
 }
 
-export type BookAnswer = { ok: true; booking_id: string; status: string } | PaymentRequest;
+export type BookAnswer =
+  { ok: true; booking_id: string; status: string; manage_url: string } | (PaymentRequest & { amount_pence: number; manage_url: string });
 
 const guestActor = (body: { guest_name: string }, userId: string | null): Actor => ({ kind: 'guest', id: userId, name: body.guest_name });
 
@@ -298,6 +301,8 @@ export function createPublicBookings(deps: PublicDeps) {
         if (!chosen)
           throw conflict(body.table_id ? 'That table is not available for this booking' : SLOT_TAKEN_MESSAGE, { reason: 'no_table' });
         tableIds = chosen.tableIds;
+      } else {
+        await checkFreeGuestlist(trx, venue, rule, body.date, body.party_size);
       }
       const deposit = await depositOf(trx, venue, rule, tableIds, loaded, body);
       // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
@@ -338,6 +343,7 @@ export function createPublicBookings(deps: PublicDeps) {
           updated_at: at,
         })
         .execute();
+      await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId, at: now });
       if (tableIds.length > 0) {
         await trx
           .insertInto('booking_tables')
@@ -363,8 +369,30 @@ export function createPublicBookings(deps: PublicDeps) {
       if (status === 'confirmed') await mails.confirmation(trx, venue, await bookingOrThrow(trx, id));
       return { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence };
     });
-    if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, status: created.status };
-    return deposits.requestPayment(venue, created.booking_id);
+    // The guest's manage page, for the widget's confirmation (the mail carries the same link).
+    const manage_url = await mails.manageUrl(db, await bookingOrThrow(db, created.booking_id));
+    if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, status: created.status, manage_url };
+    return { ...(await deposits.requestPayment(venue, created.booking_id)), amount_pence: created.deposit_pence, manage_url };
+  }
+
+  /**
+   * A public booking on a guest list takes a free place only (decisions: Guest list): the list's and the
+   * door's capacity as for every guest-list booking, and the free list's own places; paid entry and
+   * queue skip are bought with keys through guestlist-bookings (402 here). Runs under the venue lock.
+   */
+  async function checkFreeGuestlist(trx: Conn, venue: VenueRow, rule: AccessRuleRecord, date: string, party: number) {
+    const terms = await checkGuestlistRoom(trx, venue, { date, rule, party });
+    const free = terms?.pricing.free;
+    if (!free) {
+      throw paymentRequired('This guest list has no free entry: join it with keys (guestlist-bookings)', { reason: 'keys_required' });
+    }
+    if (free.places === null) return;
+    const covers = await committedCovers(trx, venue.id, date, rule.id);
+    if (covers.list + party > free.places) {
+      throw conflict(`The free guest list has ${Math.max(0, free.places - covers.list)} places left for that date`, {
+        reason: 'free_full',
+      });
+    }
   }
 
   async function qr(venueId: string, bookingId: string) {
