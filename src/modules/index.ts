@@ -13,7 +13,7 @@ import { References } from '../platform/references.js';
 import { createSecretBox } from '../platform/secret-box.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
-import { catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
+import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
 import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
 import { createEventsModule, eventsPublicRoutes, eventsRoutes, ticketTypesRoutes } from './events/index.js';
 import { createGuestsService, guestsRoutes } from './guests/index.js';
@@ -279,6 +279,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(tablesRoutes, { guard, ...ctx.tables });
   await app.register(profilesRoutes, { guard, ...ctx.profiles });
   await app.register(catalogueRoutes, { guard, ...ctx.catalogue });
+  await app.register(bundlesPublicRoutes, { bundles: ctx.catalogue.bundles, liveVenue, db: ctx.db });
   await app.register(copyFromRoutes, { guard, copies: ctx.copies });
   await app.register(staffRoutes, { guard, staff: ctx.staff });
   await app.register(staffCreateRoutes, { guard, create: ctx.staffBookings });

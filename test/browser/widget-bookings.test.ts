@@ -81,6 +81,8 @@ describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
     await button(frame, /^20:00, .*table for 6$/)
       .first()
       .click();
+    // The dinner rule offers the Celebration bundle.
+    await frame.getByLabel('Celebration, £90 each').selectOption('1');
     await frame.getByLabel('Name').fill('Grace Party');
     await frame.getByLabel('Email').fill('grace@example.com');
     await button(frame, 'Book').click();
@@ -104,6 +106,7 @@ describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
     const saved = await booking(booked[0].booking_id);
     expect(saved).toMatchObject({ status: 'confirmed', guest_email: 'grace@example.com', guest_count: 6 });
     expect(saved.payment_status).toBe('paid');
+    expect(saved.bundle_selections).toEqual([{ bundle_id: expect.stringMatching(/^bnd_/), quantity: 1 }]);
 
     // The guest cancels through the manage link, which says first what cancelling refunds.
     const [manage] = await Promise.all([

@@ -87,10 +87,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A phone-sized page on the host site embedding `publicId`, collecting every problem the page reports. */
-export async function openEmbedded(h: Harness, publicId: string) {
+/** A phone-sized page (390 px unless told) on the host site embedding `publicId`, collecting every problem the page reports. */
+export async function openEmbedded(h: Harness, publicId: string, width = 390) {
   // A context of its own (axe needs one): no storage shared between tests.
-  const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await h.browser.newContext({ viewport: { width, height: 844 } });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const problems = watch(page);

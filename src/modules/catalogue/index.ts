@@ -16,6 +16,7 @@ import { createTagsService } from './tags.service.js';
 
 export { catalogueRoutes, type CatalogueServices } from './catalogue.routes.js';
 export { bundlePrices } from './catalogue.read.js';
+export { bundlesPublicRoutes } from './bundles.public-routes.js';
 export { redeemPromoCode } from './promo-codes.service.js';
 
 export function createCatalogueModule(deps: {

@@ -18,6 +18,7 @@ import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
 import { BookingQr } from '../ui/Qr';
 import { Alert, LiveStatus, Shell } from '../ui/Shell';
+import { Bundles } from './Bundles';
 import { Floorplan } from './Floorplan';
 import { GuestList } from './GuestList';
 import { Slots } from './Slots';
@@ -31,6 +32,8 @@ interface State {
   date: string;
   slot: Slot | null;
   tableId: string | null;
+  /** Bundles to add, by id: how many. */
+  bundles: Record<string, number>;
   details: GuestDetails;
   pending: PendingBooking | null;
   /** Sent with every try of one booking, so a retry after a lost answer books once. */
@@ -49,6 +52,7 @@ function initialState(config: BookingConfig, today: string, saved: State | null)
     date: today,
     slot: null,
     tableId: null,
+    bundles: {},
     details: { name: '', email: '', phone: '' },
     pending: null,
     attemptKey: idempotencyKey(),
@@ -165,6 +169,10 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
       return;
     }
     if (!state.slot) return;
+    const offered = state.slot.rule.bundle_ids ?? [];
+    const chosenBundles = Object.entries(state.bundles ?? {})
+      .filter(([id, quantity]) => quantity > 0 && offered.includes(id))
+      .map(([bundle_id, quantity]) => ({ bundle_id, quantity }));
     setBusy(true);
     setError(null);
     try {
@@ -191,6 +199,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
           ...(state.details.phone.trim() ? { guest_phone: state.details.phone.trim() } : {}),
           ...(token ? { turnstile_token: token } : {}),
           ...(state.tableId ? { table_id: state.tableId } : {}),
+          ...(chosenBundles.length > 0 ? { bundle_selections: chosenBundles } : {}),
         },
       });
       if (result.requires_payment && result.payment_intent_id && result.payment_client_secret) {
@@ -330,7 +339,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
                 update({ date });
                 void search(date, state.partySize);
               }}
-              onPick={(slot) => goTo('details', { slot, tableId: null })}
+              onPick={(slot) => goTo('details', { slot, tableId: null, bundles: {} })}
             />
           ) : null}
         </form>
@@ -353,6 +362,14 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
               ruleId={state.slot.rule.id}
               value={state.tableId}
               onChange={(tableId) => update({ tableId })}
+            />
+          ) : null}
+          {state.slot.rule.bundle_ids?.length ? (
+            <Bundles
+              venueId={venueId}
+              offered={state.slot.rule.bundle_ids}
+              value={state.bundles ?? {}}
+              onChange={(bundles) => update({ bundles })}
             />
           ) : null}
           <Field

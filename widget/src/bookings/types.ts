@@ -18,6 +18,7 @@ export interface Rule {
   table_assignment_mode: string;
   display_title: string | null;
   display_description: string | null;
+  bundle_ids: string[];
 }
 
 export interface Availability {
