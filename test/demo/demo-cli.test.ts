@@ -1,0 +1,33 @@
+/**
+ * `maitred demo` from the command line: the JSON line carries each enabled widget's loader snippet and
+ * the host page it wrote (beside a SQLite database, else under ./data), a page of "the venue's site"
+ * embedding every widget through its loader.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t.close());
+
+describe('maitred demo --json', () => {
+  it('prints the embed snippets and writes a host page that embeds every enabled widget', async () => {
+    const result = await runCli(['demo', '--json'], { env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' } });
+    expect(result.code, result.stderr).toBe(0);
+    const demo = JSON.parse(result.stdout) as { embed: Record<string, string>; host_page: string; widgets: Record<string, string | null> };
+    expect(Object.keys(demo.embed).sort()).toEqual(['bookings', 'combo', 'events', 'vouchers']);
+    for (const [type, snippet] of Object.entries(demo.embed)) {
+      const publicId = /\/widget\/(wgt_[a-z2-7]+)$/.exec(demo.widgets[type] ?? '')![1];
+      expect(snippet).toContain(`<div data-maitred-widget="${publicId}"`);
+      expect(snippet).toContain('<noscript><a href=');
+      expect(snippet).toContain('<script async src="');
+    }
+    const page = fs.readFileSync(demo.host_page, 'utf8');
+    for (const snippet of Object.values(demo.embed)) expect(page).toContain(snippet);
+    expect(page).toContain('<title>The Night Owl (demo site)</title>');
+  });
+});
