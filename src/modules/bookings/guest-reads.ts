@@ -6,6 +6,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
+import type { CrmBooking, CrmBookingEvent } from '../guests/index.js';
 
 /** Bookings that say nothing about a guest's visit together with others: they never happened. */
 const NOT_TOGETHER = ['cancelled', 'rejected', 'expired', 'door_rejected'];
@@ -13,32 +14,13 @@ const NOT_TOGETHER = ['cancelled', 'rejected', 'expired', 'door_rejected'];
 /** Money a booking took from its guest, net of refunds (a paid deposit may leave captured_pence 0). */
 const NET_PAID = sql<number>`(case when captured_pence > 0 then captured_pence when payment_status in ('paid', 'partially_refunded', 'refunded') then deposit_pence else 0 end) - refunded_pence`;
 
-export interface GuestBookingRow {
-  id: string;
-  venue_id: string;
-  kind: string;
-  status: string;
-  guest_count: number;
-  booking_date: string;
-  start_time: string | null;
-  guest_name: string | null;
-  guest_email: string | null;
-  guest_phone: string | null;
-  notes: string | null;
-  total_pence: number;
-  paid_pence: number;
-  created_at: string;
-  checked_in_at: string | null;
-  cancelled_at: string | null;
-}
-
 /** A guest's bookings at the operator's venues (`venueIds` null: all of them), newest date first. */
 export async function guestBookings(
   conn: Conn,
   operatorId: string,
   venueIds: readonly string[] | null,
   userId: string,
-): Promise<GuestBookingRow[]> {
+): Promise<CrmBooking[]> {
   let query = kyselyOf(conn)
     .selectFrom('bookings')
     .select([
@@ -118,15 +100,6 @@ export async function guestBookingFigures(
   return out;
 }
 
-export interface GuestBookingEvent {
-  booking_id: string;
-  venue_id: string;
-  booking_date: string;
-  action: string;
-  to_status: string | null;
-  at: string;
-}
-
 /** The latest `limit` history entries of a guest's bookings at the operator's venues, newest first. */
 export async function guestBookingActivity(
   conn: Conn,
@@ -134,7 +107,7 @@ export async function guestBookingActivity(
   venueIds: readonly string[] | null,
   userId: string,
   limit: number,
-): Promise<GuestBookingEvent[]> {
+): Promise<CrmBookingEvent[]> {
   let query = kyselyOf(conn)
     .selectFrom('booking_history')
     .innerJoin('bookings', 'bookings.id', 'booking_history.booking_id')

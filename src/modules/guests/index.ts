@@ -5,5 +5,7 @@
  * functions the composition root hands it (it never imports the bookings module).
  */
 export { joinRoster } from './roster.js';
+/** The rows the CRM reads from bookings (declared here, by the reader; bookings' guest-reads.ts answers them). */
+export type { CrmBooking, CrmBookingEvent } from './sources.js';
 export { guestsRoutes } from './guests.routes.js';
 export { createGuestsService } from './guests.service.js';
