@@ -62,6 +62,13 @@ export function assertRoom(maxCovers: number | null, venue: Pick<VenueRow, 'back
   }
 }
 
+/** 409 when `party` more covers would pass the free list's places (`places` null: no limit). */
+export function assertFreePlaces(places: number | null, covers: CommittedCovers, party: number) {
+  if (places !== null && covers.list + party > places) {
+    throw conflict(`The free guest list has ${Math.max(0, places - covers.list)} places left for that date`, { reason: 'free_full' });
+  }
+}
+
 /**
  * The staff guest-list create's check: the list's (when one is named) and the door's capacity for the
  * date, inside the create's transaction. Answers the list's terms (undefined without a rule).

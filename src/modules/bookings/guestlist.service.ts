@@ -18,7 +18,7 @@ import type { Db } from '../../db/connect.js';
 import { kyselyOf, lockKey, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { venueMessage } from '../../platform/mail/templates.js';
@@ -30,7 +30,7 @@ import { loadAdmissionRules } from '../profiles/index.js';
 import { bookingMails } from './booking-mail.js';
 import { bookingOrThrow, type BookingRow } from './booking-store.js';
 import type { DoorKeys } from './door-keys.js';
-import { assertRoom, committedCovers, roomLeft } from './guestlist-capacity.js';
+import { assertFreePlaces, assertRoom, committedCovers, roomLeft } from './guestlist-capacity.js';
 import { spendKeys } from './guestlist-keys.js';
 import { listProfilesOf, listTerms, optionsOf, PENCE_PER_KEY, quote, surging, type ListTerms, type OptionKind } from './guestlist-terms.js';
 import { recordHistory } from './history.js';
@@ -240,10 +240,7 @@ export function createGuestlistBookings(deps: GuestlistDeps) {
         );
       }
       assertRoom(list.maxCovers, venue, covers, body.party_size);
-      const places = option.places;
-      if (option.kind === 'free' && places !== null && covers.list + body.party_size > places) {
-        throw conflict(`The free guest list has ${Math.max(0, places - covers.list)} places left for that date`, { reason: 'free_full' });
-      }
+      if (option.kind === 'free') assertFreePlaces(option.places, covers, body.party_size);
 
       let promo: { code: string; discount_pct: number } | null = null;
       if (body.promo_code !== undefined) {

@@ -41,7 +41,8 @@ import type { DoorKeys } from './door-keys.js';
 import { recordHistory, type Actor } from './history.js';
 import { idempotent } from './idempotency.js';
 import { bookingMails } from './booking-mail.js';
-import { checkGuestlistRoom, committedCovers } from './guestlist-capacity.js';
+import { assertFreePlaces, assertRoom, committedCovers } from './guestlist-capacity.js';
+import { termsOfRule } from './guestlist-terms.js';
 import { createDeposits, type PaymentRequest } from './deposits.js';
 import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
@@ -381,18 +382,13 @@ export function createPublicBookings(deps: PublicDeps) {
    * queue skip are bought with keys through guestlist-bookings (402 here). Runs under the venue lock.
    */
   async function checkFreeGuestlist(trx: Conn, venue: VenueRow, rule: AccessRuleRecord, date: string, party: number) {
-    const terms = await checkGuestlistRoom(trx, venue, { date, rule, party });
-    const free = terms?.pricing.free;
-    if (!free) {
+    const terms = await termsOfRule(trx, venue, rule);
+    const covers = await committedCovers(trx, venue.id, date, rule.id);
+    assertRoom(terms.maxCovers, venue, covers, party);
+    if (!terms.pricing.free) {
       throw paymentRequired('This guest list has no free entry: join it with keys (guestlist-bookings)', { reason: 'keys_required' });
     }
-    if (free.places === null) return;
-    const covers = await committedCovers(trx, venue.id, date, rule.id);
-    if (covers.list + party > free.places) {
-      throw conflict(`The free guest list has ${Math.max(0, free.places - covers.list)} places left for that date`, {
-        reason: 'free_full',
-      });
-    }
+    assertFreePlaces(terms.pricing.free.places, covers, party);
   }
 
   async function qr(venueId: string, bookingId: string) {
