@@ -186,7 +186,7 @@ export function buildProgram(io: CliIo): Command {
       // A known password: the demo is for looking around locally, never on a production deployment.
       if (io.env.NODE_ENV === 'production') throw new UsageError('demo refuses to run with NODE_ENV=production');
       const config = loadConfig({ ...io.env, LOG_LEVEL: 'silent' });
-      const [{ createContext }, { buildApp }, { runDemo }, { createOperatorAccount }] = await Promise.all([
+      const [{ createContext }, { buildApp }, { runDemo, DEMO_VENUE }, { createOperatorAccount }] = await Promise.all([
         import('./context.js'),
         import('./app.js'),
         import('./demo/demo.js'),
@@ -211,7 +211,7 @@ export function buildProgram(io: CliIo): Command {
       const dataDir = sqliteFile && sqliteFile !== ':memory:' ? path.dirname(sqliteFile) : 'data';
       const hostPage = path.resolve(dataDir, 'demo-host.html');
       mkdirSync(path.dirname(hostPage), { recursive: true });
-      writeFileSync(hostPage, demoHostPage('The Night Owl', demo.embed));
+      writeFileSync(hostPage, demoHostPage(DEMO_VENUE, demo.embed));
       const result = { ...rest, host_page: hostPage };
       const lines = [
         `${demo.created ? 'Created' : 'Found'} the demo venue ${demo.venue_id}.`,

@@ -24,7 +24,7 @@ export const DEMO_EMAIL = 'demo@maitred.local';
 /** Known on purpose: the demo is for looking around locally. `demo` refuses to run in production. */
 export const DEMO_PASSWORD = 'maitred-demo';
 const DEMO_OPERATOR = 'Night Owl Hospitality Ltd';
-const DEMO_VENUE = 'The Night Owl';
+export const DEMO_VENUE = 'The Night Owl';
 const DEMO_TIMEZONE = 'Europe/London';
 /** The venue's Christmas blackout: no bookings are seeded on those days. */
 

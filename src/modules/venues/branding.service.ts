@@ -399,10 +399,10 @@ export function createBrandingService(deps: {
   return {
     ...service,
     widgetPage,
-    bookingWidgetConfig: cached('bookings', service.bookingWidgetConfig),
-    eventsWidgetConfig: cached('events', service.eventsWidgetConfig),
-    voucherConfig: cached('vouchers', service.voucherConfig),
-    comboWidgetConfig: cached('combo', service.comboWidgetConfig),
+    bookingWidgetConfig: publicConfigs.bookings,
+    eventsWidgetConfig: publicConfigs.events,
+    voucherConfig: publicConfigs.vouchers,
+    comboWidgetConfig: publicConfigs.combo,
   };
 }
 

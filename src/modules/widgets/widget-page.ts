@@ -31,6 +31,16 @@ const FONTS: Record<string, string> = {
   mono: 'ui-monospace, "SFMono-Regular", Menlo, monospace',
 };
 
+/** A page's stylesheets (the build's, then the venue theme when given), module preloads and entry script. */
+function assetTags(assets: EntryAssets, themeUrl?: string): string[] {
+  return [
+    ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...(themeUrl ? [`<link rel="stylesheet" href="${escapeHtml(themeUrl)}">`] : []),
+    ...assets.preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+    `<script type="module" src="${escapeHtml(assets.script)}"></script>`,
+  ];
+}
+
 /** JSON that is safe inside a `<script type="application/json">` element. */
 export function jsonForHtml(value: unknown): string {
   return JSON.stringify(value)
@@ -49,12 +59,7 @@ export function widgetPageHtml(input: WidgetPageInput): string {
     protocol: EMBED_PROTOCOL_VERSION,
     config: input.config,
   };
-  const head = [
-    ...input.assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    `<link rel="stylesheet" href="${escapeHtml(input.themeUrl)}">`,
-    ...input.assets.preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
-    `<script type="module" src="${escapeHtml(input.assets.script)}"></script>`,
-  ];
+  const head = assetTags(input.assets, input.themeUrl);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -79,11 +84,7 @@ ${head.join('\n')}
  * and calls the manage API with it. No venue data is inlined: the token is the only credential.
  */
 export function managePageHtml(assets: EntryAssets): string {
-  const head = [
-    ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    ...assets.preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
-    `<script type="module" src="${escapeHtml(assets.script)}"></script>`,
-  ];
+  const head = assetTags(assets);
   return `<!doctype html>
 <html lang="en">
 <head>
