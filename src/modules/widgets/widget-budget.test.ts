@@ -4,11 +4,7 @@
  * made, with the same code as `npm run widget:sizes`.
  */
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain ES module script without type declarations
-import { widgetSizes as measure } from '../../../scripts/widget-sizes.mjs';
-
-type Sizes = Record<string, { js: { raw: number; gzip: number }; css: { raw: number; gzip: number } }>;
-const widgetSizes = measure as () => Sizes;
+import { widgetSizes } from '../../../bench/widget-sizes.js';
 
 describe('widget weight', () => {
   it('keeps every page within 35 KB of gzipped JavaScript before the guest acts, and never loads Stripe.js up front', () => {
