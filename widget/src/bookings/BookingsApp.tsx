@@ -10,7 +10,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useVisit } from '../lib/visit';
 import { api, ApiError, idempotencyKey } from '../lib/api';
 import { announceBooked, askScrollTop } from '../lib/embed';
-import { addDays, dateLabel } from '../lib/format';
+import { addDays, dateLabel, isEmail } from '../lib/format';
 import { bookingIcs, icsHref } from '../lib/ics';
 import { BotCheck } from '../ui/BotCheck';
 import { DatePicker } from '../ui/DatePicker';
@@ -156,7 +156,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
     event.preventDefault();
     const errors: Partial<Record<keyof GuestDetails, string>> = {};
     if (!state.details.name.trim()) errors.name = 'Enter your name.';
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(state.details.email.trim())) errors.email = 'Enter an email address like name@example.com.';
+    if (!isEmail(state.details.email)) errors.email = 'Enter an email address like name@example.com.';
     if (state.details.phone && !/^[+\d][\d\s()-]{5,}$/.test(state.details.phone.trim()))
       errors.phone = 'Enter a phone number, or leave it empty.';
     setFieldErrors(errors);
@@ -379,7 +379,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             required
             value={state.details.name}
             error={fieldErrors.name}
-            onInput={(event) => update({ details: { ...state.details, name: (event.target as HTMLInputElement).value } })}
+            onValue={(value) => update({ details: { ...state.details, name: value } })}
           />
           <Field
             id="mw-email"
@@ -390,7 +390,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             value={state.details.email}
             error={fieldErrors.email}
             hint="We send your confirmation here."
-            onInput={(event) => update({ details: { ...state.details, email: (event.target as HTMLInputElement).value } })}
+            onValue={(value) => update({ details: { ...state.details, email: value } })}
           />
           <Field
             id="mw-phone"
@@ -399,7 +399,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             autocomplete="tel"
             value={state.details.phone}
             error={fieldErrors.phone}
-            onInput={(event) => update({ details: { ...state.details, phone: (event.target as HTMLInputElement).value } })}
+            onValue={(value) => update({ details: { ...state.details, phone: value } })}
           />
           <BotCheck siteKey={config.turnstile_site_key} onToken={setToken} />
           <button type="submit" class="mw-primary" disabled={busy} aria-busy={busy ? 'true' : undefined}>

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, idempotencyKey } from '../lib/api';
 import { announceBooked, askScrollTop } from '../lib/embed';
-import { addDays, dateLabel } from '../lib/format';
+import { addDays, dateLabel, isEmail } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
 import { DatePicker } from '../ui/DatePicker';
 import { Field } from '../ui/Field';
@@ -54,7 +54,6 @@ const REASONS: Record<string, string> = {
   horizon: 'not open for this date yet',
   full: 'full',
 };
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function GuestList(props: { config: BookingConfig; venueId: string; today: string }) {
   const base = `/api/public/venues/${encodeURIComponent(props.venueId)}`;
@@ -104,7 +103,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
     event.preventDefault();
     const errors: typeof fieldErrors = {};
     if (mode === 'register' && !account.name.trim()) errors.name = 'Enter your name.';
-    if (!EMAIL.test(account.email.trim())) errors.email = 'Enter your email address.';
+    if (!isEmail(account.email)) errors.email = 'Enter your email address.';
     if (account.password.length < 8) errors.password = 'Passwords have at least 8 characters.';
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
@@ -256,12 +255,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
             </select>
           </div>
           {option.promo_eligible ? (
-            <Field
-              id="mw-gl-promo"
-              label="Promo code (optional)"
-              value={promo}
-              onInput={(e) => setPromo((e.target as HTMLInputElement).value)}
-            />
+            <Field id="mw-gl-promo" label="Promo code (optional)" value={promo} onValue={(value) => setPromo(value)} />
           ) : null}
           <p class="mw-summary">{cost === 0 ? 'No keys needed.' : `Up to ${cost} keys (member perks and promo codes can lower it).`}</p>
           {session ? (
@@ -295,7 +289,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
                   autocomplete="name"
                   value={account.name}
                   error={fieldErrors.name}
-                  onInput={(e) => setAccount({ ...account, name: (e.target as HTMLInputElement).value })}
+                  onValue={(value) => setAccount({ ...account, name: value })}
                 />
               ) : null}
               <Field
@@ -305,26 +299,17 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
                 autocomplete="email"
                 value={account.email}
                 error={fieldErrors.email}
-                onInput={(e) => setAccount({ ...account, email: (e.target as HTMLInputElement).value })}
+                onValue={(value) => setAccount({ ...account, email: value })}
               />
-              <div class="mw-field">
-                <label for="mw-gl-password">Password</label>
-                <input
-                  id="mw-gl-password"
-                  type="password"
-                  autocomplete={mode === 'signin' ? 'current-password' : 'new-password'}
-                  value={account.password}
-                  aria-invalid={fieldErrors.password ? 'true' : undefined}
-                  aria-describedby={fieldErrors.password ? 'mw-gl-password-error' : undefined}
-                  onInput={(e) => setAccount({ ...account, password: (e.target as HTMLInputElement).value })}
-                />
-                {fieldErrors.password ? (
-                  <p class="mw-field-error" id="mw-gl-password-error">
-                    <span aria-hidden="true">⚠ </span>
-                    {fieldErrors.password}
-                  </p>
-                ) : null}
-              </div>
+              <Field
+                id="mw-gl-password"
+                label="Password"
+                type="password"
+                autocomplete={mode === 'signin' ? 'current-password' : 'new-password'}
+                value={account.password}
+                error={fieldErrors.password}
+                onValue={(value) => setAccount({ ...account, password: value })}
+              />
               {mode === 'register' ? <BotCheck siteKey={props.config.turnstile_site_key} onToken={setBotToken} /> : null}
               <button type="submit" class="mw-primary" disabled={busy}>
                 {busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : 'Create account'}

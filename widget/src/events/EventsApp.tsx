@@ -8,7 +8,7 @@ import { useVisit } from '../lib/visit';
 import { api, ApiError, idempotencyKey } from '../lib/api';
 import type { BaseConfig } from '../lib/config';
 import { announceBooked, askScrollTop } from '../lib/embed';
-import { dateLabel, money } from '../lib/format';
+import { dateLabel, isEmail, money } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
 import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
@@ -52,8 +52,6 @@ interface State {
   /** `paid` once the card step succeeded: only then is finalize called (finalizing an unpaid intent releases the tickets). */
   purchase: { bookingId: string; intentId?: string; secret?: string; amount: number; status: string; paid?: boolean } | null;
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function EventsApp(props: { config: BaseConfig; publicId: string; venueId: string }) {
   const key = `mw:events:${props.publicId}`;
@@ -135,7 +133,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
     event.preventDefault();
     const errors: { name?: string; email?: string } = {};
     if (!state.name.trim()) errors.name = 'Enter your name.';
-    if (!EMAIL.test(state.email.trim())) errors.email = 'Enter an email address like name@example.com.';
+    if (!isEmail(state.email)) errors.email = 'Enter an email address like name@example.com.';
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0 || !state.eventId || !state.ticketTypeId) {
       setStatus('Please correct the highlighted fields.');
@@ -343,7 +341,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
                 autocomplete="name"
                 value={state.name}
                 error={fieldErrors.name}
-                onInput={(e) => update({ name: (e.target as HTMLInputElement).value })}
+                onValue={(value) => update({ name: value })}
               />
               <Field
                 id="mw-email"
@@ -352,7 +350,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
                 autocomplete="email"
                 value={state.email}
                 error={fieldErrors.email}
-                onInput={(e) => update({ email: (e.target as HTMLInputElement).value })}
+                onValue={(value) => update({ email: value })}
               />
               {options.policy ? <p class="mw-hint">{options.policy}</p> : null}
               <BotCheck siteKey={props.config.turnstile_site_key} onToken={setToken} />

@@ -38,3 +38,6 @@ export function zoneNote(timezone: string): string | null {
 export function money(pence: number): string {
   return `£${(pence / 100).toFixed(pence % 100 === 0 ? 0 : 2)}`;
 }
+
+/** A plausible email address (the API checks it properly): something@domain.tld, no spaces. */
+export const isEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());

@@ -3,25 +3,11 @@
  * site key nothing is shown and no token is needed. The script loads only when this step is reached.
  */
 import { useEffect, useRef } from 'preact/hooks';
+import { loadScript } from '../lib/script';
 
 interface TurnstileApi {
   render(element: HTMLElement, options: { sitekey: string; callback: (token: string) => void; 'expired-callback': () => void }): string;
   remove(id: string): void;
-}
-
-let script: Promise<void> | undefined;
-function loadTurnstile(): Promise<void> {
-  script ??= new Promise((resolve, reject) => {
-    const element = document.createElement('script');
-    element.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
-    element.onload = () => resolve();
-    element.onerror = () => {
-      script = undefined;
-      reject(new Error('The bot check could not be loaded'));
-    };
-    document.head.append(element);
-  });
-  return script;
 }
 
 export function BotCheck(props: { siteKey: string | null | undefined; onToken: (token: string | null) => void }) {
@@ -31,7 +17,7 @@ export function BotCheck(props: { siteKey: string | null | undefined; onToken: (
     if (!siteKey) return;
     let id: string | undefined;
     let gone = false;
-    loadTurnstile()
+    loadScript('https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit')
       .then(() => {
         const turnstile = (window as unknown as { turnstile?: TurnstileApi }).turnstile;
         if (gone || !turnstile || !holder.current) return;

@@ -3,10 +3,11 @@ export function Field(props: {
   id: string;
   label: string;
   value: string;
-  onInput: (event: Event) => void;
+  /** Called with the input's text as the guest types. */
+  onValue: (value: string) => void;
   error?: string | null;
   hint?: string;
-  type?: 'text' | 'email' | 'tel';
+  type?: 'text' | 'email' | 'tel' | 'password';
   autocomplete?: string;
   inputMode?: 'text' | 'decimal' | 'email' | 'tel';
   required?: boolean;
@@ -26,7 +27,7 @@ export function Field(props: {
         // Preact's input types are a union per `type`; one literal keeps the checker on one branch.
         type={(props.type ?? 'text') as 'text'}
         value={props.value}
-        onInput={props.onInput}
+        onInput={(event) => props.onValue((event.target as HTMLInputElement).value)}
         autocomplete={props.autocomplete}
         inputMode={props.inputMode}
         required={props.required}

@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api';
 import { money } from '../lib/format';
+import { loadScript } from '../lib/script';
 import { Alert } from './Shell';
 
 export const SIMULATED_KEY = 'pk_test_simulated';
@@ -81,21 +82,6 @@ interface StripeLike {
   }): Promise<{ error?: { message?: string } }>;
 }
 
-let stripeScript: Promise<void> | undefined;
-function loadStripe(): Promise<void> {
-  stripeScript ??= new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = 'https://js.stripe.com/v3/';
-    script.onload = () => resolve();
-    script.onerror = () => {
-      stripeScript = undefined;
-      reject(new Error('Stripe could not be loaded'));
-    };
-    document.head.append(script);
-  });
-  return stripeScript;
-}
-
 function StripeCard(props: Props) {
   const mount = useRef<HTMLDivElement>(null);
   const [stripe, setStripe] = useState<{ client: StripeLike; elements: unknown } | null>(null);
@@ -104,7 +90,7 @@ function StripeCard(props: Props) {
 
   useEffect(() => {
     let cancelled = false;
-    loadStripe()
+    loadScript('https://js.stripe.com/v3/')
       .then(() => {
         if (cancelled || !mount.current) return;
         const client = (window as unknown as { Stripe: (key: string) => StripeLike }).Stripe(props.publishableKey);

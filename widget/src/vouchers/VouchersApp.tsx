@@ -8,7 +8,7 @@ import { useVisit } from '../lib/visit';
 import { api, ApiError } from '../lib/api';
 import type { BaseConfig } from '../lib/config';
 import { announceBooked, askScrollTop } from '../lib/embed';
-import { money } from '../lib/format';
+import { isEmail, money } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
 import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
@@ -52,8 +52,6 @@ interface State {
   intent: { id: string; secret: string; amount: number; paid?: boolean } | null;
   vouchers: Issued[];
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function VouchersApp(props: { config: VoucherConfig; publicId: string; venueId: string }) {
   const { settings } = props.config;
@@ -110,10 +108,10 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
     }
     if (entries.delivery === 'email') {
       if (!entries.recipientName.trim()) found.recipientName = "Enter the recipient's name.";
-      if (!EMAIL.test(entries.recipientEmail.trim())) found.recipientEmail = "Enter the recipient's email address.";
+      if (!isEmail(entries.recipientEmail)) found.recipientEmail = "Enter the recipient's email address.";
     }
     if (!entries.purchaserName.trim()) found.purchaserName = 'Enter your name.';
-    if (!EMAIL.test(entries.purchaserEmail.trim())) found.purchaserEmail = 'Enter your email address.';
+    if (!isEmail(entries.purchaserEmail)) found.purchaserEmail = 'Enter your email address.';
     setErrors(found);
     if (Object.keys(found).length > 0) {
       setStatus('Please correct the highlighted fields.');
@@ -204,7 +202,7 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
                 inputMode="decimal"
                 value={entries.custom}
                 error={errors.custom}
-                onInput={(event) => set({ custom: (event.target as HTMLInputElement).value })}
+                onValue={(value) => set({ custom: value })}
               />
             ) : null}
           </fieldset>
@@ -245,7 +243,7 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
                 label="Recipient's name"
                 value={entries.recipientName}
                 error={errors.recipientName}
-                onInput={(e) => set({ recipientName: (e.target as HTMLInputElement).value })}
+                onValue={(value) => set({ recipientName: value })}
               />
               <Field
                 id="mw-remail"
@@ -253,7 +251,7 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
                 type="email"
                 value={entries.recipientEmail}
                 error={errors.recipientEmail}
-                onInput={(e) => set({ recipientEmail: (e.target as HTMLInputElement).value })}
+                onValue={(value) => set({ recipientEmail: value })}
               />
             </>
           ) : null}
@@ -272,7 +270,7 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
             autocomplete="name"
             value={entries.purchaserName}
             error={errors.purchaserName}
-            onInput={(e) => set({ purchaserName: (e.target as HTMLInputElement).value })}
+            onValue={(value) => set({ purchaserName: value })}
           />
           <Field
             id="mw-pemail"
@@ -281,7 +279,7 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
             autocomplete="email"
             value={entries.purchaserEmail}
             error={errors.purchaserEmail}
-            onInput={(e) => set({ purchaserEmail: (e.target as HTMLInputElement).value })}
+            onValue={(value) => set({ purchaserEmail: value })}
           />
           {settings.terms ? <p class="mw-hint">{settings.terms}</p> : null}
           <BotCheck siteKey={props.config.turnstile_site_key} onToken={setToken} />
