@@ -16,12 +16,11 @@ import {
   startHarness,
   watch,
   type Harness,
+  bookedOn,
+  staffBooking,
 } from './widget-harness.js';
 
 let h: Harness;
-
-const booking = async (id: string) =>
-  (await h.t.app.inject({ url: `/api/bookings/${id}`, headers: h.staff })).json() as Record<string, unknown>;
 
 describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
   beforeAll(async () => {
@@ -57,9 +56,9 @@ describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
     await expectAccessible(page);
     await screenshot(page, 'bookings-confirmed');
 
-    const booked = (await page.evaluate(() => (window as unknown as { booked: { booking_id: string; kind: string }[] }).booked)) ?? [];
+    const booked = await bookedOn(page);
     expect(booked).toHaveLength(1);
-    const saved = await booking(booked[0].booking_id);
+    const saved = await staffBooking(h, booked[0].booking_id);
     expect(saved).toMatchObject({
       status: 'confirmed',
       guest_name: 'Ada Guest',
@@ -102,8 +101,8 @@ describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
     await button(frame, /^Pay/).click();
     await frame.getByRole('heading', { name: 'Booking confirmed', level: 1 }).waitFor();
     await screenshot(page, 'bookings-deposit-confirmed');
-    const booked = (await page.evaluate(() => (window as unknown as { booked: { booking_id: string }[] }).booked)) ?? [];
-    const saved = await booking(booked[0].booking_id);
+    const booked = await bookedOn(page);
+    const saved = await staffBooking(h, booked[0].booking_id);
     expect(saved).toMatchObject({ status: 'confirmed', guest_email: 'grace@example.com', guest_count: 6 });
     expect(saved.payment_status).toBe('paid');
     expect(saved.bundle_selections).toEqual([{ bundle_id: expect.stringMatching(/^bnd_/), quantity: 1 }]);
@@ -127,7 +126,7 @@ describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
     await manage.getByRole('status').filter({ hasText: 'Your booking is cancelled' }).waitFor();
     await manage.getByText('cancelled', { exact: true }).waitFor();
     await screenshot(manage, 'manage-cancelled');
-    const after = await booking(booked[0].booking_id);
+    const after = await staffBooking(h, booked[0].booking_id);
     expect(after.status).toBe('cancelled');
     expect(after.refunded_pence).toBe(view.cancellation.refund_pence);
     expect(manageProblems).toEqual([]);

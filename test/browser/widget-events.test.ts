@@ -13,6 +13,8 @@ import {
   screenshot,
   startHarness,
   type Harness,
+  staffBooking,
+  bookedOn,
 } from './widget-harness.js';
 
 let h: Harness;
@@ -47,12 +49,9 @@ describe.skipIf(!chromiumPresent)('events widget in chromium', () => {
     await expectAccessible(page);
     await screenshot(page, 'events-booked');
 
-    const booked = (await page.evaluate(() => (window as unknown as { booked: { booking_id: string; kind: string }[] }).booked)) ?? [];
+    const booked = await bookedOn(page);
     expect(booked.map((b) => b.kind)).toEqual(['event']);
-    const saved = (await h.t.app.inject({ url: `/api/bookings/${booked[0].booking_id}`, headers: h.staff })).json() as Record<
-      string,
-      unknown
-    >;
+    const saved = await staffBooking(h, booked[0].booking_id);
     expect(saved).toMatchObject({ status: 'confirmed', guest_email: 'maya@example.com', guest_count: 2, payment_status: 'paid' });
     expect(problems).toEqual([]);
     await page.context().close();

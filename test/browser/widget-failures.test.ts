@@ -5,7 +5,7 @@
  * answers. The failures are injected into the widget's requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { button, chromiumPresent, openEmbedded, screenshot, startHarness, type Harness } from './widget-harness.js';
+import { bookedOn, button, chromiumPresent, openEmbedded, screenshot, staffBooking, startHarness, type Harness } from './widget-harness.js';
 
 let h: Harness;
 const BOOK = '**/api/public/venues/*/book';
@@ -122,11 +122,8 @@ describe.skipIf(!chromiumPresent)('bookings widget failure handling in chromium'
     await again.getByLabel(/succeeds/).check();
     await again.getByRole('button', { name: /^Pay/ }).click();
     await again.getByRole('heading', { name: 'Booking confirmed', level: 1 }).waitFor();
-    const booked = (await page.evaluate(() => (window as unknown as { booked: { booking_id: string }[] }).booked)) ?? [];
-    const saved = (await h.t.app.inject({ url: `/api/bookings/${booked[0].booking_id}`, headers: h.staff })).json() as Record<
-      string,
-      unknown
-    >;
+    const booked = await bookedOn(page);
+    const saved = await staffBooking(h, booked[0].booking_id);
     expect(saved).toMatchObject({ status: 'confirmed', payment_status: 'paid', guest_email: 'reload@example.com' });
     await page.context().close();
   });

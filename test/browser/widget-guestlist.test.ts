@@ -16,6 +16,8 @@ import {
   screenshot,
   startHarness,
   type Harness,
+  staffBooking,
+  bookedOn,
 } from './widget-harness.js';
 
 let h: Harness;
@@ -52,12 +54,9 @@ describe.skipIf(!chromiumPresent)('guest list in the bookings widget in chromium
     await expectAccessible(page);
     await screenshot(page, 'guestlist-joined');
 
-    const booked = (await page.evaluate(() => (window as unknown as { booked: { booking_id: string; kind: string }[] }).booked)) ?? [];
+    const booked = await bookedOn(page);
     expect(booked.map((b) => b.kind)).toEqual(['guestlist']);
-    const saved = (await h.t.app.inject({ url: `/api/bookings/${booked[0].booking_id}`, headers: h.staff })).json() as Record<
-      string,
-      unknown
-    >;
+    const saved = await staffBooking(h, booked[0].booking_id);
     expect(saved).toMatchObject({ booking_date: '2026-06-19', guest_count: 2, guest_email: guest.email, guest_name: 'Nia Nightowl' });
     expect(['approved', 'pending']).toContain(saved.status);
     const balance = (await h.t.app.inject({ url: '/api/me/keys', headers: guest.headers })).json() as { balance: number };

@@ -166,6 +166,18 @@ export async function screenshot(page: Page, name: string) {
   await page.setViewportSize(viewport);
 }
 
+/** What the host page heard through `maitred:booked` so far (its own listener collects them). */
+export async function bookedOn(page: Page): Promise<{ widget: string; kind: string; booking_id: string }[]> {
+  return (
+    (await page.evaluate(() => (window as unknown as { booked?: { widget: string; kind: string; booking_id: string }[] }).booked)) ?? []
+  );
+}
+
+/** A booking as the venue's staff see it (`GET /api/bookings/:id`). */
+export async function staffBooking(h: Harness, id: string): Promise<Record<string, unknown>> {
+  return (await h.t.app.inject({ url: `/api/bookings/${id}`, headers: h.staff })).json() as Record<string, unknown>;
+}
+
 export const button = (frame: FrameLocator, name: string | RegExp) => frame.getByRole('button', { name });
 
 /** Picks the date `days` after the one shown, through the calendar dialog by keyboard, as a keyboard user would. */

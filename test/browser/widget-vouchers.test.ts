@@ -14,6 +14,7 @@ import {
   screenshot,
   startHarness,
   type Harness,
+  bookedOn,
 } from './widget-harness.js';
 
 let h: Harness;
@@ -63,7 +64,7 @@ describe.skipIf(!chromiumPresent)('vouchers widget in chromium', () => {
     expect(bought).toHaveLength(2);
     expect(bought.every((v) => v.amount_pence === 5000 && v.status === 'active')).toBe(true);
     expect(shown.map((code) => code.replace(/[^A-Z0-9]/g, '')).sort()).toEqual(bought.map((v) => v.code.replace(/[^A-Z0-9]/g, '')).sort());
-    const booked = (await page.evaluate(() => (window as unknown as { booked: { kind: string }[] }).booked)) ?? [];
+    const booked = await bookedOn(page);
     expect(booked.map((b) => b.kind)).toEqual(['voucher']);
     expect(problems).toEqual([]);
     await page.context().close();
