@@ -32,7 +32,7 @@ export const STAMP = path.join(DIST, '.built');
 const BUNDLED = /^(typebox|kysely|fastify|@fastify\/swagger|@fastify\/static|pino|rate-limiter-flexible|luxon|commander)(\/|$)/;
 /** Never bundled, wherever they are required from (see above). */
 const EXTERNAL =
-  /^(better-sqlite3|@node-rs\/argon2|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|sharp|yaml|ajv)(\/|$)/;
+  /^(better-sqlite3(-node20)?|@node-rs\/argon2|@fastify\/fast-json-stringify-compiler|pg|ioredis|stripe|otplib|qrcode|nodemailer|sharp|yaml|ajv)(\/|$)/;
 /** Stands in for yaml where bundled code requires it: the real package loads on first property read. */
 const LAZY_YAML =
   "let real; const load = () => (real ??= require('yaml')); module.exports = new Proxy({}, { get: (_t, key) => load()[key] });";

@@ -4,13 +4,26 @@
  *
  * Each driver is loaded only when its engine is opened: a SQLite deployment never loads pg, nor a
  * PostgreSQL one the native SQLite addon. Both are CommonJS, so require() keeps opening synchronous.
+ *
+ * The SQLite addon depends on the Node.js line (docs/decisions.md, "Embedded database driver"):
+ * better-sqlite3 13 on Node >= 22 (12 aborts there when statements are collected), and 12, installed
+ * under the alias better-sqlite3-node20, on Node 20 (13 crashes there).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Dialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Dialect,
+} from 'kysely';
 import { ALL_VENUES, ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
@@ -29,6 +42,24 @@ export interface Db {
 }
 
 const requireDriver = createRequire(import.meta.url);
+
+/** The better-sqlite3 package this Node.js line runs: 13 from Node 22 on, 12 (aliased) on Node 20. */
+export function sqliteDriverPackage(nodeVersion = process.versions.node): string {
+  return Number(nodeVersion.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+}
+
+function loadSqlite(): typeof SQLite {
+  const name = sqliteDriverPackage();
+  try {
+    return requireDriver(name) as typeof SQLite;
+  } catch (error) {
+    throw new Error(
+      `The embedded database driver ${name} could not be loaded on Node.js ${process.versions.node}: ${(error as Error).message}. ` +
+        'Run npm install with this Node.js version (Node 24 and 22 use better-sqlite3 13; Node 20 uses the optional better-sqlite3-node20).',
+      { cause: error },
+    );
+  }
+}
 
 let pgModule: typeof pg | undefined;
 function loadPg(): typeof pg {
@@ -52,12 +83,27 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it cannot, so its migrator would run each
+ * migration statement by statement: a process killed half-way left tables that the next start tripped
+ * over ("table … already exists"). Saying yes makes the migrator apply a run and its records in one
+ * transaction, as it does on PostgreSQL: a killed run leaves nothing behind.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0]) {
     super(sqliteConfig);
   }
   override createDriver() {
     return new ImmediateSqliteDriver(this.sqliteConfig);
+  }
+  override createAdapter() {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 
@@ -66,7 +112,7 @@ const DATA_VERSION_EVERY_MS = 100;
 
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const Sqlite = requireDriver('better-sqlite3') as typeof SQLite;
+  const Sqlite = loadSqlite();
   const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
