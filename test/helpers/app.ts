@@ -31,8 +31,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, beforeReady?: (app: App) => void): Promise<TestApp> {
-  const db = await createTestDb();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  beforeReady?: (app: App) => void,
+  /** Wraps the database the application is built on (e.g. a Kysely plugin that records the SQL sent). */
+  wrapDb: (db: TestDb) => TestDb = (db) => db,
+): Promise<TestApp> {
+  const db = wrapDb(await createTestDb());
   const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-uploads-'));
   const config = loadConfig({
     DATABASE_URL: db.url,

@@ -1,0 +1,58 @@
+-- GET /api/public/venues/:venueId/availability (date, party_size)
+select * from "venues" where "id" = ?;
+select * from "time_periods" where "venue_id" = ? order by "id";
+select * from "shifts" where "venue_id" = ? order by "id";
+select * from "access_rules" where "venue_id" = ? order by "id";
+select * from "blackouts" where "venue_id" = ? order by "id";
+select * from "venue_tables" where "venue_id" = ?;
+select "id", "name" from "table_combinations" where "venue_id" = ? order by "id";
+select "m"."combination_id", "m"."table_id" from "table_combination_tables" as "m" inner join "table_combinations" as "c" on "c"."id" = "m"."combination_id" where "c"."venue_id" = ?;
+select "id", "name" from "seating_areas" where "venue_id" = ? order by "id";
+select * from "smart_table_settings" where "venue_id" = ?;
+select "table_id", "blocked_from", "blocked_to" from "table_blocks" where "venue_id" = ? and "blocked_from" < ? and "blocked_to" > ?;
+select "b"."id", "b"."booking_date", "b"."starts_at", "b"."ends_at", "b"."guest_count", "b"."access_rule_id", "bt"."table_id" from "bookings" as "b" left join "booking_tables" as "bt" on "bt"."booking_id" = "b"."id" where "b"."venue_id" = ? and "b"."booking_date" in (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) and "b"."status" in (?, ?, ?, ?, ?) and "b"."starts_at" is not null and "b"."ends_at" is not null;
+
+-- POST /api/public/venues/:venueId/book (a table, no deposit)
+select * from "venues" where "id" = ?;
+select * from "time_periods" where "venue_id" = ? order by "id";
+select * from "shifts" where "venue_id" = ? order by "id";
+select * from "access_rules" where "venue_id" = ? order by "id";
+select * from "blackouts" where "venue_id" = ? order by "id";
+select * from "venue_tables" where "venue_id" = ?;
+select "id", "name" from "table_combinations" where "venue_id" = ? order by "id";
+select "m"."combination_id", "m"."table_id" from "table_combination_tables" as "m" inner join "table_combinations" as "c" on "c"."id" = "m"."combination_id" where "c"."venue_id" = ?;
+select "id", "name" from "seating_areas" where "venue_id" = ? order by "id";
+select * from "smart_table_settings" where "venue_id" = ?;
+select "table_id", "blocked_from", "blocked_to" from "table_blocks" where "venue_id" = ? and "blocked_from" < ? and "blocked_to" > ?;
+select "b"."id", "b"."starts_at", "b"."ends_at", "b"."guest_count", "b"."access_rule_id", "bt"."table_id" from "bookings" as "b" left join "booking_tables" as "bt" on "bt"."booking_id" = "b"."id" where "b"."venue_id" = ? and "b"."booking_date" >= ? and "b"."booking_date" <= ? and "b"."status" in (?, ?, ?, ?, ?) and "b"."starts_at" < ? and "b"."ends_at" > ?;
+insert into "users" ("id", "role", "name", "email", "phone", "password_hash", "operator_id", "role_id", "totp_secret", "totp_pending_secret", "membership_tier", "profile_image_url", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("email") do nothing returning "id";
+insert into "bookings" ("id", "operator_id", "venue_id", "kind", "rule_type", "status", "user_id", "access_rule_id", "booking_date", "start_time", "duration_minutes", "starts_at", "ends_at", "guest_count", "guest_name", "guest_email", "guest_phone", "total_pence", "bundle_selections", "payment_policy_id", "deposit_type", "deposit_pence", "payment_status", "payment_expires_at", "status_changed_at", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+select "id", "name", "email", "phone", "membership_tier", "profile_image_url", "created_at", case when password_hash is null then 0 else 1 end as "registered" from "users" where "id" in (?) and "role" = ?;
+insert into "guest_roster" ("operator_id", "user_id", "first_seen_at", "last_seen_at") values (?, ?, ?, ?) on conflict ("operator_id", "user_id") do update set "first_seen_at" = case when excluded.first_seen_at < "guest_roster"."first_seen_at" then excluded.first_seen_at else "guest_roster"."first_seen_at" end, "last_seen_at" = case when excluded.last_seen_at > "guest_roster"."last_seen_at" then excluded.last_seen_at else "guest_roster"."last_seen_at" end;
+insert into "guest_roster_venues" ("operator_id", "user_id", "venue_id", "first_seen_at", "last_seen_at") values (?, ?, ?, ?, ?) on conflict ("operator_id", "user_id", "venue_id") do update set "first_seen_at" = case when excluded.first_seen_at < "guest_roster_venues"."first_seen_at" then excluded.first_seen_at else "guest_roster_venues"."first_seen_at" end, "last_seen_at" = case when excluded.last_seen_at > "guest_roster_venues"."last_seen_at" then excluded.last_seen_at else "guest_roster_venues"."last_seen_at" end;
+delete from "guest_search_terms" where "operator_id" = ? and "user_id" = ? and "term" not in (?, ?, ?, ?, ?);
+insert into "guest_search_terms" ("operator_id", "user_id", "term") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
+insert into "booking_tables" ("booking_id", "table_id", "venue_id", "starts_at", "ends_at") values (?, ?, ?, ?, ?);
+insert into "booking_slots" ("table_id", "slot", "booking_id", "venue_id") values (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?);
+insert into "booking_history" ("id", "booking_id", "at", "actor_kind", "actor_id", "actor_name", "action", "from_status", "to_status", "detail") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+select * from "bookings" where "id" = ?;
+insert into "platform_settings" ("key", "value", "updated_at") values (?, ?, ?) on conflict ("key") do nothing;
+select "value" from "platform_settings" where "key" = ?;
+insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body", "sender_name", "reply_to", "attachments", "status", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+select * from "bookings" where "id" = ?;
+
+-- GET /api/my-venues/:venueId/bookings (date)
+select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at, u.id, u.role, u.name, u.email, u.operator_id, u.role_id from sessions s join users u on u.id = s.user_id where s.token_hash = ?;
+select is_system from roles where id = ? and operator_id = ?;
+select * from "venues" where "id" = ? and "operator_id" = ?;
+select * from "bookings" where "venue_id" = ? and "booking_date" = ? order by "booking_date", coalesce("start_time", ''), "id" limit ? offset ?;
+select count(*) as "total" from "bookings" where "venue_id" = ? and "booking_date" = ?;
+select "booking_id", "table_id" from "booking_tables" where "booking_id" in (?, ?) order by "table_id";
+
+-- GET /api/my-guests/search (q)
+select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at, u.id, u.role, u.name, u.email, u.operator_id, u.role_id from sessions s join users u on u.id = s.user_id where s.token_hash = ?;
+select is_system from roles where id = ? and operator_id = ?;
+select "guest_search_terms"."user_id", "guest_search_terms"."term" from "guest_search_terms" where "guest_search_terms"."operator_id" = ? and "guest_search_terms"."term" >= ? and "guest_search_terms"."term" < ? order by "guest_search_terms"."term", "guest_search_terms"."user_id" limit ?;
+select "id", "name", "email", "phone", "membership_tier", "profile_image_url", "created_at", case when password_hash is null then 0 else 1 end as "registered" from "users" where "id" in (?, ?, ?) and "role" = ?;
+select "user_id", count(*) as "total_bookings", sum(case when status = ? then 1 else 0 end) as "visits", sum(case when status = ? then 1 else 0 end) as "no_shows", sum(case when status = ? then 1 else 0 end) as "cancellations", sum(case when status = ? then 1 else 0 end) as "door_rejections", sum((case when captured_pence > 0 then captured_pence when payment_status in ('paid', 'partially_refunded', 'refunded') then deposit_pence else 0 end) - refunded_pence) as "spend_pence", max(case when status = 'checked_in' then booking_date end) as "last_visit_date" from "bookings" where "user_id" in (?, ?, ?) and "operator_id" = ? group by "user_id";
+select "user_id", "venue_id" from "guest_roster_venues" where "operator_id" = ? and "user_id" in (?, ?, ?) order by "user_id", "venue_id";
