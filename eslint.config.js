@@ -1,8 +1,12 @@
-// Lint: typescript-eslint with type-aware promise rules, and the architecture's import boundaries
-// (eslint-plugin-boundaries): domain/ is pure, platform/, db/ and config/ know no module, and a module
-// reaches another module only through its index.ts. Formatting is Prettier's job (npm run format:check).
+// Lint: typescript-eslint with type-aware promise rules, the architecture's import boundaries
+// (eslint-plugin-boundaries): domain/ is pure, platform/, db/ and config/ know no module, a module
+// reaches another module only through its index.ts, and any other import between the kinds of code is
+// refused unless a rule allows it; and no import cycles in src/ (eslint-plugin-import-x). Formatting is
+// Prettier's job (npm run format:check).
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import boundaries from 'eslint-plugin-boundaries';
+import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -26,7 +30,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    plugins: { boundaries },
+    plugins: { boundaries, 'import-x': importX },
     settings: {
       'boundaries/include': ['src/**/*.ts'],
       'boundaries/elements': [
@@ -35,37 +39,69 @@ export default tseslint.config(
         { type: 'db', pattern: 'src/db' },
         { type: 'platform', pattern: 'src/platform' },
         { type: 'config', pattern: 'src/config' },
+        { type: 'demo', pattern: 'src/demo' },
       ],
       'import/resolver': { typescript: { alwaysTryTypes: true } },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
+      // No import cycles between files (value imports: a cycle through `import type` alone is erased at build).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Nothing in an element imports the entry points at the top of src/ (app, context, CLI, server).
+      'boundaries/no-unknown-dependencies': 'error',
       'boundaries/dependencies': [
         'error',
         {
-          default: 'allow',
+          // What no policy below allows is refused: a new kind of dependency is a decision, made here.
+          default: 'disallow',
           policies: [
             // domain/ is pure: it imports nothing but itself.
             {
               from: { element: { type: 'domain' } },
-              disallow: { to: { element: { types: ['db', 'platform', 'config', 'module'] } } },
-              message: 'domain/ is pure and I/O-free: it must not import db/, platform/, config/ or a module',
+              allow: { to: { element: { type: 'domain' } } },
             },
-            // Shared layers never know a module (db/schema.ts only combines the modules' table types).
+            // config/ reads the environment; it knows only itself.
             {
-              from: { element: { types: ['platform', 'config'] } },
-              disallow: { to: { element: { type: 'module' } } },
-              message: 'platform/ and config/ must not import a module: hand them what they need from the composition root',
+              from: { element: { type: 'config' } },
+              allow: { to: { element: { type: 'config' } } },
+            },
+            // Shared layers never know a module: hand them what they need from the composition root.
+            {
+              from: { element: { type: 'platform' } },
+              allow: { to: { element: { types: ['platform', 'db', 'config', 'domain'] } } },
             },
             {
               from: { element: { type: 'db' } },
-              disallow: { to: { element: { type: 'module' } }, dependency: { kind: 'value' } },
-              message: "db/ may only import the modules' table types (db/schema.ts)",
+              allow: { to: { element: { types: ['db', 'config', 'platform', 'domain'] } } },
             },
-            // A module reaches another module only through its index.ts: never its tables, repositories or services.
+            // db/schema.ts combines the modules' table types: types only.
+            {
+              from: { element: { type: 'db' } },
+              allow: { to: { element: { type: 'module', fileInternalPath: '*.table.ts' } }, dependency: { kind: 'type' } },
+            },
+            // A module uses the shared layers, its own files, and another module only through its index.ts.
             {
               from: { element: { type: 'module' } },
-              disallow: { to: { element: { type: 'module', fileInternalPath: '!index.ts' } } },
-              message: 'a module uses another module only through its index.ts (docs/CONVENTIONS.md)',
+              allow: { to: { element: { types: ['platform', 'db', 'config', 'domain'] } } },
+            },
+            {
+              from: { element: { type: 'module' } },
+              allow: { to: { element: { type: 'module', captured: { name: '{{ from.captured.name }}' } } } },
+            },
+            {
+              from: { element: { type: 'module' } },
+              allow: { to: { element: { type: 'module', fileInternalPath: 'index.ts' } } },
+            },
+            // The demo seeds through the modules' indexes and the shared layers.
+            {
+              from: { element: { type: 'demo' } },
+              allow: { to: { element: { types: ['demo', 'platform', 'db', 'config', 'domain'] } } },
+            },
+            {
+              from: { element: { type: 'demo' } },
+              allow: { to: { element: { type: 'module', fileInternalPath: 'index.ts' } } },
             },
           ],
         },
@@ -77,6 +113,7 @@ export default tseslint.config(
     files: ['**/*.test.ts', '**/*.test-helpers.ts', '**/*.test-support.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'boundaries/dependencies': 'off',
+      'boundaries/no-unknown-dependencies': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       // vi.mock's importOriginal<typeof import('…')>() is the documented pattern.

@@ -3,17 +3,8 @@
  * module. It does not listen; main.ts does, and tests call `app.inject`.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
@@ -28,6 +19,7 @@ import { assertSafeBody, assertSafeUrlParts } from './platform/input-guard.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { MAX_UPLOAD_BODY_BYTES, serveUploads } from './platform/uploads.js';
 import { validatorCompiler, type ValidationIssue } from './platform/validation.js';
+import type { App } from './platform/module.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -84,7 +76,7 @@ class RequestLog extends LogController {
   }
 }
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type { App };
 
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({

@@ -8,26 +8,15 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Db } from './db/connect.js';
 import { composeModules, type Modules } from './modules/index.js';
-import { createBotCheck, type BotCheck } from './platform/bot-check.js';
+import { createBotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { createMail, type Mail } from './platform/mail/mail.js';
-import { createMaintenance, type Maintenance } from './platform/maintenance.js';
-import { createRateLimits, type RateLimits } from './platform/rate-limit.js';
-import { createUploads, type Uploads } from './platform/uploads.js';
+import { createMail } from './platform/mail/mail.js';
+import { createMaintenance } from './platform/maintenance.js';
+import { createRateLimits } from './platform/rate-limit.js';
+import { createUploads } from './platform/uploads.js';
+import type { Infra } from './platform/infra.js';
 
-/** The shared infrastructure every module may be given a part of. */
-export interface Infra {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  rateLimits: RateLimits;
-  maintenance: Maintenance;
-  uploads: Uploads;
-  botCheck: BotCheck;
-  /** Outgoing mail; its worker runs only once `serve` starts it (tests call `mail.flush()`). */
-  mail: Mail;
-}
+export type { Infra };
 
 export type AppContext = Infra & Modules & { close(): Promise<void> };
 

@@ -3,7 +3,7 @@ import { loadConfig } from './config/config.js';
 import { readEnv, type Env } from './config/env.js';
 import { buildApp, type App } from './app.js';
 import { createContext, type AppContext } from './context.js';
-import { ensureWebhookSecret } from './modules/payments/webhook-secret.js';
+import { ensureWebhookSecret } from './modules/payments/index.js';
 import { listenOrExplain, migrateOrExplain, openDatabaseOrExplain } from './startup.js';
 
 export interface Server {
@@ -86,13 +86,4 @@ async function orClose<T>(close: () => Promise<unknown>, step: () => Promise<T>)
     await close().catch(() => undefined);
     throw error;
   }
-}
-
-// `tsx src/main.ts` (npm run dev) runs this file directly; the CLI imports it.
-const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
-if (invokedDirectly) {
-  serve().catch(async (error) => {
-    const { reportFailure } = await import('./cli.js');
-    process.exit(reportFailure(error, (text) => process.stderr.write(text)));
-  });
 }

@@ -11,7 +11,7 @@
  * Given the database and clock, it also gets a week of reservations (demo-bookings.ts) and gift vouchers
  * in each status (demo-vouchers.ts). Later modules (guests, events) extend it the same way.
  */
-import type { App } from '../app.js';
+import type { App } from '../platform/module.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../platform/clock.js';
 import { addWeekOfBookings, CLOSED } from './demo-bookings.js';

@@ -4,10 +4,10 @@
  * that module's index (its services, and the few read functions others need) — never its tables.
  * Cross-module references and copy-from scopes are registered into the two shared registries.
  */
-import type { App } from '../app.js';
-import type { Infra } from '../context.js';
 import { kyselyOf } from '../db/transaction.js';
 import { createGuard } from '../platform/auth-guard.js';
+import type { Infra } from '../platform/infra.js';
+import type { App } from '../platform/module.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
 import { createSecretBox } from '../platform/secret-box.js';
@@ -31,18 +31,21 @@ import {
   createSmartTablesService,
   createStaffBookings,
   createStaffService,
+  distinctGuests,
   doorRoutes,
   guestBookingActivity,
   guestBookingFigures,
   guestBookings,
   guestlistRoutes,
   guestVisits,
+  hasUpcomingBookings,
   manageBookingRoutes,
   publicBookingRoutes,
   smartTablesRoutes,
   staffCreateRoutes,
   staffRoutes,
   tablesTakenBetween,
+  venueBookingFigures,
 } from './bookings/index.js';
 import { createTablesModule, tablesRoutes } from './tables/index.js';
 import { createTeamServices, operatorContact, paymentConnectStatus, roleGrant, setPaymentConnectStatus, teamRoutes } from './team/index.js';
@@ -89,8 +92,21 @@ export function composeModules(infra: Infra) {
 
   const secrets = createSecretBox({ db, clock, configuredKey: config.secretsKey });
   const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck, secrets });
-  const team = createTeamServices({ db, clock, sessions, payouts: payments, reachableVenueIds: access.reachableVenueIds });
-  const venues = createVenuesService({ db, clock, uploads, access });
+  const venues = createVenuesService({
+    db,
+    clock,
+    uploads,
+    access,
+    bookings: { hasUpcomingBookings, venueBookingFigures, distinctGuests },
+  });
+  const team = createTeamServices({
+    db,
+    clock,
+    sessions,
+    payouts: payments,
+    reachableVenueIds: access.reachableVenueIds,
+    accountStats: venues.accountStats,
+  });
   const branding = createBrandingService({
     db,
     clock,
@@ -279,7 +295,10 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(tablesRoutes, { guard, ...ctx.tables });
   await app.register(profilesRoutes, { guard, ...ctx.profiles });
   await app.register(catalogueRoutes, { guard, ...ctx.catalogue });
-  await app.register(bundlesPublicRoutes, { bundles: ctx.catalogue.bundles, liveVenue, db: ctx.db });
+  await app.register(bundlesPublicRoutes, {
+    bundles: ctx.catalogue.bundles,
+    isLiveVenue: async (venueId) => (await liveVenue(ctx.db, venueId)) !== undefined,
+  });
   await app.register(copyFromRoutes, { guard, copies: ctx.copies });
   await app.register(staffRoutes, { guard, staff: ctx.staff });
   await app.register(staffCreateRoutes, { guard, create: ctx.staffBookings });

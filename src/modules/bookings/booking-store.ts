@@ -2,18 +2,18 @@
  * The bookings module's writes that every flow shares: reading a booking, moving it between statuses
  * (race-safe, with its slots and history), and the shape staff see.
  */
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../domain/booking-status.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict, notFound } from '../../platform/errors.js';
-import type { BookingsTable } from './bookings.table.js';
+import type { BookingRow } from './bookings.table.js';
 import { refundSpentKeys } from './guestlist-keys.js';
 import { recordHistory, type Actor } from './history.js';
 import { releaseSlots } from './slots.js';
 
-export type BookingRow = Selectable<BookingsTable>;
+export type { BookingRow };
 
 /** What a staff change of one booking runs with: its venue, who acts, and when. */
 export interface ChangeContext {

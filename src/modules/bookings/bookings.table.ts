@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * Bookings of every kind (table reservation, guest list, event ticket). The booking engine owns this
@@ -63,6 +63,9 @@ export interface BookingsTable {
  * The database's guarantee against double booking: one row per table and 15-minute slot that an
  * active stay occupies, primary key (table_id, slot). Rows exist exactly while the booking is active.
  */
+/** A booking as read from the database. */
+export type BookingRow = Selectable<BookingsTable>;
+
 export interface BookingSlotsTable {
   table_id: string;
   /** floor(epoch minutes / 15). */

@@ -14,7 +14,7 @@ import type { Database } from '../../db/schema.js';
 import { kyselyOf, lockKey, type Conn } from '../../db/transaction.js';
 import { paymentRequired } from '../../platform/errors.js';
 import { addBillingEntry, balanceWith, bookingKeysNet } from '../payments/index.js';
-import type { BookingRow } from './booking-store.js';
+import type { BookingRow } from './bookings.table.js';
 import { recordHistory, type Actor } from './history.js';
 
 /** Statuses after which a guest-list booking's keys go back to the guest (a no-show keeps them spent). */

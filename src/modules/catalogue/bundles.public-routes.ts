@@ -4,8 +4,6 @@
  * `POST /api/public/venues/:venueId/book`. No internal fields; a draft or unknown venue is 404.
  */
 import { Type } from 'typebox';
-import type { Conn } from '../../db/transaction.js';
-import type { VenueRow } from '../../platform/auth-guard.js';
 import { notFound } from '../../platform/errors.js';
 import { errorResponses, Nullable } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
@@ -25,9 +23,9 @@ const PublicBundles = Type.Object({
 
 export const bundlesPublicRoutes: RoutePlugin<{
   bundles: BundlesService;
-  liveVenue: (conn: Conn, venueId: string) => Promise<VenueRow | undefined>;
-  db: Conn;
-}> = async (app, { bundles, liveVenue, db }) => {
+  /** Whether the venue exists and is live (the venues module answers; composition root). */
+  isLiveVenue: (venueId: string) => Promise<boolean>;
+}> = async (app, { bundles, isLiveVenue }) => {
   app.get(
     '/api/public/venues/:venueId/bundles',
     {
@@ -42,7 +40,7 @@ export const bundlesPublicRoutes: RoutePlugin<{
       },
     },
     async (request, reply) => {
-      if (!(await liveVenue(db, request.params.venueId))) throw notFound('Venue');
+      if (!(await isLiveVenue(request.params.venueId))) throw notFound('Venue');
       const list = await bundles.list(request.params.venueId);
       reply.header('Cache-Control', 'public, max-age=0, s-maxage=30');
       return {

@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema.js';
 
 export { addBillingEntry, balanceWith, grantKeys } from './keys.js';
 export { createPayments, type Payments } from './payments.js';
+export { ensureWebhookSecret } from './webhook-secret.js';
 export { revenuePence } from './payments.reports.js';
 export { paymentsRoutes } from './payments.routes.js';
 

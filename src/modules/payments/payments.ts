@@ -48,7 +48,13 @@ export interface Payments extends Charges {
   keysBalance(userId: string): Promise<number>;
 }
 
-export function createPayments(deps: { config: Config; db: Db; clock: Clock; log: Logger; accounts: OperatorAccounts }): Payments {
+/** The part of the configuration payments read: the provider, its keys, the webhook secret, the fee. */
+export type PaymentsConfig = Pick<
+  Config,
+  'paymentsProvider' | 'stripe' | 'paymentWebhookSecret' | 'publicBaseUrl' | 'nodeEnv' | 'platformFeePercent'
+>;
+
+export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Clock; log: Logger; accounts: OperatorAccounts }): Payments {
   const { config, db, clock, log, accounts } = deps;
   const providerName = config.paymentsProvider;
   const stripeKey = config.stripe.secretKey;

@@ -7,7 +7,7 @@ import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Sessions } from '../auth/index.js';
 import { createMembersService } from './members.service.js';
-import { createOperatorService, type PayoutStatusSource } from './operator.service.js';
+import { createOperatorService, type AccountStatsSource, type PayoutStatusSource } from './operator.service.js';
 import { createPortalUsersService } from './portal-users.service.js';
 import { createRolesService } from './roles.service.js';
 import type { TeamServices } from './team.routes.js';
@@ -24,6 +24,7 @@ export function createTeamServices(deps: {
   sessions: Sessions;
   payouts: PayoutStatusSource;
   reachableVenueIds(auth: AuthInfo): Promise<string[]>;
+  accountStats: AccountStatsSource;
 }): TeamServices {
   return {
     operators: createOperatorService(deps),

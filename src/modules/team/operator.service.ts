@@ -10,10 +10,16 @@ import { notFound } from '../../platform/errors.js';
 import { effectivePermissions, PERMISSION_TREE } from '../../platform/permissions.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import { countClientUsers } from '../auth/index.js';
-import { operatorStats, venueSummaries } from '../venues/index.js';
+import { venueSummaries } from '../venues/index.js';
 import type { OperatorsTable } from './team.table.js';
 import type { Operator, OperatorBody } from './team.schemas.js';
 import { findOperator, findRole } from './team.repository.js';
+
+/** The account's figures the dashboard shows (the same as /api/my-stats); the venues module provides them. */
+export type AccountStatsSource = (query: {
+  operatorId: string;
+  venueScope: string[] | null;
+}) => Promise<{ total_guests: number; month_guests: number; revenue: number }>;
 
 /** The payout status the dashboard shows; the payments module provides it (see the composition root). */
 export interface PayoutStatusSource {
@@ -35,6 +41,7 @@ export function createOperatorService(deps: {
   clock: Clock;
   payouts: PayoutStatusSource;
   reachableVenueIds(auth: AuthInfo): Promise<string[]>;
+  accountStats: AccountStatsSource;
 }) {
   const { db, clock, payouts } = deps;
 
@@ -71,7 +78,7 @@ export function createOperatorService(deps: {
         payouts.payoutSummary(operatorId),
         venueSummaries(db, operatorId, reachable),
         // The same figures as /api/my-stats: one implementation, each venue's own local month.
-        operatorStats(db, { operatorId, venueScope: auth.venueScope ? reachable : null }, clock.now()),
+        deps.accountStats({ operatorId, venueScope: auth.venueScope ? reachable : null }),
         countClientUsers(db, operatorId),
       ]);
       return {

@@ -12,4 +12,3 @@ export { venuesPublicRoutes } from './venues.public-routes.js';
 export { findVenue, liveVenue, operatorOfVenue, setBookable, venueIdsOf, venueSummaries } from './venues.repository.js';
 export { venuesRoutes } from './venues.routes.js';
 export { createVenuesService } from './venues.service.js';
-export { operatorStats } from './venues.stats.js';

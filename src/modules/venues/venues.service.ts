@@ -12,7 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
 import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
-import { hasUpcomingBookings } from '../bookings/index.js';
+import type { VenueBookingFacts } from './booking-facts.js';
 import { operatorStats, venueStats } from './venues.stats.js';
 import type { VenuesTable } from './venues.table.js';
 import { DAYS, FOOD_VENUE_TYPES, type CreateVenueBody, type OpeningHours, type UpdateVenueBody, type Venue } from './venues.schemas.js';
@@ -205,8 +205,10 @@ export function createVenuesService(deps: {
   clock: Clock;
   uploads: Pick<Uploads, 'saveImage'>;
   access: Pick<Guard, 'reachableVenue' | 'reachableVenueIds'>;
+  /** The bookings module's facts about a venue's bookings (composition root). */
+  bookings: VenueBookingFacts;
 }) {
-  const { db, clock, uploads, access } = deps;
+  const { db, clock, uploads, access, bookings } = deps;
   const now = () => clock.now().toISOString();
 
   async function load(venueId: string): Promise<VenueRow> {
@@ -215,15 +217,20 @@ export function createVenuesService(deps: {
     return row;
   }
 
+  /** Account-wide figures over `venueScope` (null: every venue), as the stats page and the dashboard define them. */
+  const accountStats = (query: { operatorId: string; venueScope: string[] | null }) => operatorStats(db, bookings, query, clock.now());
+
   return {
     /** One venue the guard has already found reachable. */
     read: (venue: VenueRow): Venue => toVenue(venue),
 
-    stats: (venue: VenueRow) => venueStats(db, venue, clock.now()),
+    stats: (venue: VenueRow) => venueStats(db, bookings, venue, clock.now()),
+
+    accountStats,
 
     /** Figures over the venues the caller reaches (`partner` is always null: there is no partner programme). */
     async operatorStats(auth: AuthInfo & { operatorId: string }) {
-      return { ...(await operatorStats(db, { operatorId: auth.operatorId, venueScope: auth.venueScope }, clock.now())), partner: null };
+      return { ...(await accountStats({ operatorId: auth.operatorId, venueScope: auth.venueScope })), partner: null };
     },
 
     async list(auth: AuthInfo): Promise<Venue[]> {
@@ -291,7 +298,7 @@ export function createVenuesService(deps: {
       await withTransaction(db, async (trx) => {
         await lockKey(db, trx, `venue:${venue.id}`);
         const today = localToday(clock.now(), venue.timezone);
-        if (await hasUpcomingBookings(trx, venue.id, today))
+        if (await bookings.hasUpcomingBookings(trx, venue.id, today))
           throw conflict('The venue has upcoming reservations and cannot go back to draft');
         await trx.updateTable('venues').set({ status: 'draft', updated_at: now() }).where('id', '=', venue.id).execute();
       });

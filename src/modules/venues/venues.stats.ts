@@ -6,8 +6,8 @@ import { DateTime } from 'luxon';
 import type { Db } from '../../db/connect.js';
 import { kyselyOf } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
-import { distinctGuests, venueBookingFigures } from '../bookings/index.js';
 import { revenuePence } from '../payments/index.js';
+import type { VenueBookingFacts } from './booking-facts.js';
 
 const PENDING = ['pending', 'pending_payment'];
 const APPROVED = ['approved', 'confirmed', 'checked_in'];
@@ -31,7 +31,7 @@ export function statsWindows(now: Date, zone: string) {
   };
 }
 
-export async function venueStats(db: Db, venue: VenueRow, now: Date) {
+export async function venueStats(db: Db, bookings: VenueBookingFacts, venue: VenueRow, now: Date) {
   const w = statsWindows(now, venue.timezone);
   const revenueSince = (from?: string) => revenuePence(db, { operatorId: venue.operator_id, venueId: venue.id, from });
 
@@ -40,7 +40,7 @@ export async function venueStats(db: Db, venue: VenueRow, now: Date) {
     revenueSince(w.weekStart),
     revenueSince(w.monthStart),
     revenueSince(undefined),
-    venueBookingFigures(db, venue.id, { today: w.today, chartFrom: w.chartFrom }),
+    bookings.venueBookingFigures(db, venue.id, { today: w.today, chartFrom: w.chartFrom }),
   ]);
 
   const countOf = (statuses: string[]) =>
@@ -65,7 +65,12 @@ export async function venueStats(db: Db, venue: VenueRow, now: Date) {
  * defined as the account dashboard defines them: guests are distinct people with a booking that was not
  * called off, and revenue is this month's. "This month" is each venue's own local month.
  */
-export async function operatorStats(db: Db, query: { operatorId: string; venueScope: string[] | null }, now: Date) {
+export async function operatorStats(
+  db: Db,
+  bookings: VenueBookingFacts,
+  query: { operatorId: string; venueScope: string[] | null },
+  now: Date,
+) {
   const { operatorId } = query;
   let venuesQuery = kyselyOf(db).selectFrom('venues').select(['id', 'timezone']).where('operator_id', '=', operatorId);
   if (query.venueScope) venuesQuery = venuesQuery.where('id', 'in', query.venueScope.length > 0 ? query.venueScope : ['']);
@@ -89,7 +94,7 @@ export async function operatorStats(db: Db, query: { operatorId: string; venueSc
   }
 
   const ranges = [...months.values()].map((m) => ({ venueIds: m.ids, fromDate: m.firstDate, toDate: m.nextFirstDate }));
-  const guests = (inMonth: boolean) => distinctGuests(db, operatorId, ids, inMonth ? ranges : undefined);
+  const guests = (inMonth: boolean) => bookings.distinctGuests(db, operatorId, ids, inMonth ? ranges : undefined);
 
   const monthRevenue = async () => {
     const [only] = months.values();
