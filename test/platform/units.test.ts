@@ -52,7 +52,17 @@ describe('configuration', () => {
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' }).paymentsProvider).toBe('stripe');
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', PAYMENTS_PROVIDER: 'none' }).paymentsProvider).toBe('none');
     expect(loadConfig({ RATE_LIMITS: 'voucher_lookup=5/10' }).rateLimits.voucher_lookup).toEqual({ points: 5, durationSeconds: 10 });
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    // TRUST_PROXY: a hop count (true is one proxy), or proxy addresses and ranges; never "every hop".
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+      'loopback',
+    ]);
     expect(loadConfig({}).logLevel).toBe('info');
     expect(loadConfig({ LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
   });
@@ -63,6 +73,9 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ PAYMENTS_PROVIDER: 'paypal' }, /PAYMENTS_PROVIDER/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '11' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.1,example.com' }, /TRUST_PROXY/],
     [{ RATE_LIMITS: 'nonsense=1/1' }, /unknown limit/],
     [{ RATE_LIMITS: 'voucher_lookup=lots' }, /RATE_LIMITS/],
     [{ PLATFORM_FEE_PERCENT: '101' }, /PLATFORM_FEE_PERCENT/],
