@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { createMail, type Mail } from './platform/mail/mail.js';
 import { createMaintenance, type Maintenance } from './platform/maintenance.js';
 import { createRateLimits, type RateLimits } from './platform/rate-limit.js';
+import { createImageQueue } from './platform/image-queue.js';
 import { createUploads, type Uploads } from './platform/uploads.js';
 
 /** The shared infrastructure every module may be given a part of. */
@@ -51,7 +52,11 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     rateLimits,
     mail,
     maintenance: createMaintenance(db),
-    uploads: createUploads({ dir: config.uploadsDir, publicBaseUrl: config.publicBaseUrl }),
+    uploads: createUploads({
+      dir: config.uploadsDir,
+      publicBaseUrl: config.publicBaseUrl,
+      queue: createImageQueue({ concurrency: config.imageConcurrency, queueSize: config.imageQueueSize }),
+    }),
     botCheck: createBotCheck(config.turnstile),
   };
   return {

@@ -71,6 +71,9 @@ export interface Config {
    * the proxies' addresses and CIDR ranges. Never Fastify's `true`: that takes the leftmost entry, which the client writes.
    */
   trustProxy: TrustProxy;
+  /** Image re-encodes that may run at once (IMAGE_CONCURRENCY), and how many more may wait (IMAGE_QUEUE_SIZE). */
+  imageConcurrency: number;
+  imageQueueSize: number;
   rateLimits: Record<RateLimitName, RateLimitRule>;
   /**
    * How often each instance runs the background jobs (releasing unpaid bookings, the smart-table pass);
@@ -238,6 +241,8 @@ export function loadConfig(env: Env): Config {
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 365),
     secretsKey: secretsKey(env),
     trustProxy: trustProxy(env),
+    imageConcurrency: integer(env, 'IMAGE_CONCURRENCY', 1, 1, 16),
+    imageQueueSize: integer(env, 'IMAGE_QUEUE_SIZE', 8, 0, 1000),
     rateLimits: rateLimits(env),
     // At most an hour: the daily smart-table pass and expired payment windows wait for the next beat.
     jobsIntervalMs: integer(env, 'JOBS_INTERVAL_MS', 60_000, 100, 60 * 60_000),
