@@ -11,6 +11,7 @@ import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
+import { bodyProblem } from '../../platform/input-guard.js';
 import type { CheckoutSessionObject, FulfilmentRegistry, PaymentEvent } from './fulfilments.js';
 import { verifySignature, type SignatureFailure } from './signature.js';
 
@@ -50,6 +51,10 @@ function parseEvent(raw: Buffer): PaymentEvent {
   } catch {
     throw badRequest('Malformed JSON body');
   }
+  // The raw body skips the global input guard (its parser keeps the bytes for the signature), so it is
+  // guarded here like any other body: a NUL in an id would otherwise reach PostgreSQL (lock keys, text columns).
+  const problem = bodyProblem(value);
+  if (problem) throw badRequest(problem);
   if (
     !isObject(value) ||
     typeof value.id !== 'string' ||
