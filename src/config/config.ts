@@ -18,6 +18,7 @@ export type RateLimitName =
   | 'login_failures_email'
   | 'two_factor_failures_user'
   | 'voucher_lookup'
+  | 'voucher_redeem'
   | 'public_booking'
   | 'event_tickets'
   | 'registration';
@@ -35,6 +36,8 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   login_failures_email: { points: 100, durationSeconds: 15 * 60 },
   two_factor_failures_user: { points: 10, durationSeconds: 15 * 60 },
   voucher_lookup: { points: 20, durationSeconds: 60 },
+  // Redeeming with a guessed code tells as much as looking it up (and spends it): counted alike.
+  voucher_redeem: { points: 20, durationSeconds: 60 },
   public_booking: { points: 30, durationSeconds: 60 },
   // Ticket purchases (create-intent of an event) count apart from the other public bookings.
   event_tickets: { points: 30, durationSeconds: 60 },
