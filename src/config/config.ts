@@ -214,6 +214,8 @@ export function loadConfig(env: Env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_BASE_URL must be an absolute URL, got "${publicBaseUrl}"`);
   }
+  const unsplashApiBase = (optional(env, 'UNSPLASH_API_BASE') ?? 'https://api.unsplash.com').replace(/\/+$/, '');
+  if (!URL.canParse(unsplashApiBase)) throw new ConfigError(`UNSPLASH_API_BASE must be an absolute URL, got "${unsplashApiBase}"`);
   return Object.freeze({
     nodeEnv,
     port,
@@ -239,7 +241,7 @@ export function loadConfig(env: Env): Config {
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Maitred <no-reply@maitred.local>',
     uploadsDir: optional(env, 'UPLOADS_DIR') ?? './data/uploads',
     unsplashAccessKey: optional(env, 'UNSPLASH_ACCESS_KEY'),
-    unsplashApiBase: (optional(env, 'UNSPLASH_API_BASE') ?? 'https://api.unsplash.com').replace(/\/+$/, ''),
+    unsplashApiBase,
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 72, 1, 24 * 365),
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 365),
     secretsKey: secretsKey(env),
