@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import type { TrustProxy } from './config/config.js';
 import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { registerApiDocs } from './platform/api-docs.js';
@@ -76,13 +77,22 @@ class RequestLog extends LogController {
   }
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it: a hop count trusts the last N `X-Forwarded-For` hops (Fastify's own
+ * rule for a number, written out because its types take only the other forms), a list the proxies it names.
+ */
+function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 export type { App };
 
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     logController: new RequestLog(),
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: MAX_UPLOAD_BODY_BYTES,
     requestIdHeader: false,
     genReqId: (req) => {

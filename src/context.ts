@@ -10,6 +10,7 @@ import type { Db } from './db/connect.js';
 import { composeModules, type Modules } from './modules/index.js';
 import { createBotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { createImageQueue } from './platform/image-queue.js';
 import { createMail } from './platform/mail/mail.js';
 import { createMaintenance } from './platform/maintenance.js';
 import { createRateLimits } from './platform/rate-limit.js';
@@ -40,7 +41,11 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     rateLimits,
     mail,
     maintenance: createMaintenance(db),
-    uploads: createUploads({ dir: config.uploadsDir, publicBaseUrl: config.publicBaseUrl }),
+    uploads: createUploads({
+      dir: config.uploadsDir,
+      publicBaseUrl: config.publicBaseUrl,
+      queue: createImageQueue({ concurrency: config.imageConcurrency, queueSize: config.imageQueueSize }),
+    }),
     botCheck: createBotCheck(config.turnstile),
   };
   return {

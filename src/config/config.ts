@@ -2,6 +2,7 @@
  * Validates the environment once into a typed, frozen configuration object.
  * Invalid values fail start-up with a message naming the variable.
  */
+import { isIP } from 'node:net';
 import type { Env } from './env.js';
 
 export type PaymentsProviderName = 'simulated' | 'stripe' | 'none';
@@ -17,6 +18,7 @@ export type RateLimitName =
   | 'login_failures_email'
   | 'two_factor_failures_user'
   | 'voucher_lookup'
+  | 'voucher_redeem'
   | 'public_booking'
   | 'event_tickets'
   | 'registration';
@@ -34,6 +36,8 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   login_failures_email: { points: 100, durationSeconds: 15 * 60 },
   two_factor_failures_user: { points: 10, durationSeconds: 15 * 60 },
   voucher_lookup: { points: 20, durationSeconds: 60 },
+  // Redeeming with a guessed code tells as much as looking it up (and spends it): counted alike.
+  voucher_redeem: { points: 20, durationSeconds: 60 },
   public_booking: { points: 30, durationSeconds: 60 },
   // Ticket purchases (create-intent of an event) count apart from the other public bookings.
   event_tickets: { points: 30, durationSeconds: 60 },
@@ -64,7 +68,15 @@ export interface Config {
   sessionMaxDays: number;
   /** AES-256 key for secrets kept in the database (TOTP secrets); unset: a key stored in the database. */
   secretsKey: Buffer | undefined;
-  trustProxy: boolean;
+  /**
+   * Which proxies' `X-Forwarded-For` entries name the client (Fastify's `trustProxy`): false (none: the
+   * socket address is the client), a hop count (the last N entries were written by our own proxies), or
+   * the proxies' addresses and CIDR ranges. Never Fastify's `true`: that takes the leftmost entry, which the client writes.
+   */
+  trustProxy: TrustProxy;
+  /** Image re-encodes that may run at once (IMAGE_CONCURRENCY), and how many more may wait (IMAGE_QUEUE_SIZE). */
+  imageConcurrency: number;
+  imageQueueSize: number;
   rateLimits: Record<RateLimitName, RateLimitRule>;
   /**
    * How often each instance runs the background jobs (releasing unpaid bookings, the smart-table pass);
@@ -78,6 +90,8 @@ export interface Config {
   availabilityCacheMs: number;
 }
 
+export type TrustProxy = false | number | string[];
+
 export class ConfigError extends Error {}
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -89,16 +103,50 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
-function flag(env: Env, name: string): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no' || raw === 'off') return false;
-  if (raw === '1' || raw === 'true' || raw === 'yes' || raw === 'on') return true;
-  throw new ConfigError(`${name} must be a boolean (true/false), got "${env[name]}"`);
-}
-
 function optional(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One proxy address, CIDR range (`10.0.0.0/8`, `fd00::/8`) or proxy-addr name (`loopback`…), or undefined. */
+function proxyEntry(raw: string): string | undefined {
+  const entry = raw.trim().toLowerCase();
+  if (PROXY_NAMES.includes(entry)) return entry;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return undefined;
+  if (prefix === undefined) return entry;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128)) return undefined;
+  return entry;
+}
+
+/**
+ * TRUST_PROXY: unset/false/0 (no proxy), a hop count (`1` behind one load balancer; `true` means 1), or a
+ * comma-separated list of the proxies' addresses and CIDR ranges. Trusting every hop is not offered: the
+ * leftmost X-Forwarded-For entry is whatever the client wrote, so rate limits would count what it chose.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no' || raw === 'off') return false;
+  if (raw === 'true' || raw === 'yes' || raw === 'on') return 1;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError(`TRUST_PROXY must be a hop count between 0 and 10, got ${hops}`);
+    return hops;
+  }
+  const entries = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const bad = entries.find((entry) => proxyEntry(entry) === undefined);
+  if (bad !== undefined || entries.length === 0) {
+    throw new ConfigError(
+      `TRUST_PROXY must be false, a hop count (e.g. 1) or proxy addresses/CIDRs (e.g. 10.0.0.0/8,127.0.0.1), got "${env.TRUST_PROXY}"`,
+    );
+  }
+  return entries.map((entry) => proxyEntry(entry)!);
 }
 
 /** SECRETS_KEY: 32 bytes as 64 hex digits or as base64 (standard or URL-safe, padding optional). */
@@ -166,6 +214,8 @@ export function loadConfig(env: Env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_BASE_URL must be an absolute URL, got "${publicBaseUrl}"`);
   }
+  const unsplashApiBase = (optional(env, 'UNSPLASH_API_BASE') ?? 'https://api.unsplash.com').replace(/\/+$/, '');
+  if (!URL.canParse(unsplashApiBase)) throw new ConfigError(`UNSPLASH_API_BASE must be an absolute URL, got "${unsplashApiBase}"`);
   return Object.freeze({
     nodeEnv,
     port,
@@ -191,11 +241,13 @@ export function loadConfig(env: Env): Config {
     mailFrom: optional(env, 'MAIL_FROM') ?? 'Maitred <no-reply@maitred.local>',
     uploadsDir: optional(env, 'UPLOADS_DIR') ?? './data/uploads',
     unsplashAccessKey: optional(env, 'UNSPLASH_ACCESS_KEY'),
-    unsplashApiBase: (optional(env, 'UNSPLASH_API_BASE') ?? 'https://api.unsplash.com').replace(/\/+$/, ''),
+    unsplashApiBase,
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 72, 1, 24 * 365),
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 365),
     secretsKey: secretsKey(env),
-    trustProxy: flag(env, 'TRUST_PROXY'),
+    trustProxy: trustProxy(env),
+    imageConcurrency: integer(env, 'IMAGE_CONCURRENCY', 1, 1, 16),
+    imageQueueSize: integer(env, 'IMAGE_QUEUE_SIZE', 8, 0, 1000),
     rateLimits: rateLimits(env),
     // At most an hour: the daily smart-table pass and expired payment windows wait for the next beat.
     jobsIntervalMs: integer(env, 'JOBS_INTERVAL_MS', 60_000, 100, 60 * 60_000),

@@ -57,6 +57,15 @@ export function errorBody(status: number): typeof ErrorBody {
   return body;
 }
 
+/** The 503 of an image upload while the image queue is full (platform/image-queue.ts). */
+export const UploadBusy = Type.Object(
+  { error: Type.String() },
+  {
+    additionalProperties: true,
+    description: 'Image processing is busy (the upload queue is full): nothing was stored; retry after the `Retry-After` header’s seconds',
+  },
+);
+
 /** The common error responses, to spread into a route's `response`. */
 export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, errorBody(status)]));
 

@@ -9,6 +9,8 @@
  * Re-encoding keeps what matters to the picture: PNG and GIF stay lossless (a palette PNG stays a
  * palette PNG), lossless WebP stays lossless, animations keep their frames, delays and loop count, and
  * JPEG and lossy WebP are written at quality 90, so a second generation is not visibly different.
+ * What an upload may cost is bounded: pixels (all frames together), frames, one libvips thread each, and
+ * the image queue (image-queue.ts) decides how many run at once.
  */
 import { createRequire } from 'node:module';
 import type Sharp from 'sharp';
@@ -23,6 +25,14 @@ export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif';
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
+/**
+ * GIF and animated WebP cost far more per pixel to re-encode (palette quantisation frame by frame: a
+ * 26-megapixel, 524-frame GIF of 388 KB took ~9 s of CPU), so they get a smaller budget, all frames
+ * together, and a frame cap: a few seconds of one core at most, whoever uploads.
+ */
+export const MAX_ANIMATION_PIXELS = 5_000_000;
+export const MAX_ANIMATION_FRAMES = 100;
+
 const LABEL: Record<ImageType, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
 
 const requireCjs = createRequire(import.meta.url);
@@ -33,6 +43,9 @@ function sharp(...args: Parameters<typeof Sharp>) {
     loaded = requireCjs('sharp') as typeof Sharp;
     // Each upload is a new image: sharp's operation cache would only hold memory.
     loaded.cache(false);
+    // One libvips thread per re-encode: an upload never takes more than one core from logins and reads
+    // (how many re-encodes run at once is the image queue's business, image-queue.ts).
+    loaded.concurrency(1);
   }
   return loaded(...args);
 }
@@ -74,11 +87,20 @@ export async function reencodeImage(bytes: Buffer, type: ImageType): Promise<Buf
   }
   if (meta.format !== type) throw undecodable();
   // Height covers every frame of an animation.
-  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_IMAGE_PIXELS) {
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (pixels > MAX_IMAGE_PIXELS) {
     throw badRequest(`Image is too large: more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (all frames together)`);
   }
+  const frames = meta.pages ?? 1;
+  if (frames > MAX_ANIMATION_FRAMES) throw badRequest(`Image has too many frames: more than ${MAX_ANIMATION_FRAMES}`);
+  const costly = type === 'gif' || frames > 1;
+  if (costly && pixels > MAX_ANIMATION_PIXELS) {
+    throw badRequest(
+      `Image is too large: a GIF or an animation may have at most ${MAX_ANIMATION_PIXELS / 1_000_000} megapixels (all frames together)`,
+    );
+  }
 
-  const image = open(MAX_IMAGE_PIXELS);
+  const image = open(costly ? MAX_ANIMATION_PIXELS : MAX_IMAGE_PIXELS);
   if (type === 'png') image.png({ palette: meta.isPalette === true });
   else if (type === 'jpeg') image.jpeg({ quality: 90 });
   else if (type === 'webp') image.webp(isLosslessWebp(bytes) ? { lossless: true } : { quality: 90 });

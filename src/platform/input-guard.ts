@@ -38,7 +38,7 @@ const isPlainObject = (value: object): value is Record<string, unknown> => {
 /**
  * The first problem of a parsed body: `where` is the dotted path of the offending value (`body.a.0`),
  * `problem` what is wrong with it. Walks arrays and plain objects only (a raw Buffer body is the
- * webhook's, checked by its signature).
+ * webhook's, which runs this check itself once the signature holds).
  */
 export function bodyProblem(body: unknown): string | undefined {
   const path: string[] = ['body'];

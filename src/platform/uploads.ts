@@ -12,6 +12,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.js';
+import type { ImageQueue } from './image-queue.js';
 import { reencodeImage, type ImageType } from './images.js';
 
 export type { ImageType } from './images.js';
@@ -75,12 +76,14 @@ export function decodeDataUrl(input: unknown, field = 'data'): Buffer {
   return Buffer.from(payload, payload.includes('-') || payload.includes('_') ? 'base64url' : 'base64');
 }
 
-export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
+export function createUploads(deps: { dir: string; publicBaseUrl: string; queue: ImageQueue }) {
   const dir = path.resolve(deps.dir);
   mkdirSync(dir, { recursive: true });
   return {
     dir,
-    /** Validates and stores an image; returns its public URL. Throws 400 for anything unacceptable. */
+    /** The re-encode queue (its size and what runs), for tests and the bench. */
+    queue: deps.queue,
+    /** Validates and stores an image; returns its public URL. Throws 400 for anything unacceptable, 503 when busy. */
     async saveImage(input: unknown, maxBytes: number, field = 'data'): Promise<StoredImage> {
       const bytes = decodeDataUrl(input, field);
       if (bytes.length > maxBytes) {
@@ -89,7 +92,8 @@ export function createUploads(deps: { dir: string; publicBaseUrl: string }) {
       const type = sniffImageType(bytes);
       if (!type) throw badRequest('Only PNG, JPEG, WebP and GIF images are accepted');
       // The size limit applies to what was sent; the stored image is the re-encoded one.
-      const stored = await reencodeImage(bytes, type);
+      // Through the image queue: 503 with Retry-After when it is full (image-queue.ts).
+      const stored = await deps.queue.run(() => reencodeImage(bytes, type));
       const name = `${createHash('sha256').update(stored).digest('hex')}.${EXT[type]}`;
       const file = path.join(dir, name);
       await fs.mkdir(dir, { recursive: true });

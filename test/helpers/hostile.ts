@@ -198,3 +198,83 @@ export function hostileQueries(query: DocumentedRoute['query']): [string, string
     ['edge values (min)', all((schema) => String(edgeValue(schema, 'min')))],
   ];
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The payment webhook: its raw body skips the global input guard (the bytes are kept for the
+// signature), so hostile events are generated here for tests to sign and send as the provider would.
+// ---------------------------------------------------------------------------------------------------
+
+/** One well-formed event per thing the webhook acts on; each leaf is then made hostile in turn. */
+const session = (type: string, metadata: Record<string, string>) => ({
+  id: 'evt_hostile',
+  object: 'event',
+  type,
+  created: 1_780_000_000,
+  data: {
+    object: {
+      id: 'cs_hostile',
+      object: 'checkout.session',
+      payment_intent: 'pi_hostile',
+      payment_status: 'paid',
+      status: 'complete',
+      amount_total: 2000,
+      currency: 'gbp',
+      metadata,
+    },
+  },
+});
+const TEMPLATES = [
+  session('checkout.session.completed', { kind: 'booking_deposit', booking_id: 'bkg_hostile' }),
+  session('checkout.session.expired', { kind: 'booking_deposit', booking_id: 'bkg_hostile' }),
+  session('checkout.session.completed', { kind: 'event_booking', booking_id: 'bkg_hostile' }),
+  session('checkout.session.expired', { kind: 'event_booking', booking_id: 'bkg_hostile' }),
+  session('checkout.session.completed', { kind: 'voucher_purchase', intent_id: 'pi_hostile' }),
+  session('checkout.session.completed', { kind: 'keys_topup', user_id: 'usr_hostile', keys: '5' }),
+  session('checkout.session.completed', { kind: 'membership', user_id: 'usr_hostile', tier: 'gold' }),
+  { id: 'evt_hostile', type: 'account.updated', data: { object: { id: 'acct_hostile' } } },
+];
+const HOSTILE_LEAVES: [string, unknown, number?][] = [
+  ['NUL', 'a\u0000b', 400],
+  ['C1 control', 'a\u0085b', 400],
+  ['lone surrogate', 'a\ud83d', 400],
+  ['NUL field name', { ['k\u0000']: 'v' }, 400],
+  ['deep nesting', nested(40), 400],
+  ['huge string', 'x'.repeat(100_000)],
+  ['empty string', ''],
+  ['huge number', -1.5e300],
+  ['fraction', 0.5],
+  ['object', { a: [1, { b: null }] }],
+  ['array', ['x']],
+  ['null', null],
+];
+/** Every leaf of `value` as a path of keys. */
+const leaves = (value: unknown, path: string[] = []): string[][] =>
+  typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...path, key])) : [path];
+const replaced = (value: unknown, path: string[], by: unknown): unknown => {
+  if (path.length === 0) return by;
+  const [head, ...rest] = path;
+  return { ...(value as object), [head!]: replaced((value as Record<string, unknown>)[head!], rest, by) };
+};
+/**
+ * Signed-webhook probes: every leaf of an event of each kind the webhook acts on made hostile in turn
+ * (a fresh event id each), and a few whole bodies; `expect` is the status a probe must get (else any
+ * clean answer: 200 acknowledged, or 400).
+ */
+export function hostileWebhookBodies(): { label: string; raw: string; expect?: number }[] {
+  const probes: { label: string; raw: string; expect?: number }[] = [
+    { label: 'deep nesting at the root', raw: nestedJson(5000), expect: 400 },
+    { label: 'not JSON', raw: '{"id":', expect: 400 },
+    { label: 'a JSON string', raw: '"evt"', expect: 400 },
+  ];
+  let counter = 0;
+  for (const template of TEMPLATES) {
+    const what = `${template.type} ${(template.data.object as { metadata?: { kind?: string } }).metadata?.kind ?? ''}`;
+    for (const path of leaves(template)) {
+      for (const [kind, value, status] of HOSTILE_LEAVES) {
+        const body = replaced({ ...template, id: `evt_hostile_${++counter}` }, path, value);
+        probes.push({ label: `${what} ${path.join('.')}: ${kind}`, raw: JSON.stringify(body), expect: status });
+      }
+    }
+  }
+  return probes;
+}

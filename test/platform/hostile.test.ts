@@ -1,12 +1,22 @@
 /**
  * Hostile input gets a clean `{ error }` everywhere and fast: control characters in bodies, path ids
  * and query strings; deep nesting; huge arrays and strings; over-long URLs. The last test walks every
- * documented route with such requests and allows no 500.
+ * documented route with such requests and allows no 500; the payment webhook gets signed hostile bodies.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sign } from '../../src/modules/payments/payments.test-helpers.js';
 import { createOperator, createTestApp, insertVenue, login, type TestApp, type TestOperator } from '../helpers/app.js';
-import { documentedRoutes, hostileBodies, leastBody, hostileQueries, nestedJson, unboundedFields, urlOf } from '../helpers/hostile.js';
+import {
+  documentedRoutes,
+  hostileBodies,
+  hostileWebhookBodies,
+  leastBody,
+  hostileQueries,
+  nestedJson,
+  unboundedFields,
+  urlOf,
+} from '../helpers/hostile.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -290,6 +300,43 @@ describe('every documented route', () => {
     }
     expect(failures).toEqual([]);
     expect(probes.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('the payment webhook', () => {
+  it('answers signed hostile bodies with a clean 400 (or 200 for what it ignores), never a 5xx, and records nothing refused', async () => {
+    const recorded = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('webhook_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await recorded();
+    const probes = hostileWebhookBodies();
+    const failures: string[] = [];
+    let refused = 0;
+    for (let start = 0; start < probes.length; start += 8) {
+      await Promise.all(
+        probes.slice(start, start + 8).map(async (probe) => {
+          const signature = sign(probe.raw, { timestamp: Math.floor(t.clock.now().getTime() / 1000) });
+          const res = await send('POST', '/api/webhooks/payment', probe.raw, { 'payment-signature': signature });
+          if (res.statusCode >= 500) failures.push(`${probe.label} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+          else if (probe.expect && res.statusCode !== probe.expect)
+            failures.push(`${probe.label} → ${res.statusCode}, expected ${probe.expect}`);
+          else if (res.statusCode !== 200 && res.statusCode !== 400) failures.push(`${probe.label} → ${res.statusCode}`);
+          else if (res.statusCode === 400 && typeof safeJson(res.body)?.error !== 'string')
+            failures.push(`${probe.label} → 400 without { error }`);
+          if (res.statusCode === 400) refused += 1;
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    expect(probes.length).toBeGreaterThan(500);
+    // What was refused left no trace; what was acknowledged was recorded once.
+    expect(await recorded()).toBe(before + probes.length - refused);
   });
 });
 

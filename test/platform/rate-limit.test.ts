@@ -118,4 +118,65 @@ describe('client addresses', () => {
       await trusted.close();
     }
   });
+
+  // Behind one proxy the client is the entry that proxy appended (the rightmost); whatever the client
+  // wrote before it is only text. TRUST_PROXY=true used to take the leftmost one.
+  it.each([
+    ['a hop count', '1'],
+    ['true, read as one hop', 'true'],
+    ["the proxy's address", '10.1.1.1'],
+    ["the proxy's CIDR range", '10.1.0.0/16,127.0.0.1'],
+  ])('with TRUST_PROXY as %s, a forged leftmost X-Forwarded-For entry changes nothing', async (_label, value) => {
+    const t = await createTestApp({ TRUST_PROXY: value });
+    try {
+      const codes = await failLogins(t, (i) => `10.0.0.${i}, 9.9.9.9`);
+      // Eleven wrong logins from 9.9.9.9 whatever the leftmost entry says: the 11th is refused.
+      expect(codes.slice(0, 10)).not.toContain(429);
+      expect(codes.at(-1)).toBe(429);
+      const registrations: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          remoteAddress: '10.1.1.1',
+          headers: { 'x-forwarded-for': `10.0.0.${i}, 9.9.9.8` },
+          payload: { name: 'R', email: `forged-${i}@example.test`, password: 'long-enough-pw' },
+        });
+        registrations.push(res.statusCode);
+      }
+      expect(registrations.slice(0, 5)).not.toContain(429);
+      expect(registrations.at(-1)).toBe(429);
+      // A real client behind the same proxy is its own client, not refused for 9.9.9.9's failures.
+      const other = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: '10.1.1.1',
+        headers: { 'x-forwarded-for': '9.9.9.9, 198.51.100.7' },
+        payload: { email: 'someone@example.test', password: 'wrong-password' },
+      });
+      expect(other.statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with TRUST_PROXY naming proxies, a request from elsewhere is its own client whatever it forwards', async () => {
+    const t = await createTestApp({ TRUST_PROXY: '10.1.1.1' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: '192.0.2.50',
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+          payload: { email: `direct${i}@example.test`, password: 'wrong-password' },
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes.at(-1)).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
 });

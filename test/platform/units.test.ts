@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config/config.js';
 import { allows, effectivePermissions, grantsFromRows, PERMISSION_KEYS } from '../../src/platform/permissions.js';
 import { newId, sequentialId } from '../../src/platform/ids.js';
+import { createImageQueue } from '../../src/platform/image-queue.js';
 import { decodeDataUrl, sniffImageType } from '../../src/platform/uploads.js';
 import { TINY_IMAGES } from '../helpers/app.js';
 
@@ -52,7 +53,19 @@ describe('configuration', () => {
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' }).paymentsProvider).toBe('stripe');
     expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', PAYMENTS_PROVIDER: 'none' }).paymentsProvider).toBe('none');
     expect(loadConfig({ RATE_LIMITS: 'voucher_lookup=5/10' }).rateLimits.voucher_lookup).toEqual({ points: 5, durationSeconds: 10 });
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    // TRUST_PROXY: a hop count (true is one proxy), or proxy addresses and ranges; never "every hop".
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(loadConfig({}).imageConcurrency).toBe(1);
+    expect(loadConfig({ IMAGE_QUEUE_SIZE: '0' }).imageQueueSize).toBe(0);
     expect(loadConfig({}).logLevel).toBe('info');
     expect(loadConfig({ LOG_LEVEL: 'Debug' }).logLevel).toBe('debug');
   });
@@ -63,6 +76,10 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ PAYMENTS_PROVIDER: 'paypal' }, /PAYMENTS_PROVIDER/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '11' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.1,example.com' }, /TRUST_PROXY/],
+    [{ IMAGE_CONCURRENCY: '0' }, /IMAGE_CONCURRENCY/],
     [{ RATE_LIMITS: 'nonsense=1/1' }, /unknown limit/],
     [{ RATE_LIMITS: 'voucher_lookup=lots' }, /RATE_LIMITS/],
     [{ PLATFORM_FEE_PERCENT: '101' }, /PLATFORM_FEE_PERCENT/],
@@ -152,7 +169,11 @@ describe('upload size messages', () => {
     const { createUploads, UPLOAD_LIMITS } = await import('../../src/platform/uploads.js');
     const { pngOfSize } = await import('../helpers/app.js');
     const os = await import('node:os');
-    const uploads = createUploads({ dir: `${os.tmpdir()}/maitred-units-uploads`, publicBaseUrl: 'http://x.test' });
+    const uploads = createUploads({
+      dir: `${os.tmpdir()}/maitred-units-uploads`,
+      publicBaseUrl: 'http://x.test',
+      queue: createImageQueue({ concurrency: 1, queueSize: 0 }),
+    });
     await expect(uploads.saveImage(pngOfSize(UPLOAD_LIMITS.brandLogo + 1), UPLOAD_LIMITS.brandLogo)).rejects.toThrow(
       'Image is too large: 2.1 MB exceeds the 2 MB limit',
     );

@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { CreatedBody, errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { CreatedBody, errorResponses, SuccessBody, UploadBusy, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import {
   AccessRule,
@@ -237,7 +237,7 @@ export const availabilityRoutes: RoutePlugin<AvailabilityServices & { guard: Gua
         description: 'Base64 data URL of a PNG, JPEG, WebP or GIF image, at most 2 MB; stored as display_image_url.',
         params: AvailabilityParams,
         body: ImageBody,
-        response: { 200: ImageResult, ...writeErrors },
+        response: { 200: ImageResult, ...writeErrors, 503: UploadBusy },
       },
       onRequest: write,
     },

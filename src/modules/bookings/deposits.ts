@@ -11,7 +11,7 @@ import { withTransaction, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import type { Payments } from '../payments/index.js';
+import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch, type Payments } from '../payments/index.js';
 import type { bookingMails } from './booking-mail.js';
 import { bookingOrThrow, changeStatus, type BookingRow } from './booking-store.js';
 import { SYSTEM } from './history.js';
@@ -115,6 +115,11 @@ export function createDeposits(deps: DepositDeps) {
     if (booking.status === 'pending_payment' && booking.payment_intent_id) {
       const intent = await payments.retrieveIntent(booking.payment_intent_id, { operatorId: venue.operator_id, venueId: venue.id });
       if (intent.status === 'succeeded' || intent.status === 'requires_capture') {
+        // The booking's own intent, of its deposit in GBP: anything else confirms nothing (and is not released).
+        if (intentMismatch(intent, { intentId: booking.payment_intent_id, amountPence: booking.deposit_pence })) {
+          deps.log.warn({ bookingId: booking.id, intentId: intent.id }, 'deposit finalize: the payment does not match the booking');
+          throw conflict(PAYMENT_MISMATCH_MESSAGE);
+        }
         // withTransaction: the confirmation mail queued inside is delivered right after the commit.
         const done = await withTransaction(db, (trx) => confirmPaid(trx, booking.id, intent.status === 'requires_capture', 'finalize'));
         return { ok: true, booking_id: done.id, status: done.status };
@@ -168,10 +173,20 @@ export function createDeposits(deps: DepositDeps) {
   /** The `booking_deposit` fulfilments (decisions: Inbound payment webhook). */
   function registerFulfilments() {
     payments.fulfilments.register('booking_deposit', {
-      completed: async (trx, session) => {
+      completed: async (trx, session, event) => {
         const id = session.metadata.booking_id;
-        if (!id || !(await trx.selectFrom('bookings').select('id').where('id', '=', id).executeTakeFirst())) return 'ignored';
-        await confirmPaid(trx, id, false, 'webhook');
+        const booking = id ? await bookingOrThrow(trx, id).catch(() => undefined) : undefined;
+        if (!booking) return 'ignored';
+        // Only the booking's own intent, of its whole deposit in GBP, confirms it.
+        const mismatch = sessionMismatch(session, { intentId: booking.payment_intent_id, amountPence: booking.deposit_pence });
+        if (mismatch) {
+          deps.log.warn(
+            { eventId: event.id, sessionId: session.id, bookingId: booking.id, mismatch },
+            'booking_deposit session does not match',
+          );
+          return 'ignored';
+        }
+        await confirmPaid(trx, booking.id, false, 'webhook');
       },
       expired: async (trx, session) => {
         const id = session.metadata.booking_id;

@@ -213,11 +213,13 @@ export const publicBookingRoutes: RoutePlugin<{
     {
       schema: {
         summary: 'Confirm or release a booking awaiting payment, from its payment intent',
-        description: 'Re-reads the payment intent: paid (or held) → `confirmed`; not completed → released (`expired`). Idempotent.',
+        description:
+          'Re-reads the payment intent: paid (or held) → `confirmed`; not completed → released (`expired`). Idempotent. ' +
+          'A payment that is not the booking’s own intent of its whole deposit in GBP confirms nothing: 409, the booking keeps waiting.',
         tags,
         params: VenueParams,
         body: Type.Object({ booking_id: Id }),
-        response: { 200: FinalizeAnswer, ...errorResponses(400, 404, 502, 503) },
+        response: { 200: FinalizeAnswer, ...errorResponses(400, 404, 409, 502, 503) },
       },
       onRequest: noStore,
     },

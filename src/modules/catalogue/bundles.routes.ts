@@ -3,7 +3,7 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { CreatedBody, errorResponses, SuccessBody } from '../../platform/http.js';
+import { CreatedBody, errorResponses, SuccessBody, UploadBusy } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { BundlesService } from './bundles.service.js';
 import {
@@ -154,7 +154,7 @@ export const bundlesRoutes: RoutePlugin<{ guard: GuardFactory; bundles: BundlesS
         params: BundleItemParams,
         body: ImageBody,
         description: 'Base64 data URL of a PNG, JPEG, WebP or GIF image, at most 2 MB; stored as the item’s image_url.',
-        response: { 200: ImageResult, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: ImageResult, ...errorResponses(400, 401, 403, 404), 503: UploadBusy },
       },
       onRequest: write,
     },

@@ -86,6 +86,33 @@ describe('POST /api/my-events/generate-image', () => {
     expect((await events.get(`/${id}`)).json().data.image_attribution).toBeNull();
   });
 
+  it('requests download tracking only on the API host: the access key goes nowhere else', async () => {
+    const elsewhere: Seen[] = [];
+    const other = http.createServer((req, res) => {
+      elsewhere.push({ path: req.url ?? '', authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"url":"x"}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const { events } = await setupEvents(t);
+      for (const [query, location] of [
+        ['Other host', `${otherBase}/photos/x/download`],
+        ['Not a url', 'javascript:alert(1)'],
+        ['Lookalike', `${fakeBase.replace('http://', 'http://u:')}@${otherBase.slice('http://'.length)}/photos/x/download`],
+      ] as const) {
+        answers.set(query, { total: 1, results: [{ ...photo('x'), links: { ...photo('x').links, download_location: location } }] });
+        seen.length = 0;
+        const res = await events.post('/generate-image', { name: query });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(seen.map((s) => s.path)).toEqual([expect.stringMatching(/^\/search\/photos\?/)]);
+      }
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('falls back to the event type, and answers 404 when nothing matches', async () => {
     answers.set('disco', { total: 1, results: [photo('disco1')] });
     const { events } = await setupEvents(t);

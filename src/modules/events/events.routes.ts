@@ -5,7 +5,7 @@
  */
 import { Type } from 'typebox';
 import { authOf, venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { errorResponses, SuccessBody } from '../../platform/http.js';
+import { errorResponses, SuccessBody, UploadBusy } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { EventImages } from './event-images.js';
 import type { EventInsights } from './event-insights.js';
@@ -135,7 +135,7 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
         tags,
         security,
         body: ImageBody,
-        response: { 200: ImageResult, ...errorResponses(400, 401, 403) },
+        response: { 200: ImageResult, ...errorResponses(400, 401, 403), 503: UploadBusy },
       },
       onRequest: write,
     },

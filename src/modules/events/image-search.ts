@@ -3,7 +3,8 @@
  * `Authorization: Client-ID <UNSPLASH_ACCESS_KEY>`). Following Unsplash's API guidelines, the photo is
  * hot-linked (its `urls.regular`, never copied), the photographer and Unsplash are credited with links
  * carrying `utm_source`/`utm_medium=referral`, and the photo's `download_location` is requested when it
- * is chosen (their download-tracking rule). Unconfigured: 503; the provider failing or timing out: 502.
+ * is chosen (their download-tracking rule), only on the API's own host: the request carries the access
+ * key. Unconfigured: 503; the provider failing or timing out: 502.
  */
 import type { Logger } from 'pino';
 import { AppError, badGateway, serviceUnavailable } from '../../platform/errors.js';
@@ -26,7 +27,28 @@ interface UnsplashPhoto {
 
 const withUtm = (url: string) => `${url}${url.includes('?') ? '&' : '?'}${UTM}`;
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+};
+
 export function createImageSearch(deps: { accessKey: string | undefined; apiBase: string; log: Logger; timeoutMs?: number }) {
+  const apiOrigin = new URL(deps.apiBase).origin;
+  /**
+   * Whether a URL the API answered is on the API's own origin (scheme, host and port): the access key goes
+   * with every request, so it is sent nowhere else, whatever host an answer names.
+   */
+  const onApiHost = (url: string) => {
+    try {
+      return new URL(url).origin === apiOrigin;
+    } catch {
+      return false;
+    }
+  };
+
   async function call(url: string): Promise<Response> {
     try {
       return await fetch(url, {
@@ -65,10 +87,13 @@ export function createImageSearch(deps: { accessKey: string | undefined; apiBase
         if (photo) break;
       }
       if (!photo) throw new AppError(404, 'No stock image matches this event');
-      if (photo.links?.download_location) {
+      const tracking = photo.links?.download_location;
+      if (tracking && onApiHost(tracking)) {
         // Download tracking: Unsplash counts a use when the photo is chosen. A failure costs nothing here.
-        const tracked = await call(photo.links.download_location).catch(() => undefined);
+        const tracked = await call(tracking).catch(() => undefined);
         if (!tracked?.ok) deps.log.warn('stock image download tracking failed');
+      } else if (tracking) {
+        deps.log.warn({ host: hostOf(tracking) }, 'stock image download_location is not on the API host: not requested');
       }
       return {
         url: photo.urls!.regular!,

@@ -36,7 +36,7 @@ import {
   type EventBookingRow,
   type EventBookings,
 } from '../bookings/index.js';
-import type { Payments } from '../payments/index.js';
+import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch, type Payments } from '../payments/index.js';
 import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
 import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
 import { eventLock } from './events.service.js';
@@ -236,7 +236,9 @@ export function createTicketSales(deps: TicketSalesDeps) {
       if (booking.status === 'pending_payment') {
         const intent = await payments.retrieveIntent(intentId, { operatorId: booking.operator_id, venueId: booking.venue_id });
         if (intent.status === 'succeeded') {
-          if (intent.amount !== booking.total_pence) throw conflict('The payment does not match this booking');
+          if (intentMismatch(intent, { intentId: booking.payment_intent_id, amountPence: booking.total_pence })) {
+            throw conflict(PAYMENT_MISMATCH_MESSAGE);
+          }
           current = await withTransaction(db, async (trx) => {
             const confirmed = await eventBookings.confirmPaid(trx, booking.id, 'finalize');
             if (confirmed) await mailTickets(trx, confirmed);
@@ -255,8 +257,12 @@ export function createTicketSales(deps: TicketSalesDeps) {
       payments.fulfilments.register('event_booking', {
         completed: async (trx, session, providerEvent) => {
           const booking = session.metadata.booking_id ? await eventBooking(trx, session.metadata.booking_id) : undefined;
-          if (!booking || (session.amount_total !== null && session.amount_total !== booking.total_pence)) {
-            deps.log.warn({ eventId: providerEvent.id, sessionId: session.id }, 'event_booking session without a matching booking');
+          const mismatch = booking && sessionMismatch(session, { intentId: booking.payment_intent_id, amountPence: booking.total_pence });
+          if (!booking || mismatch) {
+            deps.log.warn(
+              { eventId: providerEvent.id, sessionId: session.id, mismatch },
+              'event_booking session without a matching booking',
+            );
             return 'ignored';
           }
           const confirmed = await eventBookings.confirmPaid(trx, booking.id, 'webhook');

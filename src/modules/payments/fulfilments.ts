@@ -11,6 +11,9 @@
  * run at most once per target whatever is redelivered or raced. They must use only `trx` (never
  * `ctx.db` nor the payment provider: on SQLite that would wait on the very transaction it runs in).
  * Throwing rolls everything back and answers 500, so the provider delivers the event again later.
+ * A handler that confirms something paid checks the session with `sessionMismatch` (payment-match.ts)
+ * and answers `ignored` when it is not the thing's own payment of its amount: an ignored session does
+ * not claim the target, so the genuine payment's event still fulfils it.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -21,6 +24,8 @@ export interface CheckoutSessionObject {
   payment_status: string;
   status: string | null;
   amount_total: number | null;
+  /** Lower-case ISO code; null when the event leaves it out. */
+  currency: string | null;
   metadata: Record<string, string>;
 }
 

@@ -55,6 +55,34 @@ describe('webhook signature', () => {
     expect(await eventRow(event.id)).toBeUndefined();
   });
 
+  it('validates a signed body like any other: a NUL or a lone surrogate anywhere is 400 and changes nothing', async () => {
+    const guest = await createGuest(t);
+    const count = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('webhook_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const bodies = [
+      { ...topup(guest.userId, 5), id: `evt_nul\u0000${eventId()}` },
+      sessionEvent('checkout.session.completed', { metadata: { kind: 'booking_deposit', booking_id: 'bkg_\u0000x' } }),
+      sessionEvent('checkout.session.completed', { metadata: { kind: 'event_booking', booking_id: 'bkg_\u0000x' } }),
+      sessionEvent('checkout.session.expired', { metadata: { kind: 'voucher_purchase', intent_id: 'pi_\u0000x' } }),
+      sessionEvent('checkout.session.completed', { metadata: { kind: 'keys_topup', user_id: guest.userId, keys: '5', note: '\ud800' } }),
+    ];
+    for (const body of bodies) {
+      const res = await deliver(t, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(/^body\.\S+ must (not contain control characters|be valid Unicode text)$/);
+    }
+    expect(await count()).toBe(before);
+    expect(await keysBalance(t.db, guest.userId)).toBe(0);
+  });
+
   it('accepts a stale-looking but in-tolerance timestamp (300 s)', async () => {
     const guest = await createGuest(t);
     const raw = JSON.stringify(topup(guest.userId, 2));

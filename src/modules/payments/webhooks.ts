@@ -11,6 +11,7 @@ import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
+import { bodyProblem } from '../../platform/input-guard.js';
 import type { CheckoutSessionObject, FulfilmentRegistry, PaymentEvent } from './fulfilments.js';
 import { verifySignature, type SignatureFailure } from './signature.js';
 
@@ -50,6 +51,10 @@ function parseEvent(raw: Buffer): PaymentEvent {
   } catch {
     throw badRequest('Malformed JSON body');
   }
+  // The raw body skips the global input guard (its parser keeps the bytes for the signature), so it is
+  // guarded here like any other body: a NUL in an id would otherwise reach PostgreSQL (lock keys, text columns).
+  const problem = bodyProblem(value);
+  if (problem) throw badRequest(problem);
   if (
     !isObject(value) ||
     typeof value.id !== 'string' ||
@@ -88,6 +93,7 @@ function sessionOf(object: Record<string, unknown>): CheckoutSessionObject | und
     payment_status: typeof object.payment_status === 'string' ? object.payment_status : 'unpaid',
     status: typeof object.status === 'string' ? object.status : null,
     amount_total: typeof object.amount_total === 'number' ? object.amount_total : null,
+    currency: typeof object.currency === 'string' ? object.currency.toLowerCase() : null,
     metadata,
   };
 }
@@ -148,6 +154,9 @@ export function createWebhooks(deps: {
     if (Number(claim.numInsertedOrUpdatedRows ?? 0) === 0) return { outcome: 'duplicate_target', kind, target: resolved.target, after };
 
     const result = await fn(trx, session, event);
+    // A session that could not be acted on (another booking's payment, a wrong amount) gives the claim
+    // back: the target's genuine payment must still be able to fulfil it.
+    if (result === 'ignored') await trx.deleteFrom('payment_fulfilments').where('target_key', '=', resolved.target).execute();
     const done = result === 'ignored' ? 'ignored' : outcome === 'completed' ? 'fulfilled' : 'released';
     return { outcome: done, kind, target: resolved.target, after };
   }

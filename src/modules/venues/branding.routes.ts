@@ -1,6 +1,6 @@
 /** Branding, cover image and widget settings of a venue (`venues.branding`), under /api/my-venues/:venueId. */
 import { venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { errorResponses, SuccessBody, VenueParams } from '../../platform/http.js';
+import { errorResponses, SuccessBody, UploadBusy, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import {
   Branding,
@@ -68,7 +68,7 @@ export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: Brandi
         summary: 'Upload the brand logo (max 2 MB)',
         params: VenueParams,
         body: ImageBody,
-        response: { 200: UrlResult, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: UrlResult, ...errorResponses(400, 401, 403, 404), 503: UploadBusy },
       },
       onRequest: write,
     },
@@ -84,7 +84,7 @@ export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: Brandi
         summary: 'Upload (max 3 MB) or remove the cover image',
         params: VenueParams,
         body: CoverImageBody,
-        response: { 200: CoverImageResult, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: CoverImageResult, ...errorResponses(400, 401, 403, 404), 503: UploadBusy },
       },
       onRequest: write,
     },
@@ -152,7 +152,7 @@ export const brandingRoutes: RoutePlugin<{ guard: GuardFactory; branding: Brandi
         summary: 'Upload a widget logo (max 2 MB)',
         params: VenueParams,
         body: WidgetLogoBody,
-        response: { 200: UrlResult, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: UrlResult, ...errorResponses(400, 401, 403, 404), 503: UploadBusy },
       },
       onRequest: write,
     },

@@ -3,7 +3,7 @@
  * their branding and widgets (branding.routes.ts) and the public widget configs (venues.public-routes.ts).
  */
 import { authOf, operatorIdOf, venueOf, type GuardFactory } from '../../platform/auth-guard.js';
-import { errorResponses, SuccessBody } from '../../platform/http.js';
+import { errorResponses, SuccessBody, UploadBusy } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import {
   CreatedVenue,
@@ -242,7 +242,7 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
         summary: 'Upload the venue logo (max 500 KB)',
         params: VenueIdParams,
         body: ImageBody,
-        response: { 200: LogoResult, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: LogoResult, ...errorResponses(400, 401, 403, 404), 503: UploadBusy },
       },
       onRequest: guard({ permission: 'venues.branding:write', venueParam: 'id' }),
     },

@@ -16,6 +16,7 @@ import type { BotCheck } from '../../platform/bot-check.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { clearableText } from '../../platform/text.js';
+import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch } from '../payments/index.js';
 import { issueVouchers } from './voucher-issue.js';
 import { rosterVoucherGuests } from './guest-reads.js';
 import { toIssued } from './voucher-views.js';
@@ -188,7 +189,9 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
       if (purchase.status === 'fulfilled') return answer(purchase, await vouchersOfPurchase(db, purchase.id), 'succeeded');
       const intent = await payments.retrieveIntent(intentId, { operatorId: purchase.operator_id, venueId: purchase.venue_id });
       if (intent.status !== 'succeeded') return answer(purchase, [], intent.status);
-      if (intent.amount !== purchase.amount_pence * purchase.quantity) throw conflict('The payment does not match this purchase');
+      if (intentMismatch(intent, { intentId: purchase.intent_id, amountPence: purchase.amount_pence * purchase.quantity })) {
+        throw conflict(PAYMENT_MISMATCH_MESSAGE);
+      }
       // withTransaction: the voucher mail queued inside is delivered right after the commit.
       return answer(purchase, await withTransaction(db, (trx) => fulfil(trx, purchase)), intent.status);
     },
@@ -199,8 +202,9 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
         completed: async (trx, session, event) => {
           const intentId = session.metadata.intent_id || session.payment_intent;
           const purchase = intentId ? await purchaseByIntent(trx, intentId) : undefined;
-          const total = purchase ? purchase.amount_pence * purchase.quantity : 0;
-          if (!purchase || purchase.source !== 'public' || (session.amount_total !== null && session.amount_total !== total)) {
+          const mismatch =
+            purchase && sessionMismatch(session, { intentId: purchase.intent_id, amountPence: purchase.amount_pence * purchase.quantity });
+          if (!purchase || purchase.source !== 'public' || mismatch) {
             deps.log.warn(
               { eventId: event.id, sessionId: session.id, metadata: session.metadata },
               'voucher_purchase session without a matching purchase',

@@ -34,7 +34,8 @@ describe.runIf(ENGINE === 'postgres')('two server processes, one database', () =
     const op = await createOperator(t);
     venueId = await insertVenue(t, op.operatorId);
     // One after the other: the first start builds the compiled server if it is out of date.
-    for (let i = 0; i < 2; i++) servers.push(await startServe({ DATABASE_URL: t.db.url, UPLOADS_DIR: uploads }));
+    for (let i = 0; i < 2; i++)
+      servers.push(await startServe({ DATABASE_URL: t.db.url, UPLOADS_DIR: uploads, RATE_LIMITS: 'voucher_redeem=1000/60' }));
     // Signed in through a server: the servers run on the real clock.
     const login = await fetch(`${servers[0].base}/api/auth/login`, {
       method: 'POST',

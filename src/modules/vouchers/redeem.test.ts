@@ -20,7 +20,7 @@ import { issueComp, linkSisters } from './vouchers.test-support.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMITS: 'voucher_lookup=10000/60' });
+  t = await createTestApp({ RATE_LIMITS: 'voucher_lookup=10000/60,voucher_redeem=10000/60' });
 });
 afterAll(async () => t.close());
 beforeEach(() => t.clock.set(TEST_NOW));
@@ -278,6 +278,44 @@ describe('the look-up rate limit', () => {
       });
       expect(elsewhere.statusCode).toBe(200);
       expect((await api.post('/vouchers/redeem', { code: voucher.code })).json()).toMatchObject({ success: true });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the redeem rate limit', () => {
+  it('allows 20 redemptions a minute per client address, like look-ups, then answers 429 with Retry-After', async () => {
+    const limited = await createTestApp();
+    try {
+      const { api } = await setupVenue(limited);
+      const voucher = await issueComp(api, { amount_pence: 5000 });
+      // Guessed codes: each attempt counts, found or not.
+      for (let i = 0; i < 19; i++) {
+        expect((await api.post('/vouchers/redeem', { code: `ABCD-EFGH-JK${String(i).padStart(2, '0')}` })).json()).toMatchObject({
+          success: false,
+          reason: 'not_found',
+        });
+      }
+      expect((await api.post('/vouchers/redeem', { code: voucher.code, amount_pence: 100 })).json()).toMatchObject({ success: true });
+      const refused = await api.post('/vouchers/redeem', { code: voucher.code, amount_pence: 100 });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      // Counted before the body is read: a malformed redemption is refused the same way, and spends nothing.
+      expect((await api.post('/vouchers/redeem', {})).statusCode).toBe(429);
+      expect((await api.get(`/vouchers/lookup?code=${voucher.code}`)).json().voucher.remaining_pence).toBe(4900);
+      // Another address has its own count.
+      const other = await setupVenue(limited);
+      const elsewhere = await limited.app.inject({
+        method: 'POST',
+        url: `/api/my-venues/${other.venueId}/vouchers/redeem`,
+        headers: other.op.headers,
+        remoteAddress: '10.0.0.8',
+        payload: { code: 'ABCD-EFGH-JKLM' },
+      });
+      expect(elsewhere.statusCode).toBe(200);
     } finally {
       await limited.close();
     }

@@ -150,14 +150,16 @@ export const vouchersRoutes: RoutePlugin<{ guard: GuardFactory; vouchers: Vouche
         summary: 'Redeem a voucher',
         description:
           `${REDEEM_RULES} Extension: \`amount_pence\` spends part of the balance (the rest stays on the voucher); without it the ` +
-          'whole balance is spent. Concurrent redemptions never spend more than the balance. The note and who redeemed are kept.',
+          'whole balance is spent. Concurrent redemptions never spend more than the balance. The note and who redeemed are kept. ' +
+          'Rate limited per client address like the look-up (`voucher_redeem`, 429 with `Retry-After`).',
         tags,
         security,
         params: VenueParams,
         body: RedeemBody,
-        response: { 200: RedeemResult, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: RedeemResult, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
-      onRequest: write,
+      // Counted before the body is read, and only for callers the guard let through.
+      onRequest: [write, async (request) => vouchers.countRedeem(request.ip)],
     },
     async (request) => vouchers.redeem(authOf(request), venueOf(request), request.body),
   );

@@ -24,7 +24,7 @@ import type { Mail } from '../../platform/mail/mail.js';
 import { offsetPage, PAGE_DEFAULT } from '../../platform/paging.js';
 import type { RateLimits } from '../../platform/rate-limit.js';
 import { clearableText } from '../../platform/text.js';
-import type { Payments } from '../payments/index.js';
+import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, type Payments } from '../payments/index.js';
 import { issueVouchers } from './voucher-issue.js';
 import { statusOf, toRedemption, toVoucher } from './voucher-views.js';
 import {
@@ -166,6 +166,11 @@ export function createVouchersService(deps: VouchersDeps) {
       await deps.rateLimits.hit('voucher_lookup', ip);
     },
 
+    /** Counts a redemption from a client address before any work, like a look-up (decisions: Rate limits). */
+    async countRedeem(ip: string): Promise<void> {
+      await deps.rateLimits.hit('voucher_redeem', ip);
+    },
+
     async lookup(auth: AuthInfo, venue: VenueRow, input: string) {
       const code = normaliseVoucherCode(input);
       const row = code ? await voucherByCode(db, venue.operator_id, code) : undefined;
@@ -300,7 +305,9 @@ export function createVouchersService(deps: VouchersDeps) {
       if (purchase.status === 'fulfilled') throw conflict(PAYMENT_USED);
       const intent = await payments.retrieveIntent(intentId, { operatorId: venue.operator_id, venueId: venue.id });
       if (intent.status !== 'succeeded') throw paymentRequired(`The payment has not succeeded (its status is ${intent.status})`);
-      if (intent.amount !== body.amount_pence) throw badRequest(`amount_pence must be the payment's amount (${intent.amount} pence)`);
+      const mismatch = intentMismatch(intent, { intentId: purchase.intent_id, amountPence: body.amount_pence });
+      if (mismatch === 'amount') throw badRequest(`amount_pence must be the payment's amount (${intent.amount} pence)`);
+      if (mismatch) throw conflict(PAYMENT_MISMATCH_MESSAGE);
       const [row] = await withTransaction(db, async (trx) => {
         if (!(await claimPurchase(trx, purchase.id, clock.now()))) throw conflict(PAYMENT_USED);
         return issueVouchers(trx, mail, clock.now(), { ...request, mode: 'paid', purchaseId: purchase.id });
