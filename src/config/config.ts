@@ -16,6 +16,8 @@ export type RateLimitName =
   | 'login_failures_ip'
   | 'login_failures_email'
   | 'two_factor_failures_user'
+  | 'email_code_failures_email'
+  | 'email_code_failures_ip'
   | 'voucher_lookup'
   | 'public_booking'
   | 'event_tickets'
@@ -33,6 +35,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   login_failures_ip: { points: 10, durationSeconds: 15 * 60 },
   login_failures_email: { points: 100, durationSeconds: 15 * 60 },
   two_factor_failures_user: { points: 10, durationSeconds: 15 * 60 },
+  // Wrong email-verification codes (registration): per email from every address, and per address.
+  email_code_failures_email: { points: 10, durationSeconds: 15 * 60 },
+  email_code_failures_ip: { points: 10, durationSeconds: 15 * 60 },
   voucher_lookup: { points: 20, durationSeconds: 60 },
   public_booking: { points: 30, durationSeconds: 60 },
   // Ticket purchases (create-intent of an event) count apart from the other public bookings.

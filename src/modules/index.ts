@@ -88,7 +88,7 @@ export function composeModules(infra: Infra) {
   });
 
   const secrets = createSecretBox({ db, clock, configuredKey: config.secretsKey });
-  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck, secrets });
+  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck, secrets, mail: infra.mail });
   const team = createTeamServices({ db, clock, sessions, payouts: payments, reachableVenueIds: access.reachableVenueIds });
   const venues = createVenuesService({ db, clock, uploads, access });
   const branding = createBrandingService({
@@ -297,6 +297,6 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(guestsRoutes, { guard, guests: ctx.guests });
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
-  await app.register(eventsPublicRoutes, { sales: ctx.events.sales });
+  await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
 }
