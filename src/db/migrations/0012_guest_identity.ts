@@ -5,9 +5,12 @@
  *   expiry and the number of attempts spent on it. The password is kept hashed, as on users.
  * - guest_roster.phone (guests module): the phone a guest gave this operator (its bookings, walk-in
  *   record), so the CRM shows an operator only the contact details given to it, never the platform
- *   record's. Backfilled from the operator's latest booking with a phone, then its walk-in records.
+ *   record's. Backfilled from the operator's latest booking with a phone, then its walk-in records. Guest
+ *   records then forget the phone a first booking left on them (walk-in records, each one operator's, keep
+ *   theirs), and the roster's digit-only search terms (phones, possibly another operator's) are dropped:
+ *   each guest's are written again from the roster phone at their next roster event.
  */
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -33,6 +36,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       select u.phone from users u join guest_walk_ins w on w.user_id = u.id
       where u.id = guest_roster.user_id and w.operator_id = guest_roster.operator_id)
     where phone is null`.execute(db);
+  await sql`update users set phone = null where role = 'guest' and email not like 'walkin+%@guests.invalid'`.execute(db);
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  await (
+    postgres
+      ? sql`delete from guest_search_terms where term ~ '^[0-9]+$'`
+      : sql`delete from guest_search_terms where term not glob '*[^0-9]*'`
+  ).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -92,13 +92,11 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
  * The guest record for a booking's contact details (decisions: guests are matched by email): the guest
  * user with that email, or a new one without a password (they can register later and claim it). Null
  * when the email belongs to a portal (staff) user: a booking never links to a staff account. Safe under
- * concurrency: of two first bookings by one email, one inserts and the other finds it.
+ * concurrency: of two first bookings by one email, one inserts and the other finds it. The record keeps no
+ * phone: a phone given with a booking belongs to that operator's roster entry (guests module), not to a
+ * record every operator's bookings share.
  */
-export async function guestForEmail(
-  db: Conn,
-  guest: { name: string; email: string; phone?: string | null },
-  now: Date,
-): Promise<string | null> {
+export async function guestForEmail(db: Conn, guest: { name: string; email: string }, now: Date): Promise<string | null> {
   const email = normaliseEmail(guest.email);
   const k = kyselyOf(db);
   // One statement for a new guest; a known email (the insert does nothing) is then read.
