@@ -17,6 +17,8 @@ export type RateLimitName =
   | 'login_failures_ip'
   | 'login_failures_email'
   | 'two_factor_failures_user'
+  | 'email_code_failures_email'
+  | 'email_code_failures_ip'
   | 'voucher_lookup'
   | 'voucher_redeem'
   | 'public_booking'
@@ -35,6 +37,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   login_failures_ip: { points: 10, durationSeconds: 15 * 60 },
   login_failures_email: { points: 100, durationSeconds: 15 * 60 },
   two_factor_failures_user: { points: 10, durationSeconds: 15 * 60 },
+  // Wrong email-verification codes (registration): per email from every address, and per address.
+  email_code_failures_email: { points: 10, durationSeconds: 15 * 60 },
+  email_code_failures_ip: { points: 10, durationSeconds: 15 * 60 },
   voucher_lookup: { points: 20, durationSeconds: 60 },
   // Redeeming with a guessed code tells as much as looking it up (and spends it): counted alike.
   voucher_redeem: { points: 20, durationSeconds: 60 },

@@ -91,7 +91,7 @@ export function composeModules(infra: Infra) {
   });
 
   const secrets = createSecretBox({ db, clock, configuredKey: config.secretsKey });
-  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck, secrets });
+  const auth = createAuthService({ db, clock, rateLimits, sessions, botCheck, secrets, mail: infra.mail });
   const venues = createVenuesService({
     db,
     clock,
@@ -316,6 +316,6 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(guestsRoutes, { guard, guests: ctx.guests });
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
-  await app.register(eventsPublicRoutes, { sales: ctx.events.sales });
+  await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
 }

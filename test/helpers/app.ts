@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { expect } from 'vitest';
@@ -109,6 +109,49 @@ export async function createGuest(t: TestApp, name = 'Test Guest') {
   const userId = await insertUser(t.db, { role: 'guest', name, email, password: TEST_PASSWORD }, t.clock.now());
   const token = await login(t, email);
   return { userId, email, token, headers: bearer(token) };
+}
+
+/** Every mail to `email` in the outbox (tests run without SMTP: every mail is kept there). */
+export function mailsTo(t: TestApp, email: string) {
+  return t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', email.trim().toLowerCase()).execute();
+}
+
+/**
+ * The code of the address's pending registration: of the codes mailed to it, the one the stored hash
+ * matches (mails of one fixed-clock instant have no order to tell the newest by). Undefined when none is pending.
+ */
+export async function pendingCodeFor(t: TestApp, email: string): Promise<string | undefined> {
+  const pending = await t.db.kysely
+    .selectFrom('email_verifications')
+    .select(['code_salt', 'code_hash'])
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!pending) return undefined;
+  const codes = (await mailsTo(t, email)).flatMap((mail) => mail.subject.match(/verification code: (\d{6})$/)?.[1] ?? []);
+  return codes.find((code) => createHash('sha256').update(`${pending.code_salt}:${code}`).digest('hex') === pending.code_hash);
+}
+
+/** As pendingCodeFor, throwing when no code is pending. */
+export async function verificationCodeFor(t: TestApp, email: string): Promise<string> {
+  const code = await pendingCodeFor(t, email);
+  if (!code) throw new Error(`no verification code pending for ${email}`);
+  return code;
+}
+
+/**
+ * Registers a guest through both steps (register, then verify-email with the mailed code) and answers both
+ * responses; `verify` is undefined when there was no code to enter (the address has an account).
+ */
+export async function registerGuest(
+  t: TestApp,
+  body: { name: string; email: string; password: string; turnstile_token?: string },
+  options: { remoteAddress?: string } = {},
+) {
+  const register = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: body, ...options });
+  const code = register.statusCode === 202 ? await pendingCodeFor(t, body.email) : undefined;
+  if (!code) return { register, verify: undefined };
+  const verify = await t.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { email: body.email, code }, ...options });
+  return { register, verify };
 }
 
 /** Inserts a venue for an operator directly (the venues module's own tests use its routes). */

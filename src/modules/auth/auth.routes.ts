@@ -3,7 +3,18 @@ import { Type } from 'typebox';
 import { authOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses, SuccessBody } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
-import { CodeBody, LoginBody, LoginResult, RegisterBody, SessionResult, SetupResult, User, ValidateBody } from './auth.schemas.js';
+import {
+  CodeBody,
+  LoginBody,
+  LoginResult,
+  RegisterAccepted,
+  RegisterBody,
+  SessionResult,
+  SetupResult,
+  User,
+  ValidateBody,
+  VerifyEmailBody,
+} from './auth.schemas.js';
 import { toUser, type AuthService } from './auth.service.js';
 import type { Sessions } from './sessions.js';
 
@@ -67,14 +78,42 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
     {
       schema: {
         tags,
-        summary: 'Register a guest (consumer) account',
+        summary: 'Ask for a guest (consumer) account: mails a verification code',
+        description:
+          'Step 1 of 2. Answers 202 `{ verification_required: true }` for every address, whether or not it has an account, and ' +
+          'creates or links nothing. The address is mailed a 6-digit code (valid 15 minutes, single use, 5 attempts; a new ' +
+          'registration of the address replaces it) or, when it already has an account, a reminder to sign in. Then call ' +
+          '`POST /api/auth/verify-email`. Rate limited per client address (429). Callers send `turnstile_token` when the bot ' +
+          'check is on. (Changed in security round 2: this used to create the account at once (201) and answer 409 for a ' +
+          'known address.)',
         body: RegisterBody,
-        response: { 201: SessionResult, ...errorResponses(400, 403, 409, 429) },
+        response: { 202: RegisterAccepted, ...errorResponses(400, 403, 429) },
       },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'private, no-store');
-      return reply.code(201).send(await auth.register(request.body, request.ip));
+      return reply.code(202).send(await auth.register(request.body, request.ip));
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-email',
+    {
+      schema: {
+        tags,
+        summary: 'Finish a guest registration with the mailed code',
+        description:
+          'Step 2 of 2. With the code `register` mailed, creates the guest account (claiming the password-less guest record of ' +
+          'that address from earlier bookings, if any) and answers `{ user, token }`. A wrong, expired, used or unknown code is ' +
+          '400 (one message for all); wrong codes count per email and per client address like failed sign-ins (429). 409 when ' +
+          'the address got an account in the meantime.',
+        body: VerifyEmailBody,
+        response: { 201: SessionResult, ...errorResponses(400, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return reply.code(201).send(await auth.verifyEmail(request.body, request.ip));
     },
   );
 

@@ -30,6 +30,15 @@ export const RegisterBody = Type.Object({
   turnstile_token: Type.Optional(Type.String({ maxLength: 2048 })),
 });
 
+export const RegisterAccepted = Type.Object({
+  verification_required: Type.Literal(true, { description: 'always true: the code (or a sign-in reminder) was mailed to the address' }),
+});
+
+export const VerifyEmailBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  code: Type.String({ maxLength: 6, pattern: '^\\d{6}$', description: 'the 6-digit code mailed by register' }),
+});
+
 const Code = Type.String({ maxLength: 6, pattern: '^\\d{6}$', description: 'a 6-digit code' });
 export const CodeBody = Type.Object({ code: Code });
 export const ValidateBody = Type.Object({ challenge_id: Type.String({ minLength: 1, maxLength: 100 }), code: Code });

@@ -1,6 +1,7 @@
 /**
  * Sign-in for operators and guests: password login with rate limits on failures, optional TOTP
- * second step (single-use, 5-minute challenges), guest registration, and TOTP set-up.
+ * second step (single-use, 5-minute challenges), guest registration (two steps: registration.ts), and
+ * TOTP set-up.
  *
  * A password or code check first takes a point from each of its failure limits and gives it back when
  * it succeeds, so concurrent guesses cannot outrun a limit. TOTP secrets are sealed at rest, a code is
@@ -13,12 +14,14 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { randomToken } from '../../platform/ids.js';
 import { qrDataUrl } from '../../platform/qr-image.js';
+import type { Mail } from '../../platform/mail/mail.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import { createTotp, otplib } from './totp.js';
-import { claimGuestRecord, findUser, findUserByEmail, insertUser, normaliseEmail } from './users.repository.js';
+import { createRegistration } from './registration.js';
+import { findUser, findUserByEmail, normaliseEmail } from './users.repository.js';
 import type { User } from './auth.schemas.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -53,9 +56,11 @@ export function createAuthService(deps: {
   sessions: Sessions;
   botCheck: BotCheck;
   secrets: SecretBox;
+  mail: Mail;
 }) {
-  const { db, clock, rateLimits, sessions, botCheck } = deps;
+  const { db, clock, rateLimits, sessions } = deps;
   const totp = createTotp({ db, clock, secrets: deps.secrets });
+  const registration = createRegistration({ ...deps, toUser });
 
   async function loadUser(userId: string) {
     const user = await findUser(db, userId);
@@ -75,6 +80,9 @@ export function createAuthService(deps: {
   }
 
   return {
+    register: registration.register,
+    verifyEmail: registration.verifyEmail,
+
     async login(email: string, password: string, ip: string) {
       const key = normaliseEmail(email);
       const limits = failureLimits(key, ip);
@@ -139,17 +147,6 @@ export function createAuthService(deps: {
       if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(401, CHALLENGE_EXPIRED);
       await succeeded(limits);
       return { user: toUser(user), token: await sessions.create(user.id) };
-    },
-
-    async register(input: { name: string; email: string; password: string; turnstile_token?: string }, ip: string) {
-      await rateLimits.hit('registration', ip);
-      await botCheck.verify(input.turnstile_token, ip);
-      // An email with a guest record from earlier bookings (no password yet) becomes this guest's account.
-      const id =
-        (await claimGuestRecord(db, input, clock.now())) ??
-        (await insertUser(db, { role: 'guest', name: input.name, email: input.email, password: input.password }, clock.now()));
-      const user = await loadUser(id);
-      return { user: toUser(user), token: await sessions.create(id) };
     },
 
     async setupTwoFactor(userId: string) {

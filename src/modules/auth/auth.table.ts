@@ -46,8 +46,24 @@ export interface TwoFactorChallengesTable {
   created_at: string;
 }
 
+/**
+ * A guest registration waiting for its address to be proven (one per email; a new registration replaces
+ * it). The code is kept only as SHA-256 of salt and code; the password only as its hash.
+ */
+export interface EmailVerificationsTable {
+  email: string;
+  name: string;
+  password_hash: string;
+  code_salt: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface AuthTables {
   users: UsersTable;
   sessions: SessionsTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  email_verifications: EmailVerificationsTable;
 }

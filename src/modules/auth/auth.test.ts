@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { bearer, createGuest, createOperator, createTestApp, login, TEST_PASSWORD, type TestApp } from '../../../test/helpers/app.js';
+import {
+  bearer,
+  createGuest,
+  createOperator,
+  createTestApp,
+  mailsTo,
+  login,
+  registerGuest,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../test/helpers/app.js';
 import { SESSION_EXPIRED_MESSAGE } from '../../platform/errors.js';
 import { guestForEmail } from './users.repository.js';
 
@@ -220,21 +230,19 @@ describe('two-factor authentication', () => {
 });
 
 describe('guest registration', () => {
-  it('registers a guest who can then log in; duplicate email is 409; weak password is 400', async () => {
+  it('registers a guest who can then log in; a known email gets the same 202 and no account; weak password is 400', async () => {
     const email = `guest-${Date.now()}@example.test`;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { name: 'Gina', email, password: 'long-enough-pw' },
-    });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().user).toMatchObject({ role: 'guest', name: 'Gina', operator_id: null });
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { name: 'Gina', email, password: 'long-enough-pw' },
-    });
-    expect(again.statusCode).toBe(409);
+    const { register, verify } = await registerGuest(t, { name: 'Gina', email, password: 'long-enough-pw' });
+    expect(register.statusCode).toBe(202);
+    expect(register.json()).toEqual({ verification_required: true });
+    expect(verify!.statusCode).toBe(201);
+    expect(verify!.json().user).toMatchObject({ role: 'guest', name: 'Gina', operator_id: null });
+    // Registering the address again: the same answer as for any address (no 409 to enumerate with), and a sign-in reminder.
+    const again = await registerGuest(t, { name: 'Gina', email, password: 'long-enough-pw' });
+    expect(again.register.statusCode).toBe(202);
+    expect(again.register.json()).toEqual({ verification_required: true });
+    expect(again.verify).toBeUndefined();
+    expect((await mailsTo(t, email)).map((m) => m.subject)).toContain('You already have an account');
     const weak = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
@@ -246,7 +254,7 @@ describe('guest registration', () => {
     ).toBe(200);
   });
 
-  it('registering an email known only from bookings claims that guest record (no duplicate, same id)', async () => {
+  it('registering an email known only from bookings claims that guest record once the address is verified (same id)', async () => {
     const email = `booked-${Date.now()}@example.test`;
     const recordId = await guestForEmail(t.db, { name: 'From a booking', email }, t.clock.now());
     expect(recordId).toMatch(/^usr_/);
@@ -254,23 +262,20 @@ describe('guest registration', () => {
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'anything-at-all' } })).statusCode,
     ).toBe(401);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { name: 'Bea', email, password: 'long-enough-pw' },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().user).toMatchObject({ id: recordId, name: 'Bea', role: 'guest' });
-    // Claimed once: registering again is the usual 409.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { name: 'Eve', email, password: 'another-long-pw' },
-    });
-    expect(again.statusCode).toBe(409);
+    const { register, verify } = await registerGuest(t, { name: 'Bea', email, password: 'long-enough-pw' });
+    expect(register.statusCode).toBe(202);
+    expect(verify!.statusCode, verify!.body).toBe(201);
+    expect(verify!.json().user).toMatchObject({ id: recordId, name: 'Bea', role: 'guest' });
+    // Claimed once: registering again creates nothing and verifies nothing.
+    const again = await registerGuest(t, { name: 'Eve', email, password: 'another-long-pw' });
+    expect(again.register.statusCode).toBe(202);
+    expect(again.verify).toBeUndefined();
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long-enough-pw' } })).statusCode,
     ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'another-long-pw' } })).statusCode,
+    ).toBe(401);
     // The same email again from a booking finds the account.
     expect(await guestForEmail(t.db, { name: 'Other', email: email.toUpperCase() }, t.clock.now())).toBe(recordId);
   });
@@ -294,7 +299,7 @@ describe('bot check on registration', () => {
       ).toBe(403);
       expect(
         (await passing.app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...body, turnstile_token: 'x' } })).statusCode,
-      ).toBe(201);
+      ).toBe(202);
     } finally {
       await failing.close();
       await passing.close();
@@ -312,6 +317,6 @@ describe('bot check on registration', () => {
       });
       codes.push(res.statusCode);
     }
-    expect(codes).toEqual([201, 201, 201, 201, 201, 429]);
+    expect(codes).toEqual([202, 202, 202, 202, 202, 429]);
   });
 });

@@ -92,13 +92,11 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
  * The guest record for a booking's contact details (decisions: guests are matched by email): the guest
  * user with that email, or a new one without a password (they can register later and claim it). Null
  * when the email belongs to a portal (staff) user: a booking never links to a staff account. Safe under
- * concurrency: of two first bookings by one email, one inserts and the other finds it.
+ * concurrency: of two first bookings by one email, one inserts and the other finds it. The record keeps no
+ * phone: a phone given with a booking belongs to that operator's roster entry (guests module), not to a
+ * record every operator's bookings share.
  */
-export async function guestForEmail(
-  db: Conn,
-  guest: { name: string; email: string; phone?: string | null },
-  now: Date,
-): Promise<string | null> {
+export async function guestForEmail(db: Conn, guest: { name: string; email: string }, now: Date): Promise<string | null> {
   const email = normaliseEmail(guest.email);
   const k = kyselyOf(db);
   // One statement for a new guest; a known email (the insert does nothing) is then read.
@@ -124,30 +122,48 @@ export function findGuest(db: Conn, userId: string) {
 }
 
 /**
- * Registration of an email that has a guest record from earlier bookings but no password: the record
- * becomes the guest's account (name and password set). False when there is no such record.
+ * A verified registration (decisions: Security round 2): the guest record of that email from earlier
+ * bookings, if it has no password, becomes the guest's account (name and password set); otherwise a new
+ * guest user. 409 when the email has an account meanwhile. The password comes hashed (it was hashed
+ * when the registration was asked for).
  */
-export async function claimGuestRecord(
+export async function createGuestAccount(
   db: Conn,
-  input: { name: string; email: string; password: string },
+  input: { name: string; email: string; passwordHash: string },
   now: Date,
-): Promise<string | null> {
+): Promise<string> {
   const k = kyselyOf(db);
+  const email = normaliseEmail(input.email);
   const record = await k
     .selectFrom('users')
     .select('id')
-    .where('email', '=', normaliseEmail(input.email))
+    .where('email', '=', email)
     .where('role', '=', 'guest')
     .where('password_hash', 'is', null)
     .executeTakeFirst();
-  if (!record) return null;
-  const claimed = await k
-    .updateTable('users')
-    .set({ name: input.name.trim(), password_hash: await hashPassword(input.password), updated_at: now.toISOString() })
-    .where('id', '=', record.id)
-    .where('password_hash', 'is', null)
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1 ? record.id : null;
+  if (record) {
+    const claimed = await k
+      .updateTable('users')
+      .set({ name: input.name.trim(), password_hash: input.passwordHash, updated_at: now.toISOString() })
+      .where('id', '=', record.id)
+      .where('password_hash', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 1) return record.id;
+  }
+  if (await emailTaken(db, email)) throw conflict(EMAIL_TAKEN);
+  const id = newId('usr');
+  const row = userRow(
+    id,
+    { role: 'guest', name: input.name, email, password_hash: input.passwordHash, operator_id: null, role_id: null },
+    now,
+  );
+  try {
+    await k.insertInto('users').values(row).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    throw error;
+  }
+  return id;
 }
 
 export function findUser(db: Conn, userId: string) {

@@ -143,7 +143,13 @@ const StaffCreateStatus = Type.Enum(['pending', 'approved', 'confirmed', 'checke
 
 /** Who a staff booking is for: a known guest (`user_id`, e.g. a walk-in guest's id) or a name with contact details. */
 const staffGuestFields = {
-  user_id: Type.Optional(IdText),
+  user_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'A guest already on the operator’s roster (404 otherwise); the phone copied is the one given to this operator',
+    }),
+  ),
   guest_name: Type.Optional(Type.String({ maxLength: 200, description: 'Required unless `user_id` names a guest' })),
   guest_email: Type.Optional(Nullable(Email)),
   guest_phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),

@@ -68,7 +68,7 @@ async function seedOne(
   const id = newId('bkg');
   const created = seed.createdAt.toISOString();
   const k = kyselyOf(trx);
-  const userId = await guestForEmail(trx, seed.guest, seed.createdAt);
+  const userId = await guestForEmail(trx, { name: seed.guest.name, email: seed.guest.email }, seed.createdAt);
   await k
     .insertInto('bookings')
     .values({
@@ -98,7 +98,7 @@ async function seedOne(
       updated_at: created,
     })
     .execute();
-  await joinRoster(trx, { operatorId: venue.operatorId, venueId: venue.id, userId, at: seed.createdAt });
+  await joinRoster(trx, { operatorId: venue.operatorId, venueId: venue.id, userId, at: seed.createdAt, phone: seed.guest.phone });
   if (seed.tableIds.length > 0) {
     await k
       .insertInto('booking_tables')

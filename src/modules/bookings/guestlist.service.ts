@@ -25,7 +25,7 @@ import { venueMessage } from '../../platform/mail/templates.js';
 import type { RateLimits } from '../../platform/rate-limit.js';
 import { findGuest } from '../auth/index.js';
 import { redeemPromoCode } from '../catalogue/index.js';
-import { joinRoster } from '../guests/index.js';
+import { joinRoster, rosterContact } from '../guests/index.js';
 import { loadAdmissionRules } from '../profiles/index.js';
 import { bookingMails } from './booking-mail.js';
 import { bookingOrThrow, type BookingRow } from './booking-store.js';
@@ -213,6 +213,8 @@ export function createGuestlistBookings(deps: GuestlistDeps) {
       await lockKey(db, trx, `venue-bookings:${venue.id}`);
       const guest = await findGuest(trx, userId);
       if (!guest) throw forbidden('Only a guest account can join a guest list');
+      // The phone this operator was given before (its roster entry), never one given to another operator.
+      const phone = (await rosterContact(trx, venue.operator_id, userId))?.phone ?? null;
       const loaded = await venueConfig(trx, venue, body.date);
       const rule = loaded.rules.find((r) => r.id === body.rule_id);
       if (!rule || rule.app_opt_out) throw notFound('Access rule');
@@ -274,7 +276,7 @@ export function createGuestlistBookings(deps: GuestlistDeps) {
           guest_count: body.party_size,
           guest_name: guest.name,
           guest_email: guest.email,
-          guest_phone: guest.phone,
+          guest_phone: phone,
           total_pence: price.pence,
           status_changed_at: at,
           created_at: at,

@@ -307,8 +307,7 @@ export function createPublicBookings(deps: PublicDeps) {
       }
       const deposit = await depositOf(trx, venue, rule, tableIds, loaded, body);
       // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
-      const userId =
-        request.userId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email, phone: body.guest_phone }, now));
+      const userId = request.userId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now));
       const id = newId('bkg');
       const at = now.toISOString();
       const status = deposit.type === 'none' ? 'confirmed' : 'pending_payment';
@@ -344,7 +343,7 @@ export function createPublicBookings(deps: PublicDeps) {
           updated_at: at,
         })
         .execute();
-      await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId, at: now });
+      await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone });
       if (tableIds.length > 0) {
         await trx
           .insertInto('booking_tables')

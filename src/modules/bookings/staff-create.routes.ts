@@ -22,7 +22,8 @@ export const staffCreateRoutes: RoutePlugin<{ guard: GuardFactory; create: Staff
       schema: {
         summary: 'Book a table for a guest, or seat a walk-in',
         description:
-          'Extension (staff reservation floor). The guest is `user_id` (a guest, e.g. from `guests/walk-in`) or `guest_name` with ' +
+          'Extension (staff reservation floor). The guest is `user_id` (a guest already on the operator’s roster, e.g. from ' +
+          '`guests/walk-in`; 404 otherwise; the phone copied is the one given to this operator) or `guest_name` with ' +
           'optional `guest_email`/`guest_phone` (an email is matched to the venue’s guest records). `date` and `time` are venue-local ' +
           '(both default to now with `walk_in: true`). Staff book outside the access rules’ grid, but the tables must be active, seat ' +
           'the party and be free and unblocked for the stay: `table_ids` names them; omitted, the best free tables are chosen; empty, ' +

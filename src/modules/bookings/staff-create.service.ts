@@ -21,7 +21,7 @@ import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../platform/text.js';
 import { findGuest, guestForEmail } from '../auth/index.js';
-import { joinRoster } from '../guests/index.js';
+import { joinRoster, rosterContact } from '../guests/index.js';
 import { floorplanRecords } from '../tables/index.js';
 import { bookingMails } from './booking-mail.js';
 import { bookingOrThrow } from './booking-store.js';
@@ -90,22 +90,24 @@ export function createStaffBookings(deps: StaffCreateDeps) {
   const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
 
   /** The contact details the booking carries and the guest record it links to. */
-  async function guestOf(conn: Conn, body: GuestFields, now: Date) {
+  async function guestOf(conn: Conn, operatorId: string, body: GuestFields, now: Date) {
     if (body.user_id) {
-      const guest = await findGuest(conn, body.user_id);
-      if (!guest) throw notFound('Guest');
+      // Only a guest already on this operator's roster, with the phone given to this operator (decisions:
+      // Security round 2): a raw user id must not reach another operator's guest or their contact details.
+      const [guest, contact] = await Promise.all([findGuest(conn, body.user_id), rosterContact(conn, operatorId, body.user_id)]);
+      if (!guest || !contact) throw notFound('Guest');
       return {
         user_id: guest.id,
         guest_name: clearableText(body.guest_name) ?? guest.name,
         guest_email: body.guest_email === undefined ? guest.email : (clearableText(body.guest_email) ?? null),
-        guest_phone: body.guest_phone === undefined ? guest.phone : (clearableText(body.guest_phone) ?? null),
+        guest_phone: body.guest_phone === undefined ? contact.phone : (clearableText(body.guest_phone) ?? null),
       };
     }
     const name = requiredText(body.guest_name ?? '', 'guest_name');
     const email = clearableText(body.guest_email) ?? null;
     const phone = clearableText(body.guest_phone) ?? null;
     return {
-      user_id: email ? await guestForEmail(conn, { name, email, phone }, now) : null,
+      user_id: email ? await guestForEmail(conn, { name, email }, now) : null,
       guest_name: name,
       guest_email: email,
       guest_phone: phone,
@@ -151,7 +153,13 @@ export function createStaffBookings(deps: StaffCreateDeps) {
             updated_at: at,
           })
           .execute();
-        await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId: row.user_id ?? null, at: now });
+        await joinRoster(trx, {
+          operatorId: venue.operator_id,
+          venueId: venue.id,
+          userId: row.user_id ?? null,
+          at: now,
+          phone: row.guest_phone,
+        });
         if (stay && tableIds.length > 0) await holdTables(trx, { id, venue_id: venue.id }, tableIds, stay.startsAt, stay.endsAt);
         await recordHistory(
           trx,
@@ -210,7 +218,7 @@ export function createStaffBookings(deps: StaffCreateDeps) {
             ends_at: stay.endsAt.toISOString(),
             guest_count: body.party_size,
             notes: clearableText(body.notes) ?? null,
-            ...(await guestOf(conn, body, now)),
+            ...(await guestOf(conn, venue.operator_id, body, now)),
           },
           tableIds,
           stay,
@@ -242,7 +250,7 @@ export function createStaffBookings(deps: StaffCreateDeps) {
             ends_at: endsAt?.toISOString() ?? null,
             guest_count: body.party_size,
             notes: clearableText(body.notes) ?? null,
-            ...(await guestOf(conn, body, now)),
+            ...(await guestOf(conn, venue.operator_id, body, now)),
           },
           tableIds: [],
           stay: null,

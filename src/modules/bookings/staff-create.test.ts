@@ -126,9 +126,21 @@ describe('POST /api/my-venues/:venueId/staff-bookings', () => {
     expect(await mailTo('walkin@example.test')).toHaveLength(0);
   });
 
-  it('books a known guest by user_id, copying their details; an unknown or staff user id is a 404', async () => {
+  it('books a known guest by user_id, copying their details; an unknown, staff or other operator’s guest id is a 404', async () => {
     const { op, venueId } = await floor();
     const guest = await createGuest(t, 'Known Guest');
+    // Not on this operator's roster yet: a raw user id names nobody here (security round 2).
+    expect((await staffBook(op, venueId, { date: FRIDAY, time: '18:00', party_size: 2, user_id: guest.userId })).statusCode).toBe(404);
+    // Known once they have a booking here.
+    const first = await staffBook(op, venueId, {
+      date: FRIDAY,
+      time: '20:00',
+      party_size: 2,
+      guest_name: 'Known Guest',
+      guest_email: guest.email,
+      send_confirmation: false,
+    });
+    expect(first.statusCode, first.body).toBe(200);
     const res = await staffBook(op, venueId, {
       date: FRIDAY,
       time: '18:00',

@@ -5,6 +5,7 @@
  * the venues module's, with its other widget configs.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthInfo } from '../../platform/auth-guard.js';
 import { publicCache } from '../../platform/cache.js';
 import { errorResponses } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
@@ -33,7 +34,11 @@ const cacheListing = async (_request: FastifyRequest, reply: FastifyReply, paylo
   return payload;
 };
 
-export const eventsPublicRoutes: RoutePlugin<{ sales: TicketSales }> = async (app, { sales }) => {
+export const eventsPublicRoutes: RoutePlugin<{
+  sales: TicketSales;
+  /** The caller's session, when a valid bearer token came with the request. */
+  loadAuth: (request: FastifyRequest) => Promise<AuthInfo | undefined>;
+}> = async (app, { sales, loadAuth }) => {
   const tags = ['public'];
 
   app.get(
@@ -84,7 +89,10 @@ export const eventsPublicRoutes: RoutePlugin<{ sales: TicketSales }> = async (ap
           'pay, then call finalize). A purchase the venue must approve is held as a request (`{ requires_confirmation: true, booking_id }`, ' +
           'status `pending`, nothing charged). 409 when not enough tickets are left (ticket type or event capacity). An ' +
           '`Idempotency-Key` header makes a retry answer the same booking (the same key with another body: 409). Callers send ' +
-          '`turnstile_token` when the bot check is on. Rate limited per client address (429).',
+          '`turnstile_token` when the bot check is on. Rate limited per client address (429). Admission rules (discount, ' +
+          'auto-approval) apply only to a signed-in guest (optional `Authorization: Bearer` of a guest session): `guest_email` is ' +
+          'a contact address, never proof of identity, so an anonymous buyer is priced and approved as a first-time guest, ' +
+          'whatever email they type (security round 2).',
         tags,
         params: PublicEventParams,
         body: CreateIntentBody,
@@ -92,11 +100,14 @@ export const eventsPublicRoutes: RoutePlugin<{ sales: TicketSales }> = async (ap
       },
       onRequest: [noStore, async (request) => sales.countAttempt(request.ip)],
     },
-    async (request) =>
-      sales.createIntent(request.params.eventId, request.body, {
+    async (request) => {
+      const auth = await loadAuth(request);
+      return sales.createIntent(request.params.eventId, request.body, {
         ip: request.ip,
         idempotencyKey: checkIdempotencyKey(request.headers['idempotency-key'] as string | undefined),
-      }),
+        guestId: auth?.user.role === 'guest' ? auth.user.id : null,
+      });
+    },
   );
 
   app.post(

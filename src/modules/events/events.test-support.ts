@@ -53,13 +53,21 @@ export function buy(
   t: TestApp,
   eventId: string,
   ticketTypeId: string,
-  options: { quantity?: number; email?: string; ip?: string; key?: string; extra?: Record<string, unknown> } = {},
+  options: {
+    quantity?: number;
+    email?: string;
+    ip?: string;
+    key?: string;
+    extra?: Record<string, unknown>;
+    /** e.g. a signed-in guest's `authorization`. */
+    headers?: Record<string, string>;
+  } = {},
 ) {
   return t.app.inject({
     method: 'POST',
     url: `/api/public/events/${eventId}/create-intent`,
     remoteAddress: options.ip ?? nextIp(),
-    headers: options.key ? { 'idempotency-key': options.key } : {},
+    headers: { ...options.headers, ...(options.key ? { 'idempotency-key': options.key } : {}) },
     payload: {
       selection: { kind: 'ticket', ticket_type_id: ticketTypeId, quantity: options.quantity ?? 1 },
       guest_name: 'Ada Guest',

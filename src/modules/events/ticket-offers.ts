@@ -6,7 +6,8 @@
  *   `booking_cutoff_*` before it (409 outside);
  * - profile `show_capacity` false: the remaining count is not shown (`remaining` null);
  * - admission group: the guest's purchase needs the venue's approval unless a rule of the group that the
- *   guest meets auto-approves; the best matching discount applies to the ticket price.
+ *   guest meets auto-approves; the best matching discount applies to the ticket price. Only a signed-in
+ *   guest's standing counts; an anonymous buyer is judged as a first-time guest.
  */
 import { evaluateAdmission, type AdmissionRule } from '../../domain/admission.js';
 import { localToUtc, shiftInstant } from '../../domain/venue-time.js';
@@ -53,18 +54,25 @@ export interface AdmissionSources {
   visits(conn: Conn, venueId: string, userId: string): Promise<number>;
 }
 
-/** What the ticket type's admission group decides for this guest: approval needed, and the discount earned. */
+/** A guest with no tags, visits or connections: how an anonymous buyer is judged, whatever email they typed. */
+const FIRST_TIMER = { facts: { tags: [] as string[], connections: 0 }, visits: 0 };
+
+/**
+ * What the ticket type's admission group decides for this guest: approval needed, and the discount earned.
+ * The guest's standing counts only when they are `identified` (signed in); otherwise they are judged as a
+ * first-time guest (a typed email is a contact address, never proof of identity).
+ */
 export async function admissionFor(
   conn: Conn,
   sources: AdmissionSources,
-  input: { groupId: string; operatorId: string; venueId: string; userId: string | null; maxPlusOnes: number },
+  input: { groupId: string; operatorId: string; venueId: string; userId: string | null; identified: boolean; maxPlusOnes: number },
 ): Promise<{ needsApproval: boolean; discountPct: number }> {
   const rules = await sources.rules(conn, input.venueId, input.groupId);
   if (rules.length === 0 || !input.userId) return { needsApproval: true, discountPct: 0 };
-  const [facts, visits] = await Promise.all([
-    sources.facts(conn, input.operatorId, input.venueId, input.userId),
-    sources.visits(conn, input.venueId, input.userId),
-  ]);
+  const userId = input.userId;
+  const [facts, visits] = input.identified
+    ? await Promise.all([sources.facts(conn, input.operatorId, input.venueId, userId), sources.visits(conn, input.venueId, userId)])
+    : [FIRST_TIMER.facts, FIRST_TIMER.visits];
   const decision = evaluateAdmission(
     rules,
     { tags: facts.tags, connections: facts.connections, bookings: visits },

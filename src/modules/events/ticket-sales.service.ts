@@ -91,6 +91,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
     eventId: string,
     body: CreateIntentBody,
     prepared: { bookingId: string; qrToken: string },
+    guestId: string | null,
   ) {
     const now = clock.now();
     await lockKey(db, trx, eventLock(eventId));
@@ -118,13 +119,16 @@ export function createTicketSales(deps: TicketSalesDeps) {
       if (held + selection.quantity > type.capacity) throw conflict(SOLD_OUT, { remaining: Math.max(0, type.capacity - held) });
     }
 
-    const userId = await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now);
+    // A signed-in guest buys as themselves. Anyone else's typed email is a contact address only: the booking is
+    // filed under that address's guest record, but its standing (tags, visits) earns nothing (decisions: Security round 2).
+    const userId = guestId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now));
     const admission = type.admission_rule_group_id
       ? await admissionFor(trx, deps.admission, {
           groupId: type.admission_rule_group_id,
           operatorId: venue.operator_id,
           venueId: venue.id,
           userId,
+          identified: guestId !== null,
           maxPlusOnes: venue.max_plus_ones,
         })
       : { needsApproval: false, discountPct: 0 };
@@ -206,7 +210,8 @@ export function createTicketSales(deps: TicketSalesDeps) {
       await deps.rateLimits.hit('event_tickets', ip);
     },
 
-    async createIntent(eventId: string, body: CreateIntentBody, request: { ip: string; idempotencyKey?: string }) {
+    /** `guestId`: the signed-in guest buying, or null for an anonymous buyer (priced and approved as a first-time guest). */
+    async createIntent(eventId: string, body: CreateIntentBody, request: { ip: string; idempotencyKey?: string; guestId: string | null }) {
       await deps.botCheck.verify(body.turnstile_token, request.ip);
       const { event, venue } = await catalogue.publicEvent(eventId);
       const { selection } = body;
@@ -218,9 +223,11 @@ export function createTicketSales(deps: TicketSalesDeps) {
       const key = await deps.doorKey(venue.id);
       const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
       const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
-      const { turnstile_token: _token, ...keyed } = body;
+      const { turnstile_token: _token, ...fields } = body;
+      // The buyer is part of what a key stands for: a retry by someone else is another body (409).
+      const keyed = { ...fields, guest_id: request.guestId };
       const sold = await idempotent(db, { scope: `event-tickets:${event.id}`, key: request.idempotencyKey, body: keyed, now }, (trx) =>
-        sell(trx, venue, event.id, body, { bookingId, qrToken }),
+        sell(trx, venue, event.id, body, { bookingId, qrToken }, request.guestId),
       );
       if (sold.status === 'pending_payment') return requestPayment(venue, event, sold.booking_id);
       if (sold.status === 'pending') return { requires_confirmation: true, ...sold };

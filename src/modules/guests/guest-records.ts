@@ -126,7 +126,7 @@ export async function createWalkIn(deps: { db: Db; clock: Clock }, auth: AuthInf
       .insertInto('guest_walk_ins')
       .values({ user_id: id, operator_id: venue.operator_id, venue_id: venue.id, created_by: auth.user.id, created_at: now.toISOString() })
       .execute();
-    await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId: id, at: now });
+    await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId: id, at: now, phone });
     await recordActivity(trx, {
       operatorId: venue.operator_id,
       userId: id,

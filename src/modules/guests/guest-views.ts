@@ -1,12 +1,12 @@
 /** Rows of the roster as the API answers them (spec: Guest (roster)), built a page at a time. */
 import type { Conn } from '../../db/transaction.js';
-import { guestProfiles } from '../auth/index.js';
 import type { GuestRow } from './guests.schemas.js';
 import { rosterVenues, type GuestScope } from './roster.repository.js';
+import { rosterProfiles } from './roster.js';
 import { EMPTY_FIGURES, loyaltyPoints } from './score.js';
 import type { CrmFigures, GuestSources } from './sources.js';
 
-export type GuestProfile = Awaited<ReturnType<typeof guestProfiles>>[number];
+export type GuestProfile = Awaited<ReturnType<typeof rosterProfiles>>[number];
 
 export function toGuest(profile: GuestProfile, figures: CrmFigures, venueIds: readonly string[]): GuestRow {
   return {
@@ -31,7 +31,7 @@ export async function guestRows(
 ): Promise<GuestRow[]> {
   if (userIds.length === 0) return [];
   const [profiles, figures, venues] = await Promise.all([
-    guestProfiles(conn, userIds),
+    rosterProfiles(conn, scope.operatorId, userIds),
     sources.figures(conn, scope.operatorId, scope.venueIds, userIds),
     rosterVenues(conn, scope, userIds),
   ]);

@@ -129,7 +129,8 @@ export const guestsRoutes: RoutePlugin<{ guard: GuardFactory; guests: GuestsServ
     '/api/my-guests/:id/export',
     guestRoute(
       'Export everything held on the guest',
-      'Privacy (data access request): profile, roster membership, tags, stats, score, bookings, vouchers, keys ledger entries and all activity at the caller’s venues.',
+      'Privacy (data access request): profile, roster membership, tags, stats, score, bookings, vouchers, keys ledger entries and all ' +
+        'activity. Account-wide: 403 for a role limited to some venues (only the Owner or a role covering every venue may export).',
       GuestExport,
     ),
     async (request) => guests.exportGuest(authOf(request), request.params.id),
@@ -165,7 +166,8 @@ export const guestsRoutes: RoutePlugin<{ guard: GuardFactory; guests: GuestsServ
         description:
           'Privacy (erasure request), operator-wide: personal fields on the operator’s bookings and vouchers are anonymised and bookings are ' +
           'unlinked from the account; tags, search terms, activity and membership are deleted; bookings and money records are kept. ' +
-          'The guest’s own account is kept unless it is a walk-in record this operator created.',
+          'The guest’s own account is kept unless it is a walk-in record this operator created. Account-wide: 403 for a role limited ' +
+          'to some venues (only the Owner or a role covering every venue may erase).',
         tags,
         security,
         params: GuestParams,

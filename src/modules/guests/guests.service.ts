@@ -10,14 +10,13 @@ import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { cursorPage, offsetPage, pageRequest, type PagingQuery } from '../../platform/paging.js';
-import { guestProfiles } from '../auth/index.js';
 import { createWalkIn, replaceTags, tagsOf } from './guest-records.js';
 import { guestRows, toGuest } from './guest-views.js';
 import { ROSTER_SEARCH_MAX, SEARCH_MIN, VENUE_SEARCH_MAX, type TagsBody, type WalkInBody } from './guests.schemas.js';
 import { connectionsOf, egoGraph, wholeGraph } from './network.js';
 import { createPrivacy } from './privacy.js';
 import { activityItems } from './activity.js';
-import { admissionFactsOf, type ConnectionCounter } from './roster.js';
+import { admissionFactsOf, rosterProfiles, type ConnectionCounter } from './roster.js';
 import { inRoster, rosterPage, rosterVenues, rosterTotal, searchRoster, type GuestScope } from './roster.repository.js';
 import { EMPTY_FIGURES, guestScore, loyaltyPoints } from './score.js';
 import { queryTerms } from './search-terms.js';
@@ -75,8 +74,8 @@ export function createGuestsService(deps: GuestsDeps) {
     }));
   }
 
-  async function profileOf(userId: string) {
-    const [profile] = await guestProfiles(db, [userId]);
+  async function profileOf(operatorId: string, userId: string) {
+    const [profile] = await rosterProfiles(db, operatorId, [userId]);
     if (!profile) throw notFound('Guest');
     return profile;
   }
@@ -92,7 +91,7 @@ export function createGuestsService(deps: GuestsDeps) {
   }
 
   async function detailParts(scope: GuestScope, userId: string) {
-    const profile = await profileOf(userId);
+    const profile = await profileOf(scope.operatorId, userId);
     const [bookings, figures, tags, connections] = await Promise.all([
       sources.bookings(db, scope.operatorId, scope.venueIds, userId),
       sources.figures(db, scope.operatorId, scope.venueIds, [userId]),
@@ -125,7 +124,7 @@ export function createGuestsService(deps: GuestsDeps) {
   const privacy = createPrivacy({ db, clock, sources, visibleGuest, detailParts, bookingActivity: activityOf });
 
   async function activityOf(scope: GuestScope, userId: string, limit: number) {
-    const profile = await profileOf(userId);
+    const profile = await profileOf(scope.operatorId, userId);
     return activityItems(db, sources, scope, profile.email, userId, limit, (ids) => venueNameMap(scope.operatorId, ids));
   }
 
@@ -176,7 +175,7 @@ export function createGuestsService(deps: GuestsDeps) {
       const terms = searchTerms(q);
       const scope = await scopeOf(auth);
       const ids = await searchRoster(db, scope, terms, VENUE_SEARCH_MAX, venue.id);
-      const profiles = new Map((await guestProfiles(db, ids)).map((p) => [p.id, p]));
+      const profiles = new Map((await rosterProfiles(db, scope.operatorId, ids)).map((p) => [p.id, p]));
       return {
         data: ids.flatMap((id) => {
           const p = profiles.get(id);
@@ -202,7 +201,7 @@ export function createGuestsService(deps: GuestsDeps) {
 
     async bookings(auth: AuthInfo, userId: string) {
       const scope = await visibleGuest(auth, userId);
-      const profile = await profileOf(userId);
+      const profile = await profileOf(scope.operatorId, userId);
       return { data: await bookingItems(scope, await sources.bookings(db, scope.operatorId, scope.venueIds, userId), profile.name) };
     },
 

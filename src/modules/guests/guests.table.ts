@@ -11,6 +11,11 @@ export interface GuestRosterTable {
   /** ISO instants of the first and latest roster event (booking, voucher, tag…). */
   first_seen_at: string;
   last_seen_at: string;
+  /**
+   * The phone the guest last gave this operator (a booking's or walk-in record's); the CRM shows this,
+   * never the platform record's phone (what a guest gives one operator is not another's to read).
+   */
+  phone: string | null;
 }
 
 /** The venues of the operator a roster guest is related to (one row per venue). */

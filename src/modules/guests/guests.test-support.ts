@@ -14,7 +14,11 @@ export async function guestUser(t: TestApp, name: string, fields: { email?: stri
   );
 }
 
-/** A booking of `userId` at the venue, joined to the operator's roster (as the booking engine does). */
+/**
+ * A booking of `userId` at the venue, joined to the operator's roster (as the booking engine does). The
+ * guest gives the operator the phone of their fixture record (`guestUser`'s `phone`) with it, which the
+ * roster entry keeps (contact details belong to the operator they are given to).
+ */
 export async function bookingOf(
   t: TestApp,
   operatorId: string,
@@ -23,7 +27,8 @@ export async function bookingOf(
   fixture: BookingFixture = {},
 ): Promise<string> {
   const id = await insertBooking(t, operatorId, venueId, { user_id: userId, ...fixture });
-  await joinRoster(t.db, { operatorId, venueId, userId, at: t.clock.now() });
+  const guest = await t.db.kysely.selectFrom('users').select('phone').where('id', '=', userId).executeTakeFirst();
+  await joinRoster(t.db, { operatorId, venueId, userId, at: t.clock.now(), phone: guest?.phone ?? null });
   return id;
 }
 

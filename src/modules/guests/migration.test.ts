@@ -1,7 +1,11 @@
-/** Migration 0010 backfills the roster from existing bookings (with a guest user) and vouchers (by email). */
+/**
+ * Migration 0010 backfills the roster from existing bookings (with a guest user) and vouchers (by email);
+ * 0012 then moves phones onto the roster entries.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, setupVenue, type TestApp } from '../../../test/helpers/app.js';
 import * as m0010 from '../../db/migrations/0010_guests.js';
+import * as m0012 from '../../db/migrations/0012_guest_identity.js';
 import { insertBooking } from '../bookings/bookings.test-support.js';
 import { enableVouchers, issueComp } from '../vouchers/vouchers.test-support.js';
 import { crm, guestUser } from './guests.test-support.js';
@@ -25,6 +29,8 @@ describe('migration 0010_guests', () => {
     await enableVouchers(api);
     await issueComp(api, { recipient_email: 'REX.backfill@example.test', recipient_name: 'Rex' });
 
+    // 0012 builds on 0010's tables: undone first, applied again after the assertions on 0010's backfill.
+    await m0012.down(t.db.kysely);
     await m0010.down(t.db.kysely);
     await m0010.up(t.db.kysely);
 
@@ -43,10 +49,18 @@ describe('migration 0010_guests', () => {
         last_seen_at: t.clock.now().toISOString(),
       },
     ]);
+    const terms = await t.db.kysely.selectFrom('guest_search_terms').select('term').where('user_id', '=', booker).execute();
+    expect(terms.map((row) => row.term)).toContain('07700900777');
+
+    // 0012: the roster entry takes the phone of the operator's latest booking; the record's phone and the
+    // digit-only terms (a phone possibly given to another operator) are dropped.
+    await m0012.up(t.db.kysely);
     const names = async (q: string) => (await crm(t, op.headers).get(`/search?q=${q}`)).json().data.map((g: { name: string }) => g.name);
     expect(await names('bea')).toEqual(['Bea Backfill']);
-    expect(await names('0770090077')).toEqual(['Bea Backfill']);
+    expect(await names('0770090077')).toEqual([]);
     expect(await names('rex.back')).toEqual(['Rex Recipient']);
+    expect((await crm(t, op.headers).get(`/${booker}`)).json().guest.phone).toBe('+44 7700 900123');
+    expect((await t.db.kysely.selectFrom('users').select('phone').where('id', '=', booker).executeTakeFirstOrThrow()).phone).toBeNull();
     expect((await crm(t, op.headers).get(`/${booker}`)).json().guest.venue_ids).toBe(venueId);
   });
 });

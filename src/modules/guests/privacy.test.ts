@@ -4,7 +4,7 @@
  * operator's own walk-in record).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStaff, createTestApp, setupVenue, venueApi, type TestApp } from '../../../test/helpers/app.js';
+import { createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp } from '../../../test/helpers/app.js';
 import { countRows, readRow } from '../../../test/helpers/rows.js';
 import { addBillingEntry } from '../payments/index.js';
 import { enableVouchers, issueComp } from '../vouchers/vouchers.test-support.js';
@@ -154,5 +154,37 @@ describe('DELETE /api/my-guests/:id', () => {
     const reader = await createStaff(t, op, { guests: 'read' });
     expect((await crm(t, reader.headers).del(`/${id}`)).statusCode).toBe(403);
     expect(await countRows(t, 'guest_roster', { user_id: id })).toBe(1);
+  });
+});
+
+describe('export and erasure are account-wide acts', () => {
+  it('a role limited to one venue cannot erase or export a guest it brought into scope with a staff booking (403); records elsewhere stay', async () => {
+    const { op, id, email, booking } = await guestWithHistory();
+    const other = await insertVenue(t, op.operatorId, { name: 'Second Venue' });
+    const scoped = await createStaff(t, op, { guests: 'write', bookings: 'write', 'venues.settings': 'read' }, [other]);
+    const staffBooked = await t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${other}/staff-bookings`,
+      headers: scoped.headers,
+      payload: { guest_name: 'Priya', guest_email: email, party_size: 2, date: '2026-06-20', time: '19:00', table_ids: [] },
+    });
+    expect(staffBooked.statusCode, staffBooked.body).toBe(200);
+    // The guest is now in the role's scope: it can read the guest's record at its venue...
+    expect((await crm(t, scoped.headers).get(`/${id}`)).statusCode).toBe(200);
+    // ...but neither erase nor export it.
+    const erase = await crm(t, scoped.headers).del(`/${id}`);
+    expect(erase.statusCode).toBe(403);
+    expect(erase.json().error).toMatch(/every venue/);
+    expect((await crm(t, scoped.headers).get(`/${id}/export`)).statusCode).toBe(403);
+    expect(await readRow(t, 'bookings', booking)).toMatchObject({ user_id: id, guest_email: email, guest_name: 'Priya Private' });
+    expect(await countRows(t, 'guest_roster', { user_id: id })).toBe(1);
+  });
+
+  it('a role covering every venue (no venue list) may export and erase', async () => {
+    const { op, id, booking } = await guestWithHistory();
+    const everywhere = await createStaff(t, op, { guests: 'write' });
+    expect((await crm(t, everywhere.headers).get(`/${id}/export`)).statusCode).toBe(200);
+    expect((await crm(t, everywhere.headers).del(`/${id}`)).statusCode).toBe(200);
+    expect(await readRow(t, 'bookings', booking)).toMatchObject({ user_id: null, guest_name: 'Erased guest' });
   });
 });

@@ -6,12 +6,16 @@
  * the operator's tags, search terms, CRM activity and roster membership; keeps bookings, vouchers and all
  * money records. The guest's platform account stays, unless it is a walk-in record this operator created
  * and no other operator's roster holds it.
+ *
+ * Both are account-wide acts: only the Owner or a role whose scope is every venue may do them (decisions:
+ * Security round 2). A role limited to some venues could otherwise bring any guest into its scope with a
+ * booking at one of its venues and then erase (or read) the guest's records at every venue.
  */
 import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
-import { notFound } from '../../platform/errors.js';
+import { forbidden, notFound } from '../../platform/errors.js';
 import { deleteWalkInGuest, guestProfiles } from '../auth/index.js';
 import type { ActivityItem } from './activity.js';
 import type { GuestProfile } from './guest-views.js';
@@ -28,6 +32,13 @@ interface DetailParts {
   billing: CrmBillingEntry[];
 }
 
+export const ACCOUNT_WIDE_ONLY = 'Guest export and erasure cover the whole account: they need a role with access to every venue';
+
+/** 403 unless the caller's role covers every venue of the account (the Owner's always does). */
+function assertAccountWide(auth: AuthInfo): void {
+  if (!auth.isOwner && auth.venueScope !== null) throw forbidden(ACCOUNT_WIDE_ONLY);
+}
+
 /** Far more than any guest's activity: the export carries all of it. */
 const EXPORT_ACTIVITY = 10_000;
 
@@ -42,8 +53,9 @@ export function createPrivacy(deps: {
   const { db, clock, sources } = deps;
 
   return {
-    /** Everything the operator (within the caller's venues) holds on the guest, as JSON. */
+    /** Everything the operator holds on the guest, as JSON. */
     async exportGuest(auth: AuthInfo, userId: string) {
+      assertAccountWide(auth);
       const scope = await deps.visibleGuest(auth, userId);
       const parts = await deps.detailParts(scope, userId);
       const [member, venues, vouchers, activity, walkIn] = await Promise.all([
@@ -91,6 +103,7 @@ export function createPrivacy(deps: {
 
     /** Erases the guest from the caller's operator (all its venues: erasure is operator-wide). */
     async erase(auth: AuthInfo, userId: string) {
+      assertAccountWide(auth);
       const scope = await deps.visibleGuest(auth, userId);
       const [profile] = await guestProfiles(db, [userId]);
       if (!profile) throw notFound('Guest');

@@ -120,7 +120,13 @@ describe('joinRoster', () => {
     await join('2026-05-01T10:00:00.000Z');
     const row = await t.db.kysely.selectFrom('guest_roster').selectAll().where('user_id', '=', id).execute();
     expect(row).toEqual([
-      { operator_id: op.operatorId, user_id: id, first_seen_at: '2026-05-01T10:00:00.000Z', last_seen_at: '2026-06-20T10:00:00.000Z' },
+      {
+        operator_id: op.operatorId,
+        user_id: id,
+        first_seen_at: '2026-05-01T10:00:00.000Z',
+        last_seen_at: '2026-06-20T10:00:00.000Z',
+        phone: null,
+      },
     ]);
     expect(await countRows(t, 'guest_roster_venues', { user_id: id })).toBe(1);
     await joinRoster(t.db, { operatorId: op.operatorId, venueId, userId: null, at: t.clock.now() });

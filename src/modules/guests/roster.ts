@@ -14,6 +14,11 @@ export interface RosterEntry {
   venueId: string;
   userId: string | null;
   at: Date;
+  /**
+   * The phone the guest gave this operator with the thing that brings them in (a booking's, a walk-in's);
+   * kept on the operator's roster entry (the latest given wins), never on the platform record.
+   */
+  phone?: string | null;
 }
 
 /**
@@ -28,17 +33,56 @@ export async function joinRoster(conn: Conn, entry: RosterEntry): Promise<void> 
   const k = kyselyOf(conn);
   const at = entry.at.toISOString();
   const seen = { first_seen_at: at, last_seen_at: at };
-  await k
+  const phone = entry.phone?.trim() || null;
+  const member = await k
     .insertInto('guest_roster')
-    .values({ operator_id: entry.operatorId, user_id: guest.id, ...seen })
-    .onConflict((oc) => oc.columns(['operator_id', 'user_id']).doUpdateSet(widenSeen('guest_roster')))
-    .execute();
+    .values({ operator_id: entry.operatorId, user_id: guest.id, ...seen, phone })
+    .onConflict((oc) =>
+      oc.columns(['operator_id', 'user_id']).doUpdateSet({
+        ...widenSeen('guest_roster'),
+        phone: sql<string | null>`coalesce(excluded.phone, guest_roster.phone)`,
+      }),
+    )
+    .returning('phone')
+    .executeTakeFirstOrThrow();
   await k
     .insertInto('guest_roster_venues')
     .values({ operator_id: entry.operatorId, user_id: guest.id, venue_id: entry.venueId, ...seen })
     .onConflict((oc) => oc.columns(['operator_id', 'user_id', 'venue_id']).doUpdateSet(widenSeen('guest_roster_venues')))
     .execute();
-  await writeSearchTerms(conn, entry.operatorId, guest.id, searchTermsOf(guest));
+  await writeSearchTerms(conn, entry.operatorId, guest.id, searchTermsOf({ ...guest, phone: member.phone }));
+}
+
+/**
+ * The contact details the guest gave this operator (its roster entry), or undefined when the guest is not
+ * in the operator's roster: what a staff booking of a known guest may copy (never the platform record's phone).
+ */
+export async function rosterContact(conn: Conn, operatorId: string, userId: string): Promise<{ phone: string | null } | undefined> {
+  return kyselyOf(conn)
+    .selectFrom('guest_roster')
+    .select('phone')
+    .where('operator_id', '=', operatorId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/**
+ * Guest profiles as one operator may see them: the platform record's name and email, and the phone the
+ * guest gave this operator (its roster entry's), never the phone given to another operator.
+ */
+export async function rosterProfiles(conn: Conn, operatorId: string, userIds: readonly string[]) {
+  if (userIds.length === 0) return [];
+  const [profiles, phones] = await Promise.all([
+    guestProfiles(conn, userIds),
+    kyselyOf(conn)
+      .selectFrom('guest_roster')
+      .select(['user_id', 'phone'])
+      .where('operator_id', '=', operatorId)
+      .where('user_id', 'in', [...new Set(userIds)])
+      .execute(),
+  ]);
+  const phoneOf = new Map(phones.map((row) => [row.user_id, row.phone]));
+  return profiles.map((profile) => ({ ...profile, phone: phoneOf.get(profile.id) ?? null }));
 }
 
 /** first_seen_at the earlier and last_seen_at the later of the stored and the new instant. */

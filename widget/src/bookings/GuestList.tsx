@@ -1,8 +1,9 @@
 /**
  * Joining a guest list from the bookings widget: date, list and option (free, paid, queue skip) with
  * their price in keys, party size with plus-ones, a promo code where the option takes one; then the
- * guest signs in or registers here (the session lives only in this page's memory for the visit: no
- * cookie, no storage), sees their keys balance, and joins. Keys are spent by the server, atomically.
+ * guest signs in or registers here (registration in two steps: the 6-digit code mailed to the address
+ * creates the account; the session lives only in this page's memory for the visit: no cookie, no
+ * storage), sees their keys balance, and joins. Keys are spent by the server, atomically.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, idempotencyKey } from '../lib/api';
@@ -63,9 +64,11 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
   const [party, setParty] = useState(1);
   const [promo, setPromo] = useState('');
   const [session, setSession] = useState<{ token: string; name: string; balance: number } | null>(null);
-  const [mode, setMode] = useState<'signin' | 'register'>('signin');
+  // `verify`: registered, waiting for the 6-digit code mailed to the address (nothing exists until it is entered).
+  const [mode, setMode] = useState<'signin' | 'register' | 'verify'>('signin');
   const [account, setAccount] = useState({ name: '', email: '', password: '' });
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<'name' | 'email' | 'password', string>>>({});
+  const [code, setCode] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<'name' | 'email' | 'password' | 'code', string>>>({});
   const [botToken, setBotToken] = useState<string | null>(null);
   const [attemptKey, setAttemptKey] = useState(idempotencyKey);
   const [joined, setJoined] = useState<Joined | null>(null);
@@ -99,8 +102,42 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
   const keysFor = (pence: number) => (options ? Math.ceil(pence / options.pence_per_key) : 0);
   const cost = option ? keysFor(option.price_pence * party) : 0;
 
+  /** A session from sign-in or a verified registration: the keys balance, then the join step. */
+  async function startSession(answer: { token?: string; user?: { name: string } }) {
+    if (!answer.token || !answer.user) {
+      setError('This account uses two-step sign-in, which the booking page does not offer. Please sign in in the app.');
+      return;
+    }
+    const keys = await api<{ balance: number }>('/api/me/keys', { headers: { authorization: `Bearer ${answer.token}` } });
+    setSession({ token: answer.token, name: answer.user.name, balance: keys.balance });
+    setAccount((current) => ({ ...current, password: '' }));
+    setStatus(`Signed in as ${answer.user.name}. You have ${keys.balance} keys.`);
+  }
+
+  async function verify() {
+    if (!/^\d{6}$/.test(code.trim())) {
+      setFieldErrors({ code: 'Enter the 6-digit code from the email.' });
+      return;
+    }
+    setFieldErrors({});
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<{ token: string; user: { name: string } }>('/api/auth/verify-email', {
+        method: 'POST',
+        body: { email: account.email.trim(), code: code.trim() },
+      });
+      await startSession(answer);
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Checking the code failed. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function signIn(event: Event) {
     event.preventDefault();
+    if (mode === 'verify') return verify();
     const errors: typeof fieldErrors = {};
     if (mode === 'register' && !account.name.trim()) errors.name = 'Enter your name.';
     if (!isEmail(account.email)) errors.email = 'Enter your email address.';
@@ -110,29 +147,28 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
     setBusy(true);
     setError(null);
     try {
-      const answer =
-        mode === 'signin'
-          ? await api<{ token?: string; user?: { name: string }; requires_2fa?: boolean }>('/api/auth/login', {
-              method: 'POST',
-              body: { email: account.email.trim(), password: account.password },
-            })
-          : await api<{ token: string; user: { name: string } }>('/api/auth/register', {
-              method: 'POST',
-              body: {
-                name: account.name.trim(),
-                email: account.email.trim(),
-                password: account.password,
-                ...(botToken ? { turnstile_token: botToken } : {}),
-              },
-            });
-      if (!('token' in answer) || !answer.token || !answer.user) {
-        setError('This account uses two-step sign-in, which the booking page does not offer. Please sign in in the app.');
+      if (mode === 'register') {
+        // Step 1 of 2: the address is mailed a code (or, if it has an account, a reminder to sign in).
+        await api<{ verification_required: true }>('/api/auth/register', {
+          method: 'POST',
+          body: {
+            name: account.name.trim(),
+            email: account.email.trim(),
+            password: account.password,
+            ...(botToken ? { turnstile_token: botToken } : {}),
+          },
+        });
+        setCode('');
+        setMode('verify');
+        setStatus(`We emailed a 6-digit code to ${account.email.trim()}. Enter it to finish creating your account.`);
         return;
       }
-      const keys = await api<{ balance: number }>('/api/me/keys', { headers: { authorization: `Bearer ${answer.token}` } });
-      setSession({ token: answer.token, name: answer.user.name, balance: keys.balance });
-      setAccount((current) => ({ ...current, password: '' }));
-      setStatus(`Signed in as ${answer.user.name}. You have ${keys.balance} keys.`);
+      await startSession(
+        await api<{ token?: string; user?: { name: string }; requires_2fa?: boolean }>('/api/auth/login', {
+          method: 'POST',
+          body: { email: account.email.trim(), password: account.password },
+        }),
+      );
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : 'Signing in failed. Please try again.');
     } finally {
@@ -282,37 +318,57 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
                   I'm new here
                 </button>
               </div>
-              {mode === 'register' ? (
-                <Field
-                  id="mw-gl-name"
-                  label="Name"
-                  autocomplete="name"
-                  value={account.name}
-                  error={fieldErrors.name}
-                  onValue={(value) => setAccount({ ...account, name: value })}
-                />
-              ) : null}
-              <Field
-                id="mw-gl-email"
-                label="Email"
-                type="email"
-                autocomplete="email"
-                value={account.email}
-                error={fieldErrors.email}
-                onValue={(value) => setAccount({ ...account, email: value })}
-              />
-              <Field
-                id="mw-gl-password"
-                label="Password"
-                type="password"
-                autocomplete={mode === 'signin' ? 'current-password' : 'new-password'}
-                value={account.password}
-                error={fieldErrors.password}
-                onValue={(value) => setAccount({ ...account, password: value })}
-              />
-              {mode === 'register' ? <BotCheck siteKey={props.config.turnstile_site_key} onToken={setBotToken} /> : null}
+              {mode === 'verify' ? (
+                <>
+                  <p>
+                    We emailed a 6-digit code to <strong>{account.email.trim()}</strong>. It is valid for 15 minutes. If the address already
+                    has an account, the email says so: sign in instead.
+                  </p>
+                  <Field
+                    id="mw-gl-code"
+                    label="Verification code"
+                    autocomplete="one-time-code"
+                    inputMode="numeric"
+                    value={code}
+                    error={fieldErrors.code}
+                    onValue={(value) => setCode(value)}
+                  />
+                </>
+              ) : (
+                <>
+                  {mode === 'register' ? (
+                    <Field
+                      id="mw-gl-name"
+                      label="Name"
+                      autocomplete="name"
+                      value={account.name}
+                      error={fieldErrors.name}
+                      onValue={(value) => setAccount({ ...account, name: value })}
+                    />
+                  ) : null}
+                  <Field
+                    id="mw-gl-email"
+                    label="Email"
+                    type="email"
+                    autocomplete="email"
+                    value={account.email}
+                    error={fieldErrors.email}
+                    onValue={(value) => setAccount({ ...account, email: value })}
+                  />
+                  <Field
+                    id="mw-gl-password"
+                    label="Password"
+                    type="password"
+                    autocomplete={mode === 'signin' ? 'current-password' : 'new-password'}
+                    value={account.password}
+                    error={fieldErrors.password}
+                    onValue={(value) => setAccount({ ...account, password: value })}
+                  />
+                  {mode === 'register' ? <BotCheck siteKey={props.config.turnstile_site_key} onToken={setBotToken} /> : null}
+                </>
+              )}
               <button type="submit" class="mw-primary" disabled={busy}>
-                {busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : 'Create account'}
+                {busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : mode === 'register' ? 'Create account' : 'Verify and sign in'}
               </button>
             </form>
           )}

@@ -9,7 +9,7 @@ export function Field(props: {
   hint?: string;
   type?: 'text' | 'email' | 'tel' | 'password';
   autocomplete?: string;
-  inputMode?: 'text' | 'decimal' | 'email' | 'tel';
+  inputMode?: 'text' | 'decimal' | 'numeric' | 'email' | 'tel';
   required?: boolean;
 }) {
   const { id, error, hint } = props;
