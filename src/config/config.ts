@@ -23,7 +23,8 @@ export type RateLimitName =
   | 'voucher_redeem'
   | 'public_booking'
   | 'event_tickets'
-  | 'registration';
+  | 'registration'
+  | 'registration_email';
 
 /**
  * Failed logins and wrong two-factor codes are counted three ways, so that one address can neither
@@ -47,6 +48,8 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   // Ticket purchases (create-intent of an event) count apart from the other public bookings.
   event_tickets: { points: 30, durationSeconds: 60 },
   registration: { points: 5, durationSeconds: 60 * 60 },
+  // Registration mails to one address, from any client address: no mailbox is flooded with codes.
+  registration_email: { points: 5, durationSeconds: 60 * 60 },
 };
 
 export interface Config {

@@ -117,14 +117,15 @@ export function mailsTo(t: TestApp, email: string) {
 }
 
 /**
- * The code of the address's pending registration: of the codes mailed to it, the one the stored hash
- * matches (mails of one fixed-clock instant have no order to tell the newest by). Undefined when none is pending.
+ * The code of the address's newest pending registration: of the codes mailed to it, the one the stored
+ * hash matches (mails of one fixed-clock instant have no order to tell the newest by). Undefined when none is pending.
  */
 export async function pendingCodeFor(t: TestApp, email: string): Promise<string | undefined> {
   const pending = await t.db.kysely
     .selectFrom('email_verifications')
     .select(['code_salt', 'code_hash'])
     .where('email', '=', email.trim().toLowerCase())
+    .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!pending) return undefined;
   const codes = (await mailsTo(t, email)).flatMap((mail) => mail.subject.match(/verification code: (\d{6})$/)?.[1] ?? []);

@@ -1,8 +1,9 @@
 /**
  * Guest identity (security round 2):
- * - email_verifications (auth module): a registration waiting for its address to be proven. One row per
- *   email (a new registration replaces it); the 6-digit code is kept only as a salted SHA-256, with its
- *   expiry and the number of attempts spent on it. The password is kept hashed, as on users.
+ * - email_verifications (auth module): a registration waiting for its address to be proven, one row per
+ *   registration (a few may wait for one email: each code creates the account with its own password); the
+ *   6-digit code is kept only as a salted SHA-256, with its expiry and the number of attempts spent on it.
+ *   The password is kept hashed, as on users.
  * - guest_roster.phone (guests module): the phone a guest gave this operator (its bookings, walk-in
  *   record), so the CRM shows an operator only the contact details given to it, never the platform
  *   record's. Backfilled from the operator's latest booking with a phone, then its walk-in records. Guest
@@ -15,7 +16,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('email_verifications')
-    .addColumn('email', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('code_salt', 'text', (c) => c.notNull())
@@ -25,6 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('email_verifications_expires_idx').on('email_verifications').column('expires_at').execute();
+  await db.schema.createIndex('email_verifications_email_idx').on('email_verifications').columns(['email', 'id']).execute();
 
   await db.schema.alterTable('guest_roster').addColumn('phone', 'text').execute();
   await sql`update guest_roster set phone = (

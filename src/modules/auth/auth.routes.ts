@@ -81,9 +81,10 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
         summary: 'Ask for a guest (consumer) account: mails a verification code',
         description:
           'Step 1 of 2. Answers 202 `{ verification_required: true }` for every address, whether or not it has an account, and ' +
-          'creates or links nothing. The address is mailed a 6-digit code (valid 15 minutes, single use, 5 attempts; a new ' +
-          'registration of the address replaces it) or, when it already has an account, a reminder to sign in. Then call ' +
-          '`POST /api/auth/verify-email`. Rate limited per client address (429). Callers send `turnstile_token` when the bot ' +
+          'creates or links nothing. The address is mailed a 6-digit code (valid 15 minutes, single use, 5 attempts; each ' +
+          'registration keeps its own code and password, at most 3 waiting per address) or, when it already has an account, a ' +
+          'reminder to sign in. Then call `POST /api/auth/verify-email`. Rate limited per client address and per registered ' +
+          'address (429). Callers send `turnstile_token` when the bot ' +
           'check is on. (Changed in security round 2: this used to create the account at once (201) and answer 409 for a ' +
           'known address.)',
         body: RegisterBody,
@@ -103,7 +104,7 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
         tags,
         summary: 'Finish a guest registration with the mailed code',
         description:
-          'Step 2 of 2. With the code `register` mailed, creates the guest account (claiming the password-less guest record of ' +
+          'Step 2 of 2. With a code `register` mailed, creates the guest account with that registration’s password (claiming the password-less guest record of ' +
           'that address from earlier bookings, if any) and answers `{ user, token }`. A wrong, expired, used or unknown code is ' +
           '400 (one message for all); wrong codes count per email and per client address like failed sign-ins (429). 409 when ' +
           'the address got an account in the meantime.',

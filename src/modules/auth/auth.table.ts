@@ -51,6 +51,8 @@ export interface TwoFactorChallengesTable {
  * it). The code is kept only as SHA-256 of salt and code; the password only as its hash.
  */
 export interface EmailVerificationsTable {
+  /** Sequential: the order registrations of one email were made in. */
+  id: string;
   email: string;
   name: string;
   password_hash: string;

@@ -88,16 +88,31 @@ describe('registration claims nothing before the address is verified', () => {
     expect(await userRow(late)).toBeUndefined();
   });
 
-  it('a new registration of the address replaces the code, and its password is the one that counts', async () => {
+  it("each registration's code creates the account with its own password: a later registration cannot take the owner's", async () => {
     const email = uniqueEmail('again');
-    await register(email, 'first-password');
-    const old = await verificationCodeFor(t, email);
-    await register(email, 'second-password');
-    const current = await verificationCodeFor(t, email);
-    if (old !== current) expect((await verify(email, old)).statusCode).toBe(400);
-    expect((await verify(email, current)).statusCode).toBe(201);
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'second-password' } });
-    expect(login.statusCode).toBe(200);
+    await register(email, 'owners-password');
+    const owners = await verificationCodeFor(t, email);
+    await register(email, 'attacker-password');
+    const attackers = await verificationCodeFor(t, email);
+    expect(attackers).not.toBe(undefined);
+    // The owner enters the code of their own registration.
+    const verified = await verify(email, owners);
+    expect(verified.statusCode).toBe(201);
+    const signIn = (password: string) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    expect((await signIn('owners-password')).statusCode).toBe(200);
+    expect((await signIn('attacker-password')).statusCode).toBe(401);
+    // The other pending registration went with it: its code creates nothing now.
+    if (attackers !== owners) expect((await verify(email, attackers)).statusCode).toBe(400);
+    expect(await t.db.kysely.selectFrom('email_verifications').select('id').where('email', '=', email).execute()).toEqual([]);
+  });
+
+  it('keeps at most 3 registrations of an address waiting, and mails one address at most 5 times an hour from any addresses', async () => {
+    const email = uniqueEmail('flood');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await register(email)).statusCode);
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+    expect(await t.db.kysely.selectFrom('email_verifications').select('id').where('email', '=', email).execute()).toHaveLength(3);
+    expect(await mailsTo(t, email)).toHaveLength(5);
   });
 
   it('allows 5 attempts per code: the right code after 5 wrong ones is refused', async () => {

@@ -5,9 +5,12 @@
  * `register` answers the same for every address and mails it, in the transaction that records the
  * request: a 6-digit code when the address has no account (a password-less guest record from bookings
  * counts as none), or "you already have an account, sign in" when it has one. The code is kept only as
- * a salted SHA-256, lasts 15 minutes, is used once, and allows 5 attempts; a new registration of the
- * address replaces it (the newest mail's code and password count). `verifyEmail` then creates the account,
- * claiming the guest record of that address, and signs the guest in.
+ * a salted SHA-256, lasts 15 minutes, is used once, and allows 5 attempts. Each registration keeps its
+ * own code and password (at most MAX_PENDING wait per address, the oldest dropped): whoever registers the
+ * address after its owner cannot make the owner's code create an account with their password. Mails to
+ * one address are limited too (`registration_email`). `verifyEmail` then creates the account with the
+ * password of the registration whose code it was, claiming the guest record of that address, and signs
+ * the guest in; the address's other pending registrations are dropped.
  *
  * Code checks count like sign-in failures: a point is taken from the email's and the client address's
  * counters before the check and given back when the code is right.
@@ -18,7 +21,7 @@ import { withTransaction } from '../../db/transaction.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { randomToken } from '../../platform/ids.js';
+import { randomToken, sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
@@ -29,6 +32,8 @@ import type { User } from './auth.schemas.js';
 
 export const VERIFICATION_TTL_MS = 15 * 60_000;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
+/** Registrations of one address that may wait for their code at once. */
+export const MAX_PENDING = 3;
 export const INVALID_VERIFICATION = 'Invalid or expired verification code';
 const PLATFORM = 'Maitred';
 
@@ -62,6 +67,7 @@ export function createRegistration(deps: {
       await rateLimits.hit('registration', ip);
       await deps.botCheck.verify(input.turnstile_token, ip);
       const email = normaliseEmail(input.email);
+      await rateLimits.hit('registration_email', email);
       // Hashed whatever the address, so the answer takes as long for a known address as for a new one.
       const passwordHash = await hashPassword(input.password);
       const existing = await findUserByEmail(db, email);
@@ -83,6 +89,8 @@ export function createRegistration(deps: {
         const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
         const salt = randomToken(16);
         const row = {
+          id: sequentialId('ver'),
+          email,
           name: input.name.trim(),
           password_hash: passwordHash,
           code_salt: salt,
@@ -91,11 +99,25 @@ export function createRegistration(deps: {
           expires_at: new Date(now.getTime() + VERIFICATION_TTL_MS).toISOString(),
           created_at: now.toISOString(),
         };
-        await trx
-          .insertInto('email_verifications')
-          .values({ email, ...row })
-          .onConflict((oc) => oc.column('email').doUpdateSet(row))
+        await trx.insertInto('email_verifications').values(row).execute();
+        // Bounded: the address keeps its newest MAX_PENDING registrations.
+        const stale = await trx
+          .selectFrom('email_verifications')
+          .select('id')
+          .where('email', '=', email)
+          .orderBy('id', 'desc')
+          .offset(MAX_PENDING)
+          .limit(100)
           .execute();
+        if (stale.length > 0)
+          await trx
+            .deleteFrom('email_verifications')
+            .where(
+              'id',
+              'in',
+              stale.map((r) => r.id),
+            )
+            .execute();
         await mail.queue(
           trx,
           platformMail(email, `Your verification code: ${code}`, [
@@ -113,29 +135,37 @@ export function createRegistration(deps: {
       const limits = codeLimits(email, ip);
       await rateLimits.take(limits);
       const now = clock.now();
-      const pending = await db.kysely.selectFrom('email_verifications').selectAll().where('email', '=', email).executeTakeFirst();
-      if (!pending || new Date(pending.expires_at) <= now) throw badRequest(INVALID_VERIFICATION);
-      // Claim one attempt before comparing: concurrent guesses cannot exceed the cap.
-      const attempt = await db.kysely
-        .updateTable('email_verifications')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      const pending = await db.kysely
+        .selectFrom('email_verifications')
+        .selectAll()
         .where('email', '=', email)
-        .where('code_hash', '=', pending.code_hash)
+        .where('expires_at', '>', now.toISOString())
         .where('attempts', '<', VERIFICATION_MAX_ATTEMPTS)
-        .executeTakeFirst();
-      if (Number(attempt.numUpdatedRows) !== 1) throw badRequest(INVALID_VERIFICATION);
-      const expected = Buffer.from(pending.code_hash, 'hex');
-      if (!timingSafeEqual(codeHash(pending.code_salt, input.code), expected)) throw badRequest(INVALID_VERIFICATION);
+        .orderBy('id')
+        .execute();
+      // Each guess spends one attempt of every pending code of the address, claimed before comparing, so
+      // concurrent guesses cannot exceed the cap; only codes whose attempt was claimed are compared.
+      let match: (typeof pending)[number] | undefined;
+      for (const registration of pending) {
+        const attempt = await db.kysely
+          .updateTable('email_verifications')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', registration.id)
+          .where('attempts', '<', VERIFICATION_MAX_ATTEMPTS)
+          .executeTakeFirst();
+        if (Number(attempt.numUpdatedRows) !== 1) continue;
+        const expected = Buffer.from(registration.code_hash, 'hex');
+        if (timingSafeEqual(codeHash(registration.code_salt, input.code), expected)) match ??= registration;
+      }
+      if (!match) throw badRequest(INVALID_VERIFICATION);
+      const proven = match;
 
       const userId = await withTransaction(db, async (trx) => {
-        // Single use: only the request that deletes this very code creates the account.
-        const used = await trx
-          .deleteFrom('email_verifications')
-          .where('email', '=', email)
-          .where('code_hash', '=', pending.code_hash)
-          .executeTakeFirst();
+        // Single use: only the request that deletes this very registration creates the account.
+        const used = await trx.deleteFrom('email_verifications').where('id', '=', proven.id).executeTakeFirst();
         if (Number(used.numDeletedRows) !== 1) throw badRequest(INVALID_VERIFICATION);
-        return createGuestAccount(trx, { name: pending.name, email, passwordHash: pending.password_hash }, now);
+        await trx.deleteFrom('email_verifications').where('email', '=', email).execute();
+        return createGuestAccount(trx, { name: proven.name, email, passwordHash: proven.password_hash }, now);
       });
       await rateLimits.refund(limits);
       const user = (await findUser(db, userId))!;
