@@ -1,6 +1,6 @@
 /** TypeBox schemas of the events routes (spec: Event, Ticket type, Events, the event rows of the public widget endpoints). */
 import { Type, type Static } from 'typebox';
-import { ClockTime, DateString, Email, IdText, Nullable } from '../../platform/http.js';
+import { ClockTime, DateString, Email, HttpUrl, IdText, ImageUrl, Nullable } from '../../platform/http.js';
 import { PagedList, pagingQueryFields } from '../../platform/paging.js';
 
 export const EVENT_STATUSES = ['draft', 'approved', 'cancelled', 'rejected', 'pending_venue_approval'] as const;
@@ -23,14 +23,14 @@ const editable = {
   guest_list_capacity: Type.Optional(Nullable(Capacity)),
   visibility: Type.Optional(Type.Literal('public', { description: 'Always `public`' })),
   event_mode: Type.Optional(Type.Literal('ticketed', { description: 'Always `ticketed`' })),
-  image_url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  image_url: Type.Optional(Nullable(Type.Union([Type.Literal(''), ImageUrl()]))),
   image_attribution: Type.Optional(
     Nullable(
       Type.Object(
         {
           photographer: Type.String({ maxLength: 200 }),
-          photographer_url: Type.String({ maxLength: 2000 }),
-          unsplash_url: Type.String({ maxLength: 2000 }),
+          photographer_url: HttpUrl(),
+          unsplash_url: HttpUrl(),
         },
         { description: 'Extension: the stock photo credit `generate-image` answered; cleared when image_url changes without one' },
       ),

@@ -10,6 +10,7 @@ import type { BaseConfig } from '../lib/config';
 import { announceBooked, askScrollTop } from '../lib/embed';
 import { dateLabel, isEmail, money } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
+import { PhotoCredit } from '../ui/PhotoCredit';
 import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
 import { BookingQr } from '../ui/Qr';
@@ -251,12 +252,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
                   {item.end_time ? `–${item.end_time}` : ''}
                 </p>
                 {item.description ? <p>{item.description}</p> : null}
-                {item.image_attribution ? (
-                  <p class="mw-hint">
-                    Photo by <a href={item.image_attribution.photographer_url}>{item.image_attribution.photographer}</a> on{' '}
-                    <a href={item.image_attribution.unsplash_url}>Unsplash</a>
-                  </p>
-                ) : null}
+                {item.image_attribution ? <PhotoCredit credit={item.image_attribution} /> : null}
                 {item.sold_out ? (
                   <p>
                     <strong>Sold out</strong>
