@@ -11,6 +11,7 @@ import * as m0008 from './0008_booking_engine.js';
 import * as m0009 from './0009_vouchers.js';
 import * as m0010 from './0010_guests.js';
 import * as m0011 from './0011_events.js';
+import * as m0014 from './0014_booking_rules.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_vouchers': m0009,
   '0010_guests': m0010,
   '0011_events': m0011,
+  '0014_booking_rules': m0014,
 };
