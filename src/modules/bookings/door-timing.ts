@@ -105,3 +105,23 @@ export async function noShowUndo(trx: Conn, booking: BookingRow, venue: VenueRow
     });
   }
 }
+
+/**
+ * The door's rules for a staff move to `to`: a no-show taken back (`undo`, checked by `noShowUndo`), or
+ * a check-in or no-show within its timing; answers what the history records (`detail`, when forced).
+ */
+export async function staffMoveRules(
+  trx: Conn,
+  booking: BookingRow,
+  { venue, now }: { venue: VenueRow; now: Date },
+  to: string,
+  force: boolean,
+): Promise<{ undo: boolean; detail?: Record<string, unknown> }> {
+  if (booking.status === 'no_show' && to !== 'no_show') {
+    await noShowUndo(trx, booking, venue, now, to);
+    return { undo: true };
+  }
+  const timing =
+    to === 'checked_in' ? checkInAllowed(booking, venue, now, force) : to === 'no_show' ? noShowAllowed(booking, venue, now, force) : {};
+  return { undo: false, detail: Object.keys(timing).length > 0 ? timing : undefined };
+}

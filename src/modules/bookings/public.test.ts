@@ -229,9 +229,9 @@ describe('deposits', () => {
     expect(again.json().requires_payment).toBe(true);
   });
 
-  it('an unpaid booking is released by the expiry job after 15 minutes, not before', async () => {
+  it('an unpaid booking is released by the expiry job after 10 minutes, not before', async () => {
     const answer = (await book(depositBody('2026-07-24', 'p4'))).json();
-    t.clock.advance(14 * 60_000);
+    t.clock.advance(9 * 60_000);
     expect(await t.ctx.bookings.expireUnpaid()).toBe(0);
     t.clock.advance(2 * 60_000);
     expect(await t.ctx.bookings.expireUnpaid()).toBeGreaterThanOrEqual(1);

@@ -38,7 +38,7 @@ import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, Lifecyc
 import { recordHistory, type Actor } from './history.js';
 import { bestSeating, checkTablesFree, holdTables, namedTablesFree, stayOf } from './seating.js';
 import { claimSlots, releaseSlots, slotOf } from './slots.js';
-import { checkInAllowed, noShowAllowed, noShowUndo } from './door-timing.js';
+import { staffMoveRules } from './door-timing.js';
 import { createHoldActions } from './staff-holds.js';
 
 export interface StaffDeps {
@@ -209,27 +209,13 @@ export function createStaffService(deps: StaffDeps) {
     unreject: (auth: AuthInfo, id: string) => update(auth, id, moveTo('pending', 'unrejected', 'unreject')),
     cancel,
 
-    /**
-     * Any move the status table allows, within the door's timing (door-timing.ts; `force` overrides the
-     * check-in window and the no-show wait); a no-show goes back to the status it replaced within its
-     * service day; a cancellation is a staff cancel without refund (the guest is told).
-     */
+    /** Any move the status table allows, within the door's timing (door-timing.ts); a cancellation is a staff cancel without refund. */
     setStatus(auth: AuthInfo, id: string, status: StaffSettableStatus, force = false) {
       if (status === 'cancelled') return cancel(auth, id, {});
       return update(auth, id, async (trx, booking, context) => {
-        const { venue, now } = context;
-        if (booking.status === 'no_show' && status !== 'no_show') {
-          await noShowUndo(trx, booking, venue, now, status);
-          return moveTo(status, 'returned from a no-show', 'undo_no_show', undefined, true)(trx, booking, context);
-        }
-        const timing =
-          status === 'checked_in'
-            ? checkInAllowed(booking, venue, now, force)
-            : status === 'no_show'
-              ? noShowAllowed(booking, venue, now, force)
-              : {};
-        const detail = Object.keys(timing).length > 0 ? timing : undefined;
-        return moveTo(status, MOVED[status], 'set_status', detail)(trx, booking, context);
+        const { undo, detail } = await staffMoveRules(trx, booking, context, status, force);
+        const [action, history] = undo ? ['returned from a no-show', 'undo_no_show'] : [MOVED[status], 'set_status'];
+        return moveTo(status, action, history, detail, undo)(trx, booking, context);
       });
     },
 

@@ -170,11 +170,21 @@ export const GenerateImageBody = Type.Object({
 });
 export const GenerateImageResult = Type.Object({ success: Type.Boolean(), url: Type.String(), attribution: Attribution });
 
+/** Tickets of one type a single order may take unless the venue sets otherwise (security round 2). */
+export const DEFAULT_MAX_PER_ORDER = 10;
+
 export const TicketTypeBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   price_pence: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   capacity: Type.Optional(Nullable(Capacity)),
   sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+  max_per_order: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 50,
+      description: `Extension: the most tickets of this type one order may take (default ${DEFAULT_MAX_PER_ORDER})`,
+    }),
+  ),
   admission_rule_group_id: Type.Optional(Nullable(IdText)),
   ticket_profile_id: Type.Optional(Nullable(IdText)),
 });
@@ -186,6 +196,7 @@ export const TicketTypeRecord = Type.Object({
   price_pence: Type.Integer(),
   capacity: Nullable(Type.Integer()),
   sort_order: Type.Integer(),
+  max_per_order: Type.Integer({ description: 'Extension: the most tickets of this type one order may take' }),
   admission_rule_group_id: Nullable(Type.String()),
   ticket_profile_id: Nullable(Type.String()),
   sold: Type.Integer({ description: 'Extension: tickets held by active bookings' }),
@@ -221,6 +232,7 @@ export const PublicTicketType = Type.Object({
   remaining: Nullable(Type.Integer({ description: 'Tickets left; null when unlimited or the ticket profile hides capacity' })),
   sold_out: Type.Boolean(),
   requires_confirmation: Type.Boolean(),
+  max_per_order: Type.Integer({ description: 'Extension: the most tickets of this type one order may take' }),
 });
 export const BookingOptions = Type.Object({
   event: Type.Object({ ...publicEventFields, venue_id: Type.String(), venue_name: Type.String() }),

@@ -33,6 +33,7 @@ interface TicketType {
   name: string;
   price_pence: number;
   remaining: number | null;
+  max_per_order: number;
   sold_out: boolean;
   requires_confirmation: boolean;
 }
@@ -229,7 +230,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
   }
 
   const chosen = options?.ticket_types.find((t) => t.id === state.ticketTypeId);
-  const maxQuantity = Math.max(1, Math.min(10, chosen?.remaining ?? 10));
+  const maxQuantity = Math.max(1, Math.min(chosen?.max_per_order ?? 10, chosen?.remaining ?? Infinity));
 
   return (
     <Shell config={props.config} heading={state.step === 'list' ? "What's on" : (options?.event.name ?? 'Tickets')} showsTimes>
