@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ClockTime, EMAIL_PATTERN, HttpUrl, IdText, Nullable, Toggle } from '../../platform/http.js';
+import { DEFAULT_CHECK_IN_WINDOW_MINUTES } from '../../domain/door-window.js';
 import { BOOKING_POLICY_KINDS } from '../profiles/index.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -90,7 +91,8 @@ const writableFields = {
       minimum: 0,
       maximum: 1440,
       description:
-        'Extension: how many minutes before a booking’s time the door may check it in (default 120). Check-in stays on the ' +
+        `Extension: how many minutes before a booking’s time the door may check it in (default ${DEFAULT_CHECK_IN_WINDOW_MINUTES}). ` +
+        'Check-in stays on the ' +
         'booking’s service date and ends with the booking; staff may override with `force: true`.',
     }),
   ),
