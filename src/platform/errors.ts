@@ -24,7 +24,7 @@ export const paymentRequired = (message: string, extra?: Record<string, unknown>
 export const forbidden = (message = 'You do not have permission to do that.') => new AppError(403, message);
 export const notFound = (what = 'Resource') => new AppError(404, `${what} not found`);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, message, extra);
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new AppError(429, TOO_MANY_REQUESTS_MESSAGE, {}, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const tooManyRequests = (retryAfterSeconds: number, extra: Record<string, unknown> = {}) =>
+  new AppError(429, TOO_MANY_REQUESTS_MESSAGE, extra, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const badGateway = (message = 'The payment provider could not be reached. Please try again.') => new AppError(502, message);
 export const serviceUnavailable = (message: string) => new AppError(503, message);

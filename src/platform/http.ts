@@ -24,6 +24,21 @@ export const ClockTime = Type.String({
 });
 export const DateString = Type.String({ maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'a date as YYYY-MM-DD' });
 
+/**
+ * An absolute http(s) URL with a host: the only links the API accepts (security round 2: a
+ * `javascript:` or `data:` URL stored in a link field ends up as a clickable link in a widget).
+ */
+export const HttpUrl = (maxLength = 2000) =>
+  Type.String({ maxLength, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$', description: 'an http(s) URL' });
+
+/** An image address: an http(s) URL, or a site-relative path such as the `/uploads/…` an upload stores. */
+export const ImageUrl = (maxLength = 2000) =>
+  Type.String({
+    maxLength,
+    pattern: '^([Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+|/)[^\\s]*$',
+    description: 'an http(s) URL or a site-relative path',
+  });
+
 /** Ids sent in bodies (`table_ids`, `role_id` …): ours are about 30 characters. */
 export const IdText = Type.String({ minLength: 1, maxLength: 100 });
 

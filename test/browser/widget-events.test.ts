@@ -56,4 +56,27 @@ describe.skipIf(!chromiumPresent)('events widget in chromium', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('links a photo credit only when its URL is http(s) (security round 2)', async () => {
+    // A credit stored before the API refused other schemes: the widget shows the name, not a link.
+    const credit = {
+      photographer: 'Mallory',
+      photographer_url: 'javascript:alert(document.domain)',
+      unsplash_url: 'https://unsplash.com/',
+    };
+    await h.t.db.kysely
+      .updateTable('events')
+      .set({ image_attribution: JSON.stringify(credit) })
+      .where('venue_id', '=', h.venueId)
+      .execute();
+    const { page, frame } = await openEmbedded(h, h.publicIds.events);
+    await frame
+      .getByText(/Photo by Mallory/)
+      .first()
+      .waitFor();
+    expect(await frame.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(await frame.getByRole('link', { name: 'Mallory' }).count()).toBe(0);
+    expect(await frame.getByRole('link', { name: 'Unsplash' }).count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
 });

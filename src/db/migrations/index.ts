@@ -12,6 +12,7 @@ import * as m0009 from './0009_vouchers.js';
 import * as m0010 from './0010_guests.js';
 import * as m0011 from './0011_events.js';
 import * as m0012 from './0012_guest_identity.js';
+import * as m0014 from './0014_booking_rules.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_guests': m0010,
   '0011_events': m0011,
   '0012_guest_identity': m0012,
+  '0014_booking_rules': m0014,
 };

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ClockTime, DateString, Nullable, Toggle } from '../../platform/http.js';
+import { ClockTime, DateString, ImageUrl, Nullable, Toggle } from '../../platform/http.js';
 import { DAYS_OF_WEEK } from './availability.table.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -125,7 +125,7 @@ export const AccessRuleBody = Type.Object({
   display_enabled: Type.Optional(Toggle),
   display_title: Type.Optional(Nullable(Text(200))),
   display_description: Type.Optional(Nullable(Text(5000))),
-  display_image_url: Type.Optional(Nullable(Text(2000))),
+  display_image_url: Type.Optional(Nullable(Type.Union([Type.Literal(''), ImageUrl()]))),
   // seating
   seating_enabled: Type.Optional(Toggle),
   seating_area_ids: Type.Optional(IdList),

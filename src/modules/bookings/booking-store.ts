@@ -57,6 +57,8 @@ export interface StatusChange {
   /** Other columns written with the status. */
   set?: Partial<Omit<BookingRow, 'id' | 'status'>>;
   detail?: Record<string, unknown>;
+  /** Takes a no-show back to the status it replaced (the caller checked it: `noShowUndo`), outside the status table. */
+  undo?: boolean;
 }
 
 /**
@@ -66,7 +68,8 @@ export interface StatusChange {
  * being active frees its table slots.
  */
 export async function changeStatus(trx: Conn, booking: BookingRow, change: StatusChange): Promise<BookingRow> {
-  if (!canMove(booking.status, change.to)) throw conflict(refusedMoveMessage(booking.status, change.action), { status: booking.status });
+  if (!change.undo && !canMove(booking.status, change.to))
+    throw conflict(refusedMoveMessage(booking.status, change.action), { status: booking.status });
   const at = change.now.toISOString();
   const extra: Record<string, unknown> = { ...change.set };
   if (change.to === 'checked_in') extra.checked_in_at ??= at;

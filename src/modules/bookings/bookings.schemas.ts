@@ -94,7 +94,13 @@ export const BookingChanged = Type.Object(
 );
 export type BookingChanged = Static<typeof BookingChanged>;
 
-export const StatusBody = Type.Object({ status: Type.Enum([...STAFF_SETTABLE_STATUSES]) });
+/** Staff override of the door's timing (security round 2), recorded in the booking's history. */
+export const Force = Type.Boolean({
+  description:
+    'Extension: `true` checks in outside the venue’s check-in window, or marks a no-show before the booking’s time; the history records it (`detail.forced`)',
+});
+
+export const StatusBody = Type.Object({ status: Type.Enum([...STAFF_SETTABLE_STATUSES]), force: Type.Optional(Force) });
 
 export const CancelBody = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500 })),

@@ -49,6 +49,8 @@ export interface BookingsTable {
   payment_status: Generated<string>;
   captured_pence: Generated<number>;
   refunded_pence: Generated<number>;
+  /** The client address of a public unpaid hold (holds are capped per address and per email). */
+  hold_address: Generated<string | null>;
   /** A `pending_payment` booking is released (expired) after this instant. */
   payment_expires_at: string | null;
   status_changed_at: string | null;

@@ -8,7 +8,7 @@ import { authOf, venueOf } from '../../platform/auth-guard.js';
 import { badRequest } from '../../platform/errors.js';
 import { errorResponses, Nullable } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
-import { BookingChanged, DoorRejectBody } from './bookings.schemas.js';
+import { BookingChanged, DoorRejectBody, Force } from './bookings.schemas.js';
 import type { DoorService } from './door.service.js';
 import type { StaffService } from './staff.service.js';
 
@@ -42,10 +42,16 @@ export const doorRoutes: RoutePlugin<{ guard: GuardFactory; door: DoorService; s
     {
       schema: {
         summary: 'Check a guest in by the token of their QR code',
-        description: 'Expired or forged tokens are refused (400); a booking that cannot be checked in is 409 naming its status.',
+        description:
+          'Expired or forged tokens are refused (400); a booking that cannot be checked in is 409 naming its status. ' +
+          'Check-in is allowed on the booking’s service date from the venue’s `check_in_window_minutes` (default 120) before its ' +
+          'time until its end (for a booking without an end, 06:00 the next morning): otherwise 409 naming the booking’s date and ' +
+          'time, with `reason` (`too_early` or `too_late`), `booking_date`, `start_time`, `opens_at` and `closes_at`. ' +
+          'Extension: `force: true` checks in outside the window, recorded in the history. A second scan is 409 ' +
+          '"Already checked in at HH:MM" (`reason: already_checked_in`, `checked_in_at`).',
         tags: ['bookings'],
         security: [{ bearer: [] }],
-        body: Type.Object({ qr_token: Type.String({ minLength: 1, maxLength: 1024 }) }),
+        body: Type.Object({ qr_token: Type.String({ minLength: 1, maxLength: 1024 }), force: Type.Optional(Force) }),
         response: {
           200: Type.Object({
             success: Type.Boolean(),
@@ -59,7 +65,7 @@ export const doorRoutes: RoutePlugin<{ guard: GuardFactory; door: DoorService; s
       },
       onRequest: guard({ permission: 'bookings:write' }),
     },
-    async (request) => door.checkIn(authOf(request), request.body.qr_token),
+    async (request) => door.checkIn(authOf(request), request.body.qr_token, request.body.force === true),
   );
 
   app.post(

@@ -10,6 +10,7 @@ import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import { bookingOrThrow, changeStatus, findBooking } from './booking-store.js';
+import { checkInAllowed } from './door-timing.js';
 import type { DoorKeys } from './door-keys.js';
 import { staffActor } from './staff.service.js';
 
@@ -30,6 +31,10 @@ export function createDoorService(deps: {
 
   /** The booking a QR token names, verified with its venue's key: the caller must reach that venue (404). */
   async function bookingOfToken(auth: AuthInfo, token: string): Promise<string> {
+    return (await scanned(auth, token)).bookingId;
+  }
+
+  async function scanned(auth: AuthInfo, token: string): Promise<{ bookingId: string; venue: VenueRow }> {
     const venueId = claimedQrVenue(token);
     if (!venueId) throw badRequest(REFUSALS.malformed);
     const venue = await deps.reachableVenue(auth, venueId);
@@ -37,7 +42,7 @@ export function createDoorService(deps: {
     if (!verified.ok) throw badRequest(REFUSALS[verified.reason] ?? REFUSALS.malformed, { reason: verified.reason });
     const booking = await findBooking(db, verified.bookingId);
     if (booking?.venue_id !== venue.id) throw notFound('Booking');
-    return booking.id;
+    return { bookingId: booking.id, venue };
   }
 
   return {
@@ -48,19 +53,22 @@ export function createDoorService(deps: {
       return { algorithm: 'Ed25519' as const, public_key: key.publicKey, public_key_pem: key.publicKeyPem };
     },
 
-    async checkIn(auth: AuthInfo, token: string) {
-      const bookingId = await bookingOfToken(auth, token);
+    /** Checks the booking in inside the venue's window (door-timing.ts), or outside it with `force`. */
+    async checkIn(auth: AuthInfo, token: string, force = false) {
+      const { bookingId, venue } = await scanned(auth, token);
       const now = clock.now();
-      const done = await withTransaction(db, async (trx) =>
-        changeStatus(trx, await bookingOrThrow(trx, bookingId), {
+      const done = await withTransaction(db, async (trx) => {
+        const booking = await bookingOrThrow(trx, bookingId);
+        const timing = checkInAllowed(booking, venue, now, force);
+        return changeStatus(trx, booking, {
           to: 'checked_in',
           action: 'checked in',
           historyAction: 'check_in',
           actor: staffActor(auth),
           now,
-          detail: { via: 'qr' },
-        }),
-      );
+          detail: { via: 'qr', ...timing },
+        });
+      });
       return { success: true, booking_id: done.id, status: done.status, guest_name: done.guest_name, guest_count: done.guest_count };
     },
   };

@@ -49,6 +49,8 @@ export interface EventBookingInput {
   /** `confirmed` (free), `pending` (awaits the venue's approval) or `pending_payment` (paid). */
   status: 'confirmed' | 'pending' | 'pending_payment';
   paymentExpiresAt: string | null;
+  /** The client address of a public unpaid hold (unpaid-holds.ts caps them). */
+  holdAddress?: string | null;
   now: Date;
   detail?: Record<string, unknown>;
 }
@@ -80,6 +82,7 @@ export async function insertEventBooking(trx: Kysely<Database>, input: EventBook
       deposit_pence: paid ? input.totalPence : 0,
       payment_status: paid ? 'requires_payment' : 'none',
       payment_expires_at: input.paymentExpiresAt,
+      hold_address: input.holdAddress ?? null,
       status_changed_at: at,
       created_at: at,
       updated_at: at,

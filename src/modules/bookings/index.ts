@@ -39,4 +39,4 @@ export {
   type EventBookings,
 } from './event-bookings.js';
 export { checkIdempotencyKey, idempotent } from './idempotency.js';
-export { PAYMENT_WINDOW_MS } from './public.service.js';
+export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './unpaid-holds.js';

@@ -186,7 +186,9 @@ export const publicBookingRoutes: RoutePlugin<{
         summary: 'Book a slot',
         description:
           'Re-checks the slot and takes a table in one transaction. Without a deposit: `{ ok, booking_id, status }`. With one: ' +
-          '`{ requires_payment, payment_client_secret, booking_id }`; the booking waits `pending_payment` for 15 minutes. ' +
+          '`{ requires_payment, payment_client_secret, booking_id }`; the booking waits `pending_payment` for 10 minutes. ' +
+          'At one venue a client address keeps at most 3 and an email at most 2 bookings awaiting payment: one more is 429 ' +
+          '(`reason: unpaid_holds`, `Retry-After` until the oldest lapses). ' +
           'An `Idempotency-Key` header makes a retry return the first answer (the same key with another body: 409). ' +
           'Callers who are not signed in send `turnstile_token`. A `guestlist` rule takes a free place on the list only, within ' +
           'the list’s and the door’s capacity (409 when full); a list without free entry is 402: paid entry and queue skip are ' +

@@ -46,10 +46,9 @@ import { termsOfRule } from './guestlist-terms.js';
 import { createDeposits, type PaymentRequest } from './deposits.js';
 import { occupiedOf, seatingOf } from './seating.js';
 import { claimSlots } from './slots.js';
+import { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './unpaid-holds.js';
 import { cachedOccupancy, cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
 
-/** How long an unpaid deposit booking keeps its table. */
-export const PAYMENT_WINDOW_MS = 15 * 60_000;
 export const SLOT_TAKEN_MESSAGE = 'That time is no longer available';
 /** Statuses that get no QR code (decisions: a QR code for every booking not cancelled, rejected or expired). */
 const NO_QR = new Set(['cancelled', 'rejected', 'expired']);
@@ -311,6 +310,9 @@ export function createPublicBookings(deps: PublicDeps) {
       const id = newId('bkg');
       const at = now.toISOString();
       const status = deposit.type === 'none' ? 'confirmed' : 'pending_payment';
+      if (status === 'pending_payment') {
+        await checkUnpaidHolds(db, trx, { venueId: venue.id, address: request.ip, email: body.guest_email, now });
+      }
       await trx
         .insertInto('bookings')
         .values({
@@ -338,6 +340,7 @@ export function createPublicBookings(deps: PublicDeps) {
           deposit_pence: deposit.pence,
           payment_status: deposit.type === 'none' ? 'none' : 'requires_payment',
           payment_expires_at: deposit.type === 'none' ? null : new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
+          hold_address: status === 'pending_payment' ? request.ip : null,
           status_changed_at: at,
           created_at: at,
           updated_at: at,

@@ -130,9 +130,15 @@ export const staffRoutes: RoutePlugin<{ guard: GuardFactory; staff: StaffService
       schema: {
         summary: 'Move a booking to another status',
         description:
-          'Extension (staff reservation floor). Body `{ status }`: `pending`, `approved`, `confirmed`, `checked_in`, `cancelled`, ' +
+          'Extension (staff reservation floor). Body `{ status, force? }`: `pending`, `approved`, `confirmed`, `checked_in`, `cancelled`, ' +
           '`rejected` or `no_show`, as the status table allows (409 naming the current `status` otherwise). `cancelled` is a staff ' +
-          'cancel without refund (the guest is mailed). A booking leaving the active statuses frees its tables.',
+          'cancel without refund (the guest is mailed). A booking leaving the active statuses frees its tables. ' +
+          '`checked_in` only on the booking’s service date, from the venue’s `check_in_window_minutes` before its time until its end ' +
+          '(409 naming the booking’s date and time, `reason` `too_early` or `too_late`); a booking already checked in is 409 ' +
+          '"Already checked in at HH:MM" (`reason: already_checked_in`). `no_show` only once the booking’s time has passed (409, ' +
+          '`reason: too_early`). `force: true` overrides both time rules and is recorded in the history. A no-show is undone by ' +
+          'sending the status it replaced, until 06:00 the morning after its date (or its end, when later); other moves from ' +
+          '`no_show` are 409 (`reason` `no_show_undo` or `service_day_over`, with `previous_status`).',
         ...common,
         params: BookingParams,
         body: StatusBody,
@@ -140,7 +146,7 @@ export const staffRoutes: RoutePlugin<{ guard: GuardFactory; staff: StaffService
       },
       onRequest: write,
     },
-    async (request) => staff.setStatus(authOf(request), request.params.id, request.body.status),
+    async (request) => staff.setStatus(authOf(request), request.params.id, request.body.status, request.body.force === true),
   );
 
   app.patch(

@@ -38,6 +38,7 @@ import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, Lifecyc
 import { recordHistory, type Actor } from './history.js';
 import { bestSeating, checkTablesFree, holdTables, namedTablesFree, stayOf } from './seating.js';
 import { claimSlots, releaseSlots, slotOf } from './slots.js';
+import { staffMoveRules } from './door-timing.js';
 import { createHoldActions } from './staff-holds.js';
 
 export interface StaffDeps {
@@ -99,9 +100,9 @@ export function createStaffService(deps: StaffDeps) {
 
   /** A status move; a booking that becomes active again (unreject) takes its tables back (409 if they are taken since). */
   const moveTo =
-    (to: BookingStatus, action: string, historyAction: string, detail?: Record<string, unknown>): Change =>
+    (to: BookingStatus, action: string, historyAction: string, detail?: Record<string, unknown>, undo = false): Change =>
     async (trx, booking, { actor, now }) => {
-      const moved = await changeStatus(trx, booking, { to, action, historyAction, actor, now, detail });
+      const moved = await changeStatus(trx, booking, { to, action, historyAction, actor, now, detail, undo });
       if (!isActive(booking.status) && isActive(to) && moved.starts_at && moved.ends_at) {
         const tableIds = await tableIdsOf(trx, booking.id);
         if (tableIds.length > 0)
@@ -208,10 +209,14 @@ export function createStaffService(deps: StaffDeps) {
     unreject: (auth: AuthInfo, id: string) => update(auth, id, moveTo('pending', 'unrejected', 'unreject')),
     cancel,
 
-    /** Any move the status table allows; a cancellation is a staff cancel without refund (the guest is told). */
-    setStatus(auth: AuthInfo, id: string, status: StaffSettableStatus) {
+    /** Any move the status table allows, within the door's timing (door-timing.ts); a cancellation is a staff cancel without refund. */
+    setStatus(auth: AuthInfo, id: string, status: StaffSettableStatus, force = false) {
       if (status === 'cancelled') return cancel(auth, id, {});
-      return update(auth, id, moveTo(status, MOVED[status], 'set_status'));
+      return update(auth, id, async (trx, booking, context) => {
+        const { undo, detail } = await staffMoveRules(trx, booking, context, status, force);
+        const [action, history] = undo ? ['returned from a no-show', 'undo_no_show'] : [MOVED[status], 'set_status'];
+        return moveTo(status, action, history, detail, undo)(trx, booking, context);
+      });
     },
 
     updateDetails: (auth: AuthInfo, id: string, body: DetailsBody) =>

@@ -214,7 +214,9 @@ describe('status moves', () => {
 
   it('PATCH status moves as the table allows; checked_in stamps the time; cancelled mails the guest', async () => {
     const { op, venueId } = await setupVenue(t);
-    const id = await insertBooking(t, op.operatorId, venueId, { status: 'approved' });
+    // Today at 14:00 (BST; the clock reads 13:00): inside the check-in window.
+    const today = { starts_at: '2026-06-15T13:00:00.000Z', ends_at: '2026-06-15T15:00:00.000Z' };
+    const id = await insertBooking(t, op.operatorId, venueId, { status: 'approved', ...today });
     const checkedIn = await call('PATCH', `/api/bookings/${id}/status`, op.headers, { status: 'checked_in' });
     expect(checkedIn.statusCode, checkedIn.body).toBe(200);
     expect(checkedIn.json().booking).toMatchObject({ status: 'checked_in', checked_in_at: t.clock.now().toISOString() });

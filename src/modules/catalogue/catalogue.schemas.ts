@@ -1,6 +1,6 @@
 /** Request and response schemas of bundles, promo codes, tags and copy-from. */
 import { Type, type Static } from 'typebox';
-import { Nullable, Toggle } from '../../platform/http.js';
+import { ImageUrl as ImageAddress, Nullable, Toggle } from '../../platform/http.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -28,12 +28,7 @@ const Price = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'pen
 const MaxQty = Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }));
 // An http(s) or site-relative URL (what the image upload stores); '' or null clears it. Other schemes
 // (javascript:, data:) would end up in the widget's markup.
-const ImageUrl = Nullable(
-  Type.Union([
-    Type.Literal(''),
-    Type.String({ maxLength: 2000, pattern: '^(https?://|/)[^\\s]+$', description: 'an http(s) or site-relative URL' }),
-  ]),
-);
+const ImageUrl = Nullable(Type.Union([Type.Literal(''), ImageAddress()]));
 
 export const ItemBody = Type.Object({
   name: Name,

@@ -113,6 +113,29 @@ describe('POST /api/my-events/generate-image', () => {
     }
   });
 
+  it('refuses a credit link or an image address that is not http(s) (security round 2)', async () => {
+    const { venueId, events } = await setupEvents(t);
+    const credit = { photographer: 'Mallory', photographer_url: 'https://unsplash.test/@m', unsplash_url: 'https://unsplash.test/p' };
+    const hostile = ['javascript:alert(document.domain)', 'JavaScript:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', '//', 'https://'];
+    for (const url of hostile) {
+      for (const field of ['photographer_url', 'unsplash_url'] as const) {
+        const res = await events.post('', {
+          venue_id: venueId,
+          name: 'Credit',
+          event_date: '2026-07-01',
+          image_url: 'https://images.example/a.jpg',
+          image_attribution: { ...credit, [field]: url },
+        });
+        expect(res.statusCode, `${field} ${url}`).toBe(400);
+        expect(res.json().error).toMatch(/http\(s\) URL/);
+      }
+    }
+    const id = await createEvent(events, venueId, { image_url: '/uploads/own.png', image_attribution: credit });
+    expect((await events.put(`/${id}`, { image_url: 'javascript:alert(1)' })).statusCode).toBe(400);
+    expect((await events.put(`/${id}`, { image_attribution: { ...credit, unsplash_url: 'javascript:alert(1)' } })).statusCode).toBe(400);
+    expect((await events.get(`/${id}`)).json().data).toMatchObject({ image_url: '/uploads/own.png', image_attribution: credit });
+  });
+
   it('falls back to the event type, and answers 404 when nothing matches', async () => {
     answers.set('disco', { total: 1, results: [photo('disco1')] });
     const { events } = await setupEvents(t);

@@ -85,8 +85,10 @@ export const eventsPublicRoutes: RoutePlugin<{
         description:
           '`selection.kind` `ticket`: `quantity` tickets of `ticket_type_id` (each admits one guest; `party_size`, if sent, must equal ' +
           '`quantity`). Free tickets: the booking is confirmed and the tickets mailed (`{ free: true, booking_id }`). Paid: the ' +
-          'tickets are held for 15 minutes awaiting payment (`{ requires_payment: true, booking_id, payment_intent_id, client_secret }`; ' +
-          'pay, then call finalize). A purchase the venue must approve is held as a request (`{ requires_confirmation: true, booking_id }`, ' +
+          'tickets are held for 10 minutes awaiting payment (`{ requires_payment: true, booking_id, payment_intent_id, client_secret }`; ' +
+          'pay, then call finalize). An order takes at most the ticket type’s `max_per_order` (default 10; more is 400 naming it). ' +
+          'At one venue a client address keeps at most 3 and an email at most 2 reservations awaiting payment: one more is 429 ' +
+          '(`reason: unpaid_holds`, `Retry-After` until the oldest lapses). A purchase the venue must approve is held as a request (`{ requires_confirmation: true, booking_id }`, ' +
           'status `pending`, nothing charged). 409 when not enough tickets are left (ticket type or event capacity). An ' +
           '`Idempotency-Key` header makes a retry answer the same booking (the same key with another body: 409). Callers send ' +
           '`turnstile_token` when the bot check is on. Rate limited per client address (429). Admission rules (discount, ' +

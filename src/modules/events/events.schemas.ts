@@ -1,6 +1,6 @@
 /** TypeBox schemas of the events routes (spec: Event, Ticket type, Events, the event rows of the public widget endpoints). */
 import { Type, type Static } from 'typebox';
-import { ClockTime, DateString, Email, IdText, Nullable } from '../../platform/http.js';
+import { ClockTime, DateString, Email, HttpUrl, IdText, ImageUrl, Nullable } from '../../platform/http.js';
 import { PagedList, pagingQueryFields } from '../../platform/paging.js';
 
 export const EVENT_STATUSES = ['draft', 'approved', 'cancelled', 'rejected', 'pending_venue_approval'] as const;
@@ -23,14 +23,14 @@ const editable = {
   guest_list_capacity: Type.Optional(Nullable(Capacity)),
   visibility: Type.Optional(Type.Literal('public', { description: 'Always `public`' })),
   event_mode: Type.Optional(Type.Literal('ticketed', { description: 'Always `ticketed`' })),
-  image_url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  image_url: Type.Optional(Nullable(Type.Union([Type.Literal(''), ImageUrl()]))),
   image_attribution: Type.Optional(
     Nullable(
       Type.Object(
         {
           photographer: Type.String({ maxLength: 200 }),
-          photographer_url: Type.String({ maxLength: 2000 }),
-          unsplash_url: Type.String({ maxLength: 2000 }),
+          photographer_url: HttpUrl(),
+          unsplash_url: HttpUrl(),
         },
         { description: 'Extension: the stock photo credit `generate-image` answered; cleared when image_url changes without one' },
       ),
@@ -170,11 +170,21 @@ export const GenerateImageBody = Type.Object({
 });
 export const GenerateImageResult = Type.Object({ success: Type.Boolean(), url: Type.String(), attribution: Attribution });
 
+/** Tickets of one type a single order may take unless the venue sets otherwise (security round 2). */
+export const DEFAULT_MAX_PER_ORDER = 10;
+
 export const TicketTypeBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   price_pence: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
   capacity: Type.Optional(Nullable(Capacity)),
   sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+  max_per_order: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 50,
+      description: `Extension: the most tickets of this type one order may take (default ${DEFAULT_MAX_PER_ORDER})`,
+    }),
+  ),
   admission_rule_group_id: Type.Optional(Nullable(IdText)),
   ticket_profile_id: Type.Optional(Nullable(IdText)),
 });
@@ -186,6 +196,7 @@ export const TicketTypeRecord = Type.Object({
   price_pence: Type.Integer(),
   capacity: Nullable(Type.Integer()),
   sort_order: Type.Integer(),
+  max_per_order: Type.Integer({ description: 'Extension: the most tickets of this type one order may take' }),
   admission_rule_group_id: Nullable(Type.String()),
   ticket_profile_id: Nullable(Type.String()),
   sold: Type.Integer({ description: 'Extension: tickets held by active bookings' }),
@@ -221,6 +232,7 @@ export const PublicTicketType = Type.Object({
   remaining: Nullable(Type.Integer({ description: 'Tickets left; null when unlimited or the ticket profile hides capacity' })),
   sold_out: Type.Boolean(),
   requires_confirmation: Type.Boolean(),
+  max_per_order: Type.Integer({ description: 'Extension: the most tickets of this type one order may take' }),
 });
 export const BookingOptions = Type.Object({
   event: Type.Object({ ...publicEventFields, venue_id: Type.String(), venue_name: Type.String() }),

@@ -49,6 +49,8 @@ export interface TicketTypesTable {
   /** Tickets of this type that can be sold (null: unlimited). */
   capacity: number | null;
   sort_order: Generated<number>;
+  /** The most tickets of this type one order may take. */
+  max_per_order: Generated<number>;
   /** Detached (set null) by the profiles module when the group or profile is deleted. */
   admission_rule_group_id: string | null;
   ticket_profile_id: string | null;

@@ -33,7 +33,8 @@ describe.runIf(ENGINE === 'postgres')('three server processes, one database', ()
     const op = await createOperator(t);
     venueId = await insertVenue(t, op.operatorId);
     // One after the other: the first start builds the compiled server if it is out of date.
-    for (let i = 0; i < 3; i++) servers.push(await startServe({ DATABASE_URL: t.db.url, UPLOADS_DIR: uploads }));
+    // Behind a proxy: each racer comes from an address of its own (unpaid holds are capped per address).
+    for (let i = 0; i < 3; i++) servers.push(await startServe({ DATABASE_URL: t.db.url, UPLOADS_DIR: uploads, TRUST_PROXY: 'true' }));
     const login = await call(0, 'POST', '/api/auth/login', { email: op.email, password: op.password });
     headers = { authorization: `Bearer ${login.body.token}` };
   }, 180_000);
@@ -66,11 +67,17 @@ describe.runIf(ENGINE === 'postgres')('three server processes, one database', ()
     );
     expect(type.status, JSON.stringify(type.body)).toBe(200);
     const purchase = (i: number, quantity: number) =>
-      call(i, 'POST', `/api/public/events/${eventId}/create-intent`, {
-        selection: { kind: 'ticket', ticket_type_id: type.body.id, quantity },
-        guest_name: `Racer ${i}`,
-        guest_email: `racer${i}@example.test`,
-      });
+      call(
+        i,
+        'POST',
+        `/api/public/events/${eventId}/create-intent`,
+        {
+          selection: { kind: 'ticket', ticket_type_id: type.body.id, quantity },
+          guest_name: `Racer ${i}`,
+          guest_email: `racer${i}@example.test`,
+        },
+        { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      );
     expect((await purchase(2, 7)).status).toBe(200);
 
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => purchase(i, 1)));

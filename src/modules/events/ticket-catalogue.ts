@@ -80,6 +80,7 @@ export function createTicketCatalogue(deps: TicketSalesDeps) {
           remaining: terms.showCapacity ? left : null,
           sold_out: left === 0 || terms.closedReason !== null,
           requires_confirmation: terms.needsApproval || Boolean(type.admission_rule_group_id),
+          max_per_order: type.max_per_order,
         },
       ];
     });

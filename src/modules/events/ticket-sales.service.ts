@@ -33,6 +33,7 @@ import {
   idempotent,
   insertEventBooking,
   PAYMENT_WINDOW_MS,
+  checkUnpaidHolds,
   type EventBookingRow,
   type EventBookings,
 } from '../bookings/index.js';
@@ -90,7 +91,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
     venue: VenueRow,
     eventId: string,
     body: CreateIntentBody,
-    prepared: { bookingId: string; qrToken: string },
+    prepared: { bookingId: string; qrToken: string; address: string },
     guestId: string | null,
   ) {
     const now = clock.now();
@@ -108,6 +109,9 @@ export function createTicketSales(deps: TicketSalesDeps) {
     );
     if (!type || terms.hidden) throw notFound('Ticket type');
     if (terms.closedReason) throw conflict(terms.closedReason);
+    if (selection.quantity > type.max_per_order) {
+      throw badRequest(`At most ${type.max_per_order} tickets of this type per order`, { max_per_order: type.max_per_order });
+    }
 
     const active = await activeEventBookings(trx, event.id);
     const guestsHeld = active.reduce((sum, b) => sum + b.guest_count, 0);
@@ -135,6 +139,9 @@ export function createTicketSales(deps: TicketSalesDeps) {
     const unit = Math.round((type.price_pence * (100 - admission.discountPct)) / 100);
     const total = unit * selection.quantity;
     const status = terms.needsApproval || admission.needsApproval ? 'pending' : total === 0 ? 'confirmed' : 'pending_payment';
+    if (status === 'pending_payment') {
+      await checkUnpaidHolds(db, trx, { venueId: venue.id, address: prepared.address, email: body.guest_email, now });
+    }
     const startsAt = event.start_time ? localToUtc(event.event_date, event.start_time, venue.timezone).toISOString() : null;
     const booking = await insertEventBooking(trx, {
       id: prepared.bookingId,
@@ -152,6 +159,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       totalPence: total,
       status,
       paymentExpiresAt: status === 'pending_payment' ? new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString() : null,
+      holdAddress: status === 'pending_payment' ? prepared.address : null,
       now,
       detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: admission.discountPct },
     });
@@ -227,7 +235,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       // The buyer is part of what a key stands for: a retry by someone else is another body (409).
       const keyed = { ...fields, guest_id: request.guestId };
       const sold = await idempotent(db, { scope: `event-tickets:${event.id}`, key: request.idempotencyKey, body: keyed, now }, (trx) =>
-        sell(trx, venue, event.id, body, { bookingId, qrToken }, request.guestId),
+        sell(trx, venue, event.id, body, { bookingId, qrToken, address: request.ip }, request.guestId),
       );
       if (sold.status === 'pending_payment') return requestPayment(venue, event, sold.booking_id);
       if (sold.status === 'pending') return { requires_confirmation: true, ...sold };

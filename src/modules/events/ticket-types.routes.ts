@@ -7,7 +7,8 @@ import type { TicketTypesService } from './ticket-types.service.js';
 
 const RULES =
   '`capacity` null means unlimited and cannot drop below the tickets sold; `ticket_profile_id` and `admission_rule_group_id` must ' +
-  'name the event venue’s own ticket profile and admission group (400 otherwise).';
+  'name the event venue’s own ticket profile and admission group (400 otherwise). Extension: `max_per_order` (1–50, default 10) ' +
+  'caps the tickets of the type one order may take.';
 
 export const ticketTypesRoutes: RoutePlugin<{ guard: GuardFactory; ticketTypes: TicketTypesService }> = async (
   app,

@@ -24,7 +24,7 @@ import {
   updateTicketType,
   type TicketTypeRow,
 } from './events.repository.js';
-import type { TicketTypeBody } from './events.schemas.js';
+import { DEFAULT_MAX_PER_ORDER, type TicketTypeBody } from './events.schemas.js';
 import { eventLock, type EventsService } from './events.service.js';
 
 export function toTicketType(row: TicketTypeRow, sold: number) {
@@ -35,6 +35,7 @@ export function toTicketType(row: TicketTypeRow, sold: number) {
     price_pence: row.price_pence,
     capacity: row.capacity,
     sort_order: row.sort_order,
+    max_per_order: row.max_per_order,
     admission_rule_group_id: row.admission_rule_group_id,
     ticket_profile_id: row.ticket_profile_id,
     sold,
@@ -92,6 +93,7 @@ export function createTicketTypes(deps: { db: Db; clock: Clock; references: Refe
         price_pence: body.price_pence ?? 0,
         capacity: body.capacity ?? null,
         sort_order: body.sort_order ?? 0,
+        max_per_order: body.max_per_order ?? DEFAULT_MAX_PER_ORDER,
         admission_rule_group_id: body.admission_rule_group_id ?? null,
         ticket_profile_id: body.ticket_profile_id ?? null,
         created_at: at,
@@ -115,6 +117,7 @@ export function createTicketTypes(deps: { db: Db; clock: Clock; references: Refe
           ...(body.price_pence !== undefined ? { price_pence: body.price_pence } : {}),
           ...(body.capacity !== undefined ? { capacity: body.capacity } : {}),
           ...(body.sort_order !== undefined ? { sort_order: body.sort_order } : {}),
+          ...(body.max_per_order !== undefined ? { max_per_order: body.max_per_order } : {}),
           ...(body.admission_rule_group_id !== undefined ? { admission_rule_group_id: body.admission_rule_group_id } : {}),
           ...(body.ticket_profile_id !== undefined ? { ticket_profile_id: body.ticket_profile_id } : {}),
           updated_at: clock.now().toISOString(),

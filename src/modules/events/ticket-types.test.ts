@@ -28,6 +28,7 @@ describe('ticket types', () => {
         price_pence: 1000,
         capacity: null,
         sort_order: 1,
+        max_per_order: 10,
         admission_rule_group_id: null,
         ticket_profile_id: null,
         sold: 0,

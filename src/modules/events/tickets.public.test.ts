@@ -99,11 +99,19 @@ describe('free tickets', () => {
 
     const ticket = await t.db.kysely.selectFrom('event_tickets').selectAll().where('booking_id', '=', booking.id).executeTakeFirstOrThrow();
     expect(ticket).toMatchObject({ ticket_type_id: ticketTypeId, quantity: 2, unit_price_pence: 0 });
+    // The event is on 10 July; the clock reads 15 June (finding 11: a ticket checked in weeks early).
+    const early = await t.app.inject({ method: 'POST', url: '/api/check-in', headers: op.headers, payload: { qr_token: ticket.qr_token } });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({
+      reason: 'too_early',
+      error: 'This booking is for 2026-07-10 at 21:00: check-in opens at 19:00 on 2026-07-10',
+    });
     const checkIn = await t.app.inject({
       method: 'POST',
       url: '/api/check-in',
       headers: op.headers,
-      payload: { qr_token: ticket.qr_token },
+      // The event is weeks away: staff override the check-in window (the window has its own tests).
+      payload: { qr_token: ticket.qr_token, force: true },
     });
     expect(checkIn.statusCode, checkIn.body).toBe(200);
     expect(checkIn.json()).toMatchObject({ booking_id: booking.id, status: 'checked_in' });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { ClockTime, EMAIL_PATTERN, IdText, Nullable, Toggle } from '../../platform/http.js';
+import { ClockTime, EMAIL_PATTERN, HttpUrl, IdText, Nullable, Toggle } from '../../platform/http.js';
+import { DEFAULT_CHECK_IN_WINDOW_MINUTES } from '../../domain/door-window.js';
 import { BOOKING_POLICY_KINDS } from '../profiles/index.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -35,11 +36,10 @@ const FoodTypeShapes = [
   Type.String({ maxLength: 500 }),
 ] as const;
 const FoodTypes = Type.Union([...FoodTypeShapes]);
-const Url = Type.String({ pattern: '^https?://\\S+$', maxLength: 500, description: 'an http(s) URL' });
 const Email = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: 'an email address' });
 /** Optional text: `null` or an empty string clears it. */
 const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
-const ClearableUrl = Type.Union([Url, Type.Literal(''), Type.Null()]);
+const ClearableUrl = Type.Union([HttpUrl(500), Type.Literal(''), Type.Null()]);
 const ClearableEmail = Type.Union([Email, Type.Literal(''), Type.Null()]);
 const Money = Nullable(Type.Number({ minimum: 0 }));
 
@@ -86,6 +86,16 @@ const writableFields = {
     ),
   ),
   default_booking_duration: Type.Optional(Type.Integer({ minimum: 5, maximum: 1440 })),
+  check_in_window_minutes: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1440,
+      description:
+        `Extension: how many minutes before a booking’s time the door may check it in (default ${DEFAULT_CHECK_IN_WINDOW_MINUTES}). ` +
+        'Check-in stays on the ' +
+        'booking’s service date and ends with the booking; staff may override with `force: true`.',
+    }),
+  ),
   default_party_min: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   default_party_max: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'not below default_party_min' })),
   booking_cutoff_value: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100000 }))),
@@ -140,6 +150,7 @@ export const Venue = Type.Object({
   paid_guest_list_enabled: Type.Boolean(),
   booking_policy: Nullable(Type.String()),
   default_booking_duration: Type.Integer(),
+  check_in_window_minutes: Type.Integer({ description: 'minutes before a booking’s time from which it may be checked in' }),
   default_party_min: Type.Integer(),
   default_party_max: Type.Integer(),
   booking_cutoff_value: Nullable(Type.Integer()),

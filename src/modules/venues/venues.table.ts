@@ -43,6 +43,8 @@ export interface VenuesTable {
   cover_image_url: string | null;
   /** IANA zone; dates and clock times of the venue are local to it. */
   timezone: Generated<string>;
+  /** Minutes before a booking's time from which the door may check it in (security round 2). */
+  check_in_window_minutes: Generated<number>;
   /** 1 once the venue has an access rule (discovery surfaces). */
   is_bookable: Generated<number>;
   created_at: string;

@@ -10,6 +10,7 @@ import type { BaseConfig } from '../lib/config';
 import { announceBooked, askScrollTop } from '../lib/embed';
 import { dateLabel, isEmail, money } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
+import { PhotoCredit } from '../ui/PhotoCredit';
 import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
 import { BookingQr } from '../ui/Qr';
@@ -32,6 +33,7 @@ interface TicketType {
   name: string;
   price_pence: number;
   remaining: number | null;
+  max_per_order: number;
   sold_out: boolean;
   requires_confirmation: boolean;
 }
@@ -228,7 +230,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
   }
 
   const chosen = options?.ticket_types.find((t) => t.id === state.ticketTypeId);
-  const maxQuantity = Math.max(1, Math.min(10, chosen?.remaining ?? 10));
+  const maxQuantity = Math.max(1, Math.min(chosen?.max_per_order ?? 10, chosen?.remaining ?? Infinity));
 
   return (
     <Shell config={props.config} heading={state.step === 'list' ? "What's on" : (options?.event.name ?? 'Tickets')} showsTimes>
@@ -251,12 +253,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
                   {item.end_time ? `–${item.end_time}` : ''}
                 </p>
                 {item.description ? <p>{item.description}</p> : null}
-                {item.image_attribution ? (
-                  <p class="mw-hint">
-                    Photo by <a href={item.image_attribution.photographer_url}>{item.image_attribution.photographer}</a> on{' '}
-                    <a href={item.image_attribution.unsplash_url}>Unsplash</a>
-                  </p>
-                ) : null}
+                {item.image_attribution ? <PhotoCredit credit={item.image_attribution} /> : null}
                 {item.sold_out ? (
                   <p>
                     <strong>Sold out</strong>

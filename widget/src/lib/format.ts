@@ -41,3 +41,17 @@ export function money(pence: number): string {
 
 /** A plausible email address (the API checks it properly): something@domain.tld, no spaces. */
 export const isEmail = (text: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text.trim());
+
+/**
+ * The URL when it is an absolute http(s) one, else null: a widget links nothing else, so a
+ * `javascript:` or `data:` value stored before the API refused them never becomes a link.
+ */
+export function httpUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}

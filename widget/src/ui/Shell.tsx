@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { BaseConfig } from '../lib/config';
-import { zoneNote } from '../lib/format';
+import { httpUrl, zoneNote } from '../lib/format';
 
 /** The page frame: the venue's name and logo, the zone note, the flow, and the info cards the theme shows. */
 export function Shell(props: { config: BaseConfig; heading: string; children: ComponentChildren; showsTimes?: boolean }) {
@@ -71,13 +71,14 @@ function InfoCards({ config }: { config: BaseConfig }) {
       </section>,
     );
   }
-  if (widget.show_tandc && venue.website) {
+  const website = httpUrl(venue.website);
+  if (widget.show_tandc && website) {
     cards.push(
       <section class="mw-card" key="terms">
         <h2>Terms</h2>
         <p>
           Booking terms are on{' '}
-          <a href={venue.website} target="_blank" rel="noopener noreferrer">
+          <a href={website} target="_blank" rel="noopener noreferrer">
             the venue's website<span class="mw-sr"> (opens in a new tab)</span>
           </a>
           .
