@@ -18,6 +18,7 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  PostgresIntrospector,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
@@ -164,6 +165,30 @@ function withStatementCache(sqlite: SQLite.Database, limit = 2000) {
   };
 }
 
+/**
+ * Kysely's table introspection (which its migrator runs before every migration run) reads the whole
+ * catalog and calls pg_get_serial_sequence on each table's name; a schema that another session drops
+ * meanwhile (another instance's test schema, a tenant being removed) makes that call fail with 3F000
+ * "schema … does not exist" although it concerns nobody here. The read is repeated (up to 10 times) then.
+ */
+class RetryingPostgresIntrospector extends PostgresIntrospector {
+  override async getTables(options?: Parameters<PostgresIntrospector['getTables']>[0]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await super.getTables(options);
+      } catch (error) {
+        if (attempt >= 10 || (error as { code?: string }).code !== '3F000') throw error;
+      }
+    }
+  }
+}
+
+class IntrospectionSafePostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>) {
+    return new RetryingPostgresIntrospector(db);
+  }
+}
+
 export function openPostgres(connectionString: string, options: { schema?: string; max?: number } = {}): Db {
   const pool = new (loadPg().Pool)({
     connectionString,
@@ -171,7 +196,7 @@ export function openPostgres(connectionString: string, options: { schema?: strin
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   const changes = new ChangeFeed();
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [changes.plugin] });
+  const kysely = new Kysely<Database>({ dialect: new IntrospectionSafePostgresDialect({ pool }), plugins: [changes.plugin] });
   const changeChannel = `maitred_changes${options.schema ? `_${options.schema}` : ''}`.toLowerCase();
   const listener = listenForChanges(connectionString, changeChannel, changes);
   changes.announce = (payload) => {
