@@ -83,7 +83,10 @@ async function orClose<T>(close: () => Promise<unknown>, step: () => Promise<T>)
   try {
     return await step();
   } catch (error) {
-    await close().catch(() => undefined);
+    // The step's error is what start-up reports; a failure to close as well is added as its cause.
+    await close().catch((closeError: unknown) => {
+      if (error instanceof Error && error.cause === undefined) error.cause = closeError;
+    });
     throw error;
   }
 }

@@ -93,9 +93,13 @@ export async function openDatabaseOrExplain(databaseUrl: string): Promise<Db> {
     await Promise.race([db.kysely.selectNoFrom((eb) => eb.lit(1).as('ok')).execute(), timeout]);
     return db;
   } catch (error) {
-    await db.close().catch(() => undefined);
+    // The handle never worked; closing it may fail as well, which the message then says too.
+    const closing = await db.close().then(
+      () => '',
+      (closeError: unknown) => ` (Closing the connection failed too: ${reasonOf(closeError)}.)`,
+    );
     const advice = sqlite ? sqliteAdvice(codeOf(error)) : postgresAdvice(codeOf(error));
-    throw new StartupError(`Cannot ${sqlite ? 'open' : 'connect to'} ${what}: ${reasonOf(error)}. ${advice}.`);
+    throw new StartupError(`Cannot ${sqlite ? 'open' : 'connect to'} ${what}: ${reasonOf(error)}. ${advice}.${closing}`);
   } finally {
     clearTimeout(timer);
   }

@@ -216,6 +216,17 @@ export function openPostgres(connectionString: string, options: { schema?: strin
 }
 
 /**
+ * Ending the LISTEN connection when it is lost or stopped: it may fail (the socket is gone), and nothing
+ * waits on it; a lost one is replaced, and everything is marked changed either way.
+ */
+function endListener(client: pg.Client): Promise<void> {
+  return client.end().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/**
  * One connection per instance LISTENing on the change channel: each notification marks the venues it
  * names. When the connection drops it is opened again after a second, and everything is marked
  * changed, since notifications may have been missed meanwhile.
@@ -232,7 +243,7 @@ function listenForChanges(connectionString: string, channel: string, changes: Ch
       if (client !== next) return;
       client = undefined;
       changes.mark('*');
-      next.end().catch(() => undefined);
+      void endListener(next);
       if (!stopped) retry = setTimeout(connect, 1000).unref();
     };
     next.on('notification', (message) => changes.received(message.payload ?? '*'));
@@ -251,7 +262,7 @@ function listenForChanges(connectionString: string, channel: string, changes: Ch
       clearTimeout(retry);
       const open = client;
       client = undefined;
-      await open?.end().catch(() => undefined);
+      if (open) await endListener(open);
     },
   };
 }

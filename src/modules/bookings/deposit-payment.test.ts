@@ -50,9 +50,11 @@ let guests = 0;
 /** A £20 deposit booking (2 covers × £10) awaiting payment: its id and its intent's. */
 async function depositBooking(date = '2026-07-10') {
   const n = ++guests;
+  // Each guest from an address of their own: unpaid holds are capped per client address (3 at a venue).
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/public/venues/${venueId}/book`,
+    remoteAddress: `10.20.0.${n}`,
     payload: {
       access_rule_id: ruleId,
       rule_type: 'table',

@@ -13,7 +13,7 @@ import type { Clock } from '../../platform/clock.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch, type Payments } from '../payments/index.js';
 import type { bookingMails } from './booking-mail.js';
-import { bookingOrThrow, changeStatus, type BookingRow } from './booking-store.js';
+import { bookingOrThrow, changeStatus, findBooking, type BookingRow } from './booking-store.js';
 import { SYSTEM } from './history.js';
 import { pruneIdempotencyKeys } from './idempotency.js';
 
@@ -56,8 +56,14 @@ export function createDeposits(deps: DepositDeps) {
         description: `${venue.name}: ${booking.booking_date} ${booking.start_time ?? ''}`.trim(),
       });
     } catch (error) {
-      // Without a payment the table must not stay held: release it now.
-      await withTransaction(db, (trx) => release(trx, booking, 'payment_unavailable')).catch(() => undefined);
+      // Without a payment the table must not stay held: release it now (or, failing that, the expiry sweep
+      // releases it when its payment window passes).
+      await withTransaction(db, (trx) => release(trx, booking, 'payment_unavailable')).catch((releaseError: unknown) => {
+        deps.log.error(
+          { err: releaseError, bookingId: booking.id },
+          'releasing a deposit booking without a payment failed: the expiry sweep releases it',
+        );
+      });
       throw error;
     }
     if (booking.payment_intent_id !== intent.id) {
@@ -110,7 +116,7 @@ export function createDeposits(deps: DepositDeps) {
 
   async function finalize(venueId: string, bookingId: string) {
     const venue = await venueOrThrow(venueId);
-    const booking = await bookingOrThrow(db, bookingId).catch(() => undefined);
+    const booking = await findBooking(db, bookingId);
     if (!booking || booking.venue_id !== venue.id) throw notFound('Booking');
     if (booking.status === 'pending_payment' && booking.payment_intent_id) {
       const intent = await payments.retrieveIntent(booking.payment_intent_id, { operatorId: venue.operator_id, venueId: venue.id });
@@ -126,12 +132,12 @@ export function createDeposits(deps: DepositDeps) {
       }
       if (intent.status !== 'processing') {
         const released = await withTransaction(db, (trx) => release(trx, booking, 'payment_not_completed'));
-        await payments
-          .cancelIntent(intent.id, {
-            idempotencyKey: `booking-release-${booking.id}`,
-            scope: { operatorId: venue.operator_id, venueId: venue.id },
-          })
-          .catch(() => undefined);
+        await payments.cancelIntentOrRetry({
+          intentId: intent.id,
+          idempotencyKey: `booking-release-${booking.id}`,
+          scope: { operatorId: venue.operator_id, venueId: venue.id },
+          subject: `booking:${booking.id}`,
+        });
         return { ok: false, booking_id: released.id, status: released.status };
       }
     }
@@ -156,16 +162,20 @@ export function createDeposits(deps: DepositDeps) {
         const after = await withTransaction(db, (trx) => release(trx, booking, 'payment_window_passed'));
         if (after.status === 'expired') released += 1;
         if (booking.payment_intent_id) {
-          await payments
-            .cancelIntent(booking.payment_intent_id, { idempotencyKey: `booking-release-${booking.id}` })
-            .catch(() => undefined);
+          await payments.cancelIntentOrRetry({
+            intentId: booking.payment_intent_id,
+            idempotencyKey: `booking-release-${booking.id}`,
+            subject: `booking:${booking.id}`,
+          });
         }
       } catch (error) {
         if (!(error instanceof AppError && error.status === 409))
           deps.log.error({ err: error, bookingId: booking.id }, 'releasing an unpaid booking failed');
       }
     }
-    // Answers to Idempotency-Keys past their 24 hours go with the same sweep.
+    // Cancels of released bookings' intents that failed are tried again on the same beat, and answers to
+    // Idempotency-Keys past their 24 hours go with the same sweep.
+    await payments.retryIntentCancels();
     await pruneIdempotencyKeys(db, now);
     return released;
   }
@@ -175,7 +185,7 @@ export function createDeposits(deps: DepositDeps) {
     payments.fulfilments.register('booking_deposit', {
       completed: async (trx, session, event) => {
         const id = session.metadata.booking_id;
-        const booking = id ? await bookingOrThrow(trx, id).catch(() => undefined) : undefined;
+        const booking = id ? await findBooking(trx, id) : undefined;
         if (!booking) return 'ignored';
         // Only the booking's own intent, of its whole deposit in GBP, confirms it.
         const mismatch = sessionMismatch(session, { intentId: booking.payment_intent_id, amountPence: booking.deposit_pence });

@@ -300,10 +300,14 @@ export function createEventBookings(deps: EventBookingDeps) {
     const scope = { operatorId: booking.operator_id, venueId: booking.venue_id };
     let paid = PAID.includes(booking.payment_status);
     if (booking.status === 'pending_payment') {
-      // Abandon the intent; one paid meanwhile is refunded like any paid booking.
-      const cancelled = await payments
-        .cancelIntent(intentId, { idempotencyKey: `event-cancel-release:${booking.id}`, scope })
-        .catch(() => undefined);
+      // Abandon the intent. Not cancelled: it was paid meanwhile (refunded below like any paid booking), or
+      // the provider failed, which is logged and retried by the sweep.
+      const cancelled = await payments.cancelIntentOrRetry({
+        intentId,
+        idempotencyKey: `event-cancel-release:${booking.id}`,
+        scope,
+        subject: `event booking:${booking.id}`,
+      });
       if (cancelled) return { payment_status: 'released' };
       paid = (await payments.retrieveIntent(intentId, scope)).status === 'succeeded';
     }

@@ -36,7 +36,7 @@ import { bundlePrices } from '../catalogue/index.js';
 import type { Payments } from '../payments/index.js';
 import { paymentPolicyTerms } from '../profiles/index.js';
 import { pricelistPrices } from '../tables/index.js';
-import { bookingOrThrow } from './booking-store.js';
+import { bookingOrThrow, findBooking } from './booking-store.js';
 import type { DoorKeys } from './door-keys.js';
 import { recordHistory, type Actor } from './history.js';
 import { idempotent } from './idempotency.js';
@@ -395,7 +395,7 @@ export function createPublicBookings(deps: PublicDeps) {
 
   async function qr(venueId: string, bookingId: string) {
     const venue = await venueOrThrow(venueId);
-    const booking = await bookingOrThrow(db, bookingId).catch(() => undefined);
+    const booking = await findBooking(db, bookingId);
     if (!booking || booking.venue_id !== venue.id || NO_QR.has(booking.status)) throw notFound('Booking');
     const key = await doorKeys.keyOf(venue.id);
     const issuedAt = clock.now();

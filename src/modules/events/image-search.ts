@@ -68,7 +68,13 @@ export function createImageSearch(deps: { accessKey: string | undefined; apiBase
       deps.log.warn({ status: res.status }, 'stock image search answered an error');
       throw badGateway(IMAGE_SEARCH_FAILED);
     }
-    const body = (await res.json().catch(() => undefined)) as { results?: UnsplashPhoto[] } | undefined;
+    let body: { results?: UnsplashPhoto[] } | undefined;
+    try {
+      body = (await res.json()) as { results?: UnsplashPhoto[] } | undefined;
+    } catch (error) {
+      deps.log.warn({ err: error }, 'stock image search answered something other than JSON');
+      throw badGateway(IMAGE_SEARCH_FAILED);
+    }
     if (!body || !Array.isArray(body.results)) throw badGateway(IMAGE_SEARCH_FAILED);
     return body.results.find((photo) => photo.urls?.regular && photo.user?.name && photo.links?.html);
   }
@@ -90,8 +96,11 @@ export function createImageSearch(deps: { accessKey: string | undefined; apiBase
       const tracking = photo.links?.download_location;
       if (tracking && onApiHost(tracking)) {
         // Download tracking: Unsplash counts a use when the photo is chosen. A failure costs nothing here.
-        const tracked = await call(tracking).catch(() => undefined);
-        if (!tracked?.ok) deps.log.warn('stock image download tracking failed');
+        const tracked = await call(tracking).catch((error: unknown) => {
+          deps.log.warn({ err: error }, 'stock image download tracking failed');
+          return undefined;
+        });
+        if (tracked && !tracked.ok) deps.log.warn({ status: tracked.status }, 'stock image download tracking answered an error');
       } else if (tracking) {
         deps.log.warn({ host: hostOf(tracking) }, 'stock image download_location is not on the API host: not requested');
       }

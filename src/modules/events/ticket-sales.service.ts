@@ -195,8 +195,13 @@ export function createTicketSales(deps: TicketSalesDeps) {
         description: `${venue.name}: ${event.name} (${event.event_date})`,
       });
     } catch (error) {
-      // Without a payment the tickets must not stay held.
-      await withTransaction(db, (trx) => eventBookings.release(trx, booking.id, 'payment_unavailable')).catch(() => undefined);
+      // Without a payment the tickets must not stay held (failing that, the expiry sweep releases them).
+      await withTransaction(db, (trx) => eventBookings.release(trx, booking.id, 'payment_unavailable')).catch((releaseError: unknown) => {
+        deps.log.error(
+          { err: releaseError, bookingId: booking.id },
+          'releasing tickets without a payment failed: the expiry sweep releases them',
+        );
+      });
       throw error;
     }
     if (booking.payment_intent_id !== intent.id) await attachEventIntent(db, booking.id, intent.id, clock.now());

@@ -202,6 +202,20 @@ export interface SimEventsTable {
   created_at: string;
 }
 
+/** A payment intent whose cancel failed (an undo that must not be lost): retried by the sweep. */
+export interface PaymentIntentCancelsTable {
+  intent_id: string;
+  idempotency_key: string;
+  operator_id: string | null;
+  venue_id: string | null;
+  /** What the intent was for, for the logs: e.g. `booking:bkg_…`. */
+  subject: string;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface PaymentsTables {
   payment_accounts: PaymentAccountsTable;
   payment_records: PaymentRecordsTable;
@@ -217,4 +231,5 @@ export interface PaymentsTables {
   sim_idempotency_keys: SimIdempotencyKeysTable;
   sim_account_links: SimAccountLinksTable;
   sim_events: SimEventsTable;
+  payment_intent_cancels: PaymentIntentCancelsTable;
 }

@@ -19,6 +19,7 @@ import { platformFee, type PaymentIntent, type PaymentProvider } from './provide
 import { signatureHeader } from './signature.js';
 import { createSimulatedProvider, SIMULATED_PUBLISHABLE_KEY, type SimulatedEvent, type SimulatedProvider } from './simulated/index.js';
 import { createStripeProvider } from './stripe-provider.js';
+import { createIntentCancels, type IntentCancelRequest } from './intent-cancels.js';
 import { ensureWebhookSecret } from './webhook-secret.js';
 import { createWebhooks, type Webhooks } from './webhooks.js';
 
@@ -46,6 +47,13 @@ export interface Payments extends Charges {
   payoutSummary(operatorId: string): Promise<PayoutSummary>;
   /** A user's keys balance (the billing ledger's sum). */
   keysBalance(userId: string): Promise<number>;
+  /**
+   * Abandons an unpaid intent whose booking or purchase was released; a failure is logged and retried by
+   * the sweep (`retryIntentCancels`). True when cancelled now.
+   */
+  cancelIntentOrRetry(request: IntentCancelRequest): Promise<boolean>;
+  /** The sweep's part: retries the cancels that failed. */
+  retryIntentCancels(limit?: number): Promise<number>;
 }
 
 /** The part of the configuration payments read: the provider, its keys, the webhook secret, the fee. */
@@ -107,6 +115,7 @@ export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Cl
       await payouts.settle(operatorId);
     },
   });
+  const intentCancels = createIntentCancels({ db, clock, log, cancelIntent: charges.cancelIntent });
   const fulfilments = new FulfilmentRegistry();
   registerGuestFulfilments(fulfilments, log, () => clock.now());
   const webhooks = createWebhooks({
@@ -138,6 +147,8 @@ export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Cl
     fulfilments,
     webhooks,
     webhookSecret,
+    cancelIntentOrRetry: intentCancels.cancelOrRetry,
+    retryIntentCancels: intentCancels.retryDue,
     payouts,
     async payoutSummary(operatorId) {
       if (!provider) return { provider: providerName, status: 'unconfigured', source: 'config' };
