@@ -160,7 +160,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
         });
         setCode('');
         setMode('verify');
-        setStatus(`We emailed a 6-digit code to ${account.email.trim()}. Enter it to finish creating your account.`);
+        // The code step says where the code went (announced there, beside its field).
         return;
       }
       await startSession(
@@ -320,7 +320,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
               </div>
               {mode === 'verify' ? (
                 <>
-                  <p>
+                  <p role="status">
                     We emailed a 6-digit code to <strong>{account.email.trim()}</strong>. It is valid for 15 minutes. If the address already
                     has an account, the email says so: sign in instead.
                   </p>
