@@ -4,24 +4,24 @@
  * staff reservation floor, and the read functions other modules use (occupancy, the draft refusal,
  * stats).
  */
-export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './bookings.repository.js';
-export { createStaffService } from './staff.service.js';
-export { staffRoutes } from './staff.routes.js';
-export { createDoorKeys } from './door-keys.js';
-export { createDoorService } from './door.service.js';
-export { doorRoutes } from './door.routes.js';
-export { createStaffBookings } from './staff-create.service.js';
-export { staffCreateRoutes } from './staff-create.routes.js';
-export { createPublicBookings } from './public.service.js';
-export { publicBookingRoutes } from './public.routes.js';
-export { createManageBookings } from './manage.service.js';
-export { manageBookingRoutes } from './manage.routes.js';
-export { createSmartTablesService } from './smart-tables.service.js';
-export { smartTablesRoutes } from './smart-tables.routes.js';
-export { seedDemoBookings, type SeedBooking } from './demo-bookings.js';
-export { createGuestlistBookings } from './guestlist.service.js';
-export { guestlistRoutes } from './guestlist.routes.js';
-export { anonymiseGuestBookings, coBookings, guestBookingActivity, guestBookingFigures, guestBookings } from './guest-reads.js';
+export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './core/bookings.repository.js';
+export { createStaffService } from './staff/staff.service.js';
+export { staffRoutes } from './staff/staff.routes.js';
+export { createDoorKeys } from './core/door-keys.js';
+export { createDoorService } from './door/door.service.js';
+export { doorRoutes } from './door/door.routes.js';
+export { createStaffBookings } from './staff/staff-create.service.js';
+export { staffCreateRoutes } from './staff/staff-bookings.routes.js';
+export { createPublicBookings } from './public/public.service.js';
+export { publicBookingRoutes } from './public/public.routes.js';
+export { createManageBookings } from './manage/manage.service.js';
+export { manageBookingRoutes } from './manage/manage.routes.js';
+export { createSmartTablesService } from './smart-tables/smart-tables.service.js';
+export { smartTablesRoutes } from './smart-tables/smart-tables.routes.js';
+export { seedDemoBookings, type SeedBooking } from './demo/demo-bookings.js';
+export { createGuestlistBookings } from './guestlist/guestlist.service.js';
+export { guestlistRoutes } from './guestlist/guestlist.routes.js';
+export { anonymiseGuestBookings, coBookings, guestBookingActivity, guestBookingFigures, guestBookings } from './core/guest-reads.js';
 export {
   activeEventBookings,
   attachEventIntent,
@@ -37,6 +37,6 @@ export {
   venueDayReservations,
   type EventBookingRow,
   type EventBookings,
-} from './event-bookings.js';
-export { checkIdempotencyKey, idempotent } from './idempotency.js';
-export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './unpaid-holds.js';
+} from './events/event-bookings.js';
+export { checkIdempotencyKey, idempotent } from './core/idempotency.js';
+export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
