@@ -114,5 +114,3 @@ export function createIntentCancels(deps: { db: Db; clock: Clock; log: Logger; c
 
   return { cancelOrRetry, retryDue };
 }
-
-export type IntentCancels = ReturnType<typeof createIntentCancels>;
