@@ -22,7 +22,8 @@ import { createGuestlistBookings, type GuestlistDeps } from './guestlist/guestli
 import { manageBookingRoutes } from './manage/manage.routes.js';
 import { createManageBookings } from './manage/manage.service.js';
 import { publicBookingRoutes } from './public/public.routes.js';
-import { createPublicBookings, type PublicDeps } from './public/public.service.js';
+import type { PublicDeps } from './public/public-context.js';
+import { createPublicBookings } from './public/public.service.js';
 import { smartTablesRoutes } from './smart-tables/smart-tables.routes.js';
 import { createSmartTablesService, type SmartTablesDeps } from './smart-tables/smart-tables.service.js';
 import { staffCreateRoutes } from './staff/staff-bookings.routes.js';

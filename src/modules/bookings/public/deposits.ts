@@ -209,3 +209,5 @@ export function createDeposits(deps: DepositDeps) {
 
   return { requestPayment, finalize, expireUnpaid, registerFulfilments };
 }
+
+export type Deposits = ReturnType<typeof createDeposits>;
