@@ -6,13 +6,14 @@
 import { freeCandidates, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
 import { chooseTables, type SeatingCandidate, type TableStay } from '../../../domain/table-assignment/index.js';
 import { isActive, refusedMoveMessage } from '../../../domain/booking-status.js';
-import { kyselyOf, type Conn } from '../../../db/transaction.js';
+import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import { conflict, notFound } from '../../../platform/errors.js';
 import { blocksBetween, floorplanRecords, type TableRecord } from '../../tables/index.js';
 import type { BookingRow } from './booking-store.js';
 import { tablesTakenBetween } from './bookings.repository.js';
-import { claimSlots, releaseSlots, TABLE_TAKEN_MESSAGE } from './slots.js';
+import { insertBookingTables, releaseTables } from './booking-writes.js';
+import { claimSlots, TABLE_TAKEN_MESSAGE } from './slots.js';
 import { loadVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from './venue-config.js';
 
 export interface Stay {
@@ -142,21 +143,8 @@ export async function holdTables(
   startsAt: Date,
   endsAt: Date,
 ): Promise<void> {
-  const k = kyselyOf(conn);
-  await releaseSlots(conn, booking.id);
-  await k.deleteFrom('booking_tables').where('booking_id', '=', booking.id).execute();
+  await releaseTables(conn, booking.id);
   if (tableIds.length === 0) return;
-  await k
-    .insertInto('booking_tables')
-    .values(
-      tableIds.map((tableId) => ({
-        booking_id: booking.id,
-        table_id: tableId,
-        venue_id: booking.venue_id,
-        starts_at: startsAt.toISOString(),
-        ends_at: endsAt.toISOString(),
-      })),
-    )
-    .execute();
+  await insertBookingTables(conn, booking, tableIds, startsAt, endsAt);
   await claimSlots(conn, { id: booking.id, venueId: booking.venue_id }, tableIds, startsAt, endsAt);
 }

@@ -7,16 +7,16 @@
  * Everything runs in one transaction: a table already taken refuses the whole seed (409).
  */
 import type { Db } from '../../../db/connect.js';
-import { kyselyOf, withTransaction, type Conn } from '../../../db/transaction.js';
+import { withTransaction, type Conn } from '../../../db/transaction.js';
 import { localToUtc } from '../../../domain/venue-time.js';
 import { conflict } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import { guestForEmail } from '../../auth/index.js';
-import { joinRoster } from '../../guests/index.js';
 import { bookingOrThrow, changeStatus, type StatusChange } from '../core/booking-store.js';
 import { tablesTakenBetween } from '../core/bookings.repository.js';
+import { insertBooking } from '../core/booking-writes.js';
 import { recordHistory, type Actor } from '../core/history.js';
-import { claimSlots, TABLE_TAKEN_MESSAGE } from '../core/slots.js';
+import { TABLE_TAKEN_MESSAGE } from '../core/slots.js';
 
 /** A later status move of a seeded booking, made by the venue's staff at `at`. */
 export interface SeedMove {
@@ -67,11 +67,9 @@ async function seedOne(
 
   const id = newId('bkg');
   const created = seed.createdAt.toISOString();
-  const k = kyselyOf(trx);
   const userId = await guestForEmail(trx, { name: seed.guest.name, email: seed.guest.email }, seed.createdAt);
-  await k
-    .insertInto('bookings')
-    .values({
+  await insertBooking(trx, {
+    row: {
       id,
       operator_id: venue.operatorId,
       venue_id: venue.id,
@@ -96,24 +94,10 @@ async function seedOne(
       status_changed_at: created,
       created_at: created,
       updated_at: created,
-    })
-    .execute();
-  await joinRoster(trx, { operatorId: venue.operatorId, venueId: venue.id, userId, at: seed.createdAt, phone: seed.guest.phone });
-  if (seed.tableIds.length > 0) {
-    await k
-      .insertInto('booking_tables')
-      .values(
-        seed.tableIds.map((tableId) => ({
-          booking_id: id,
-          table_id: tableId,
-          venue_id: venue.id,
-          starts_at: startsAt.toISOString(),
-          ends_at: endsAt.toISOString(),
-        })),
-      )
-      .execute();
-    await claimSlots(trx, { id, venueId: venue.id }, seed.tableIds, startsAt, endsAt);
-  }
+    },
+    roster: { operatorId: venue.operatorId, venueId: venue.id, userId, at: seed.createdAt, phone: seed.guest.phone },
+    tables: { tableIds: seed.tableIds, startsAt, endsAt },
+  });
   const maker: Actor = seed.source === 'staff' ? staff : { kind: 'guest', id: null, name: seed.guest.name };
   await recordHistory(
     trx,

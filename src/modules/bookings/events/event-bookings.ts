@@ -22,6 +22,7 @@ import { bookingMails } from '../core/booking-mail.js';
 import { changeStatus, findBooking, type BookingRow } from '../core/booking-store.js';
 import { ACTIVE_BOOKING_STATUSES } from '../core/bookings.table.js';
 import type { DoorKeys } from '../core/door-keys.js';
+import { insertBooking, updateBooking } from '../core/booking-writes.js';
 import { recordHistory, SYSTEM, type Actor } from '../core/history.js';
 
 export type { BookingRow as EventBookingRow } from '../core/booking-store.js';
@@ -59,9 +60,8 @@ export interface EventBookingInput {
 export async function insertEventBooking(trx: Kysely<Database>, input: EventBookingInput): Promise<BookingRow> {
   const at = input.now.toISOString();
   const paid = input.status === 'pending_payment';
-  await trx
-    .insertInto('bookings')
-    .values({
+  await insertBooking(trx, {
+    row: {
       id: input.id,
       operator_id: input.operatorId,
       venue_id: input.venueId,
@@ -86,8 +86,8 @@ export async function insertEventBooking(trx: Kysely<Database>, input: EventBook
       status_changed_at: at,
       created_at: at,
       updated_at: at,
-    })
-    .execute();
+    },
+  });
   const actor: Actor = { kind: 'guest', id: input.userId, name: input.guestName };
   await recordHistory(trx, input.id, actor, { action: 'create', toStatus: input.status, detail: input.detail }, input.now);
   await joinRoster(trx, { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now });
@@ -95,12 +95,7 @@ export async function insertEventBooking(trx: Kysely<Database>, input: EventBook
 }
 
 export async function attachEventIntent(conn: Conn, bookingId: string, intentId: string, now: Date): Promise<void> {
-  await kyselyOf(conn)
-    .updateTable('bookings')
-    .set({ payment_intent_id: intentId, updated_at: now.toISOString() })
-    .where('id', '=', bookingId)
-    .where('kind', '=', 'event')
-    .execute();
+  await updateBooking(conn, bookingId, { payment_intent_id: intentId, updated_at: now.toISOString() }, { kind: 'event' });
 }
 
 /** An event booking by id (undefined for other kinds). */

@@ -33,6 +33,7 @@ import type { DoorKeys } from '../core/door-keys.js';
 import { assertFreePlaces, assertRoom, committedCovers, roomLeft } from './guestlist-capacity.js';
 import { spendKeys } from '../core/guestlist-keys.js';
 import { listProfilesOf, listTerms, optionsOf, PENCE_PER_KEY, quote, surging, type ListTerms, type OptionKind } from './guestlist-terms.js';
+import { insertBooking } from '../core/booking-writes.js';
 import { recordHistory } from '../core/history.js';
 import { idempotent } from '../core/idempotency.js';
 import { cachedVenueConfig, type LoadedVenue } from '../core/venue-config.js';
@@ -256,9 +257,8 @@ export function createGuestlistBookings(deps: GuestlistDeps) {
       const id = newId('bkg');
       const at = now.toISOString();
       const status = admission.auto_approve ? 'approved' : 'pending';
-      await trx
-        .insertInto('bookings')
-        .values({
+      await insertBooking(trx, {
+        row: {
           id,
           operator_id: venue.operator_id,
           venue_id: venue.id,
@@ -281,8 +281,8 @@ export function createGuestlistBookings(deps: GuestlistDeps) {
           status_changed_at: at,
           created_at: at,
           updated_at: at,
-        })
-        .execute();
+        },
+      });
       if (price.keys > 0) {
         await spendKeys(db, trx, { userId, keys: price.keys, bookingId: id, note: `Guest list at ${venue.name} on ${body.date}`, at: now });
       }

@@ -32,6 +32,7 @@ import type { Mail } from '../../../platform/mail/mail.js';
 import type { RateLimits } from '../../../platform/rate-limit.js';
 import type { Payments } from '../../payments/index.js';
 import { paymentPolicyTerms } from '../../profiles/index.js';
+import { updateBooking } from '../core/booking-writes.js';
 import { bookingMails } from '../core/booking-mail.js';
 import { bookingOrThrow, changeStatus, findBooking, type BookingRow } from '../core/booking-store.js';
 import type { DoorKeys } from '../core/door-keys.js';
@@ -274,11 +275,7 @@ export function createManageBookings(deps: ManageDeps) {
             // Another cancel won the race. A guest's, under the same idempotency keys, made this same
             // refund or release and recorded it; only someone else's cancel leaves ours to record.
             if (!unrecorded(current, payment)) return current;
-            await trx
-              .updateTable('bookings')
-              .set({ ...payment, updated_at: now.toISOString() })
-              .where('id', '=', current.id)
-              .execute();
+            await updateBooking(trx, current.id, { ...payment, updated_at: now.toISOString() });
             return bookingOrThrow(trx, current.id);
           }
           const cancelled = await changeStatus(trx, current, {
@@ -302,11 +299,7 @@ export function createManageBookings(deps: ManageDeps) {
       } catch (error) {
         // The money moved but the cancellation was refused (the booking changed meanwhile): keep the payment's record right.
         if (payment.payment_status) {
-          await db.kysely
-            .updateTable('bookings')
-            .set({ ...payment, updated_at: now.toISOString() })
-            .where('id', '=', booking.id)
-            .execute();
+          await updateBooking(db, booking.id, { ...payment, updated_at: now.toISOString() });
           log.warn({ bookingId: booking.id }, 'money given back for a booking whose guest cancellation was refused');
         }
         throw error;

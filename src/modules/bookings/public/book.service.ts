@@ -20,14 +20,13 @@ import { newId } from '../../../platform/ids.js';
 import { guestForEmail } from '../../auth/index.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bundlePrices } from '../../catalogue/index.js';
-import { joinRoster } from '../../guests/index.js';
 import { paymentPolicyTerms } from '../../profiles/index.js';
 import { pricelistPrices } from '../../tables/index.js';
 import { bookingOrThrow } from '../core/booking-store.js';
+import { insertBooking } from '../core/booking-writes.js';
 import { recordHistory, type Actor } from '../core/history.js';
 import { idempotent } from '../core/idempotency.js';
 import { occupiedOf, seatingOf } from '../core/seating.js';
-import { claimSlots } from '../core/slots.js';
 import { checkUnpaidHolds, PAYMENT_WINDOW_MS } from '../core/unpaid-holds.js';
 import type { LoadedVenue } from '../core/venue-config.js';
 import { assertFreePlaces, assertRoom, committedCovers } from '../guestlist/guestlist-capacity.js';
@@ -101,9 +100,8 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, venue: Ve
   if (status === 'pending_payment') {
     await checkUnpaidHolds(ctx.db, trx, { venueId: venue.id, address: request.ip, email: body.guest_email, now });
   }
-  await trx
-    .insertInto('bookings')
-    .values({
+  await insertBooking(trx, {
+    row: {
       id,
       operator_id: venue.operator_id,
       venue_id: venue.id,
@@ -132,24 +130,10 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, venue: Ve
       status_changed_at: at,
       created_at: at,
       updated_at: at,
-    })
-    .execute();
-  await joinRoster(trx, { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone });
-  if (tableIds.length > 0) {
-    await trx
-      .insertInto('booking_tables')
-      .values(
-        tableIds.map((tableId) => ({
-          booking_id: id,
-          table_id: tableId,
-          venue_id: venue.id,
-          starts_at: stay.startsAt.toISOString(),
-          ends_at: stay.endsAt.toISOString(),
-        })),
-      )
-      .execute();
-    await claimSlots(trx, { id, venueId: venue.id }, tableIds, stay.startsAt, stay.endsAt);
-  }
+    },
+    roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone },
+    tables: { tableIds, startsAt: stay.startsAt, endsAt: stay.endsAt },
+  });
   await recordHistory(
     trx,
     id,

@@ -12,6 +12,7 @@ import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError, conflict, notFound } from '../../../platform/errors.js';
 import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch, type Payments } from '../../payments/index.js';
+import { updateBooking } from '../core/booking-writes.js';
 import type { bookingMails } from '../core/booking-mail.js';
 import { bookingOrThrow, changeStatus, findBooking, type BookingRow } from '../core/booking-store.js';
 import { SYSTEM } from '../core/history.js';
@@ -67,11 +68,7 @@ export function createDeposits(deps: DepositDeps) {
       throw error;
     }
     if (booking.payment_intent_id !== intent.id) {
-      await db.kysely
-        .updateTable('bookings')
-        .set({ payment_intent_id: intent.id, updated_at: clock.now().toISOString() })
-        .where('id', '=', booking.id)
-        .execute();
+      await updateBooking(db, booking.id, { payment_intent_id: intent.id, updated_at: clock.now().toISOString() });
     }
     return {
       requires_payment: true,

@@ -24,6 +24,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { AppError, badRequest } from '../../../platform/errors.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { blocksBetween, claimReassignRun, reassignSchedules, type TableRecord } from '../../tables/index.js';
+import { updateBooking } from '../core/booking-writes.js';
 import { findBooking, tableIdsOf } from '../core/booking-store.js';
 import { SYSTEM, recordHistory } from '../core/history.js';
 import { holdTables } from '../core/seating.js';
@@ -202,7 +203,7 @@ export function createSmartTablesService(deps: SmartTablesDeps) {
         if (blocked.some((block) => move.to.includes(block.table_id))) return 'taken';
 
         await holdTables(trx, current, move.to, booking.startsAt, booking.endsAt);
-        await trx.updateTable('bookings').set({ updated_at: now.toISOString() }).where('id', '=', booking.id).execute();
+        await updateBooking(trx, booking.id, { updated_at: now.toISOString() });
         const detail = { from: move.from, to: move.to, from_capacity: move.fromCapacity, to_capacity: move.toCapacity };
         await recordHistory(trx, booking.id, SYSTEM, { action: 'smart_reassign', detail }, now);
         return 'moved';

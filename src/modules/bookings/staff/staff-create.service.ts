@@ -21,7 +21,7 @@ import { newId } from '../../../platform/ids.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../../platform/text.js';
 import { findGuest, guestForEmail } from '../../auth/index.js';
-import { joinRoster, rosterContact } from '../../guests/index.js';
+import { rosterContact } from '../../guests/index.js';
 import { floorplanRecords } from '../../tables/index.js';
 import { bookingMails } from '../core/booking-mail.js';
 import { bookingOrThrow } from '../core/booking-store.js';
@@ -29,6 +29,7 @@ import { toDetail } from './booking-views.js';
 import type { BookingChanged } from './bookings.schemas.js';
 import type { DoorKeys } from '../core/door-keys.js';
 import { checkGuestlistRoom } from '../guestlist/guestlist-capacity.js';
+import { insertBooking } from '../core/booking-writes.js';
 import { recordHistory } from '../core/history.js';
 import { idempotent } from '../core/idempotency.js';
 import { bestSeating, holdTables, namedTablesFree, type Stay } from '../core/seating.js';
@@ -140,9 +141,8 @@ export function createStaffBookings(deps: StaffCreateDeps) {
         const id = newId('bkg');
         const { row, tableIds, stay, mail } = await build(trx, id, now);
         const at = now.toISOString();
-        await trx
-          .insertInto('bookings')
-          .values({
+        await insertBooking(trx, {
+          row: {
             ...row,
             id,
             operator_id: venue.operator_id,
@@ -151,14 +151,8 @@ export function createStaffBookings(deps: StaffCreateDeps) {
             status_changed_at: at,
             created_at: at,
             updated_at: at,
-          })
-          .execute();
-        await joinRoster(trx, {
-          operatorId: venue.operator_id,
-          venueId: venue.id,
-          userId: row.user_id ?? null,
-          at: now,
-          phone: row.guest_phone,
+          },
+          roster: { operatorId: venue.operator_id, venueId: venue.id, userId: row.user_id ?? null, at: now, phone: row.guest_phone },
         });
         if (stay && tableIds.length > 0) await holdTables(trx, { id, venue_id: venue.id }, tableIds, stay.startsAt, stay.endsAt);
         await recordHistory(

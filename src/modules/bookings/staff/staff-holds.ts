@@ -12,6 +12,7 @@ import type { AuthInfo, VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import { AppError, badRequest, conflict } from '../../../platform/errors.js';
 import type { Payments } from '../../payments/index.js';
+import { updateBooking } from '../core/booking-writes.js';
 import { bookingOrThrow, type BookingRow, type Change } from '../core/booking-store.js';
 import type { BookingChanged } from './bookings.schemas.js';
 import { recordHistory } from '../core/history.js';
@@ -44,13 +45,12 @@ export function createHoldActions(deps: HoldDeps) {
     if (booking.payment_status !== 'requires_payment' || booking.deposit_type !== 'hold' || !booking.payment_intent_id) return booking;
     const intent = await payments.retrieveIntent(booking.payment_intent_id, scopeOf(booking));
     if (intent.status !== 'requires_capture') return booking;
-    await db.kysely
-      .updateTable('bookings')
-      .set({ payment_status: 'held', updated_at: clock.now().toISOString() })
-      .where('id', '=', booking.id)
-      .where('payment_status', '=', 'requires_payment')
-      .where('payment_intent_id', '=', intent.id)
-      .execute();
+    await updateBooking(
+      db,
+      booking.id,
+      { payment_status: 'held', updated_at: clock.now().toISOString() },
+      { payment_status: 'requires_payment', payment_intent_id: intent.id },
+    );
     return bookingOrThrow(db, booking.id);
   }
 
@@ -68,11 +68,7 @@ export function createHoldActions(deps: HoldDeps) {
       if (booking.payment_status === outcome.payment_status) return;
       const opposite = OPPOSITE[outcome.payment_status];
       if (booking.payment_status === opposite.status) throw conflict(opposite.message, { payment_status: booking.payment_status });
-      await trx
-        .updateTable('bookings')
-        .set({ ...outcome, updated_at: now.toISOString() })
-        .where('id', '=', booking.id)
-        .execute();
+      await updateBooking(trx, booking.id, { ...outcome, updated_at: now.toISOString() });
       const detail = {
         payment_intent_id: booking.payment_intent_id,
         ...(outcome.captured_pence !== undefined ? { captured_pence: outcome.captured_pence } : {}),
@@ -193,17 +189,13 @@ export function createHoldActions(deps: HoldDeps) {
         if (MONEY_TAKEN.includes(current.payment_status)) {
           throw conflict('This booking already has a card hold or payment', { payment_status: current.payment_status });
         }
-        await trx
-          .updateTable('bookings')
-          .set({
-            deposit_type: 'hold',
-            deposit_pence: amountPence,
-            payment_intent_id: intent.id,
-            payment_status: 'requires_payment',
-            updated_at: now.toISOString(),
-          })
-          .where('id', '=', current.id)
-          .execute();
+        await updateBooking(trx, current.id, {
+          deposit_type: 'hold',
+          deposit_pence: amountPence,
+          payment_intent_id: intent.id,
+          payment_status: 'requires_payment',
+          updated_at: now.toISOString(),
+        });
         await recordHistory(
           trx,
           current.id,

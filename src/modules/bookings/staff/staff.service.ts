@@ -21,6 +21,7 @@ import type { Mail } from '../../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../../platform/text.js';
 import type { Payments } from '../../payments/index.js';
 import { floorplanRecords } from '../../tables/index.js';
+import { closeStay, releaseTables, updateBooking } from '../core/booking-writes.js';
 import { bookingMails } from '../core/booking-mail.js';
 import {
   bookingOrThrow,
@@ -180,7 +181,7 @@ export function createStaffService(deps: StaffDeps) {
     } catch (error) {
       // The money moved but the status move lost a race: keep the payment's record right.
       if (payment.payment_status) {
-        await db.kysely.updateTable('bookings').set(payment).where('id', '=', id).execute();
+        await updateBooking(db, id, payment);
         log.warn({ bookingId: id, to: end.to }, 'refund given for a booking whose status move was refused');
       }
       throw error;
@@ -243,22 +244,14 @@ export function createStaffService(deps: StaffDeps) {
             }
           }
         }
-        await trx
-          .updateTable('bookings')
-          .set({ ...set, updated_at: now.toISOString() })
-          .where('id', '=', booking.id)
-          .execute();
+        await updateBooking(trx, booking.id, { ...set, updated_at: now.toISOString() });
         await recordHistory(trx, booking.id, actor, { action: 'update_details', detail: changes }, now);
       }),
 
     setLock: (auth: AuthInfo, id: string, locked: boolean) =>
       update(auth, id, async (trx, booking, { actor, now }) => {
         if (Boolean(booking.table_locked) === locked) return;
-        await trx
-          .updateTable('bookings')
-          .set({ table_locked: locked ? 1 : 0, updated_at: now.toISOString() })
-          .where('id', '=', booking.id)
-          .execute();
+        await updateBooking(trx, booking.id, { table_locked: locked ? 1 : 0, updated_at: now.toISOString() });
         await recordHistory(trx, booking.id, actor, { action: locked ? 'lock_tables' : 'unlock_tables' }, now);
       }),
 
@@ -269,11 +262,7 @@ export function createStaffService(deps: StaffDeps) {
         if (value === flag in lifecycle) return;
         if (value) lifecycle[flag] = now.toISOString();
         else delete lifecycle[flag];
-        await trx
-          .updateTable('bookings')
-          .set({ lifecycle: JSON.stringify(lifecycle), updated_at: now.toISOString() })
-          .where('id', '=', booking.id)
-          .execute();
+        await updateBooking(trx, booking.id, { lifecycle: JSON.stringify(lifecycle), updated_at: now.toISOString() });
         await recordHistory(trx, booking.id, actor, { action: 'lifecycle', detail: { flag, value } }, now);
       }),
 
@@ -295,11 +284,7 @@ export function createStaffService(deps: StaffDeps) {
           );
           await holdTables(trx, booking, tableIds, startsAt, endsAt);
         }
-        await trx
-          .updateTable('bookings')
-          .set({ duration_minutes: minutes, ends_at: endsAt.toISOString(), updated_at: now.toISOString() })
-          .where('id', '=', booking.id)
-          .execute();
+        await updateBooking(trx, booking.id, { duration_minutes: minutes, ends_at: endsAt.toISOString(), updated_at: now.toISOString() });
         await recordHistory(
           trx,
           booking.id,
@@ -316,8 +301,7 @@ export function createStaffService(deps: StaffDeps) {
         if (now < startsAt) throw conflict('This booking has not started yet: its table cannot be closed');
         const at = now.toISOString();
         const ends = now < endsAt ? at : endsAt.toISOString();
-        await trx.updateTable('bookings').set({ closed_at: at, ends_at: ends, updated_at: at }).where('id', '=', booking.id).execute();
-        await trx.updateTable('booking_tables').set({ ends_at: ends }).where('booking_id', '=', booking.id).execute();
+        await closeStay(trx, booking.id, at, ends);
         if (now < endsAt) await releaseSlots(trx, booking.id, slotOf(now));
         await recordHistory(trx, booking.id, actor, { action: 'close', detail: { ends_at: ends } }, now);
       }),
@@ -344,8 +328,7 @@ export function createStaffService(deps: StaffDeps) {
         }
         const before = await tableIdsOf(trx, booking.id);
         if (before.length === 0) return;
-        await releaseSlots(trx, booking.id);
-        await trx.deleteFrom('booking_tables').where('booking_id', '=', booking.id).execute();
+        await releaseTables(trx, booking.id);
         await recordHistory(trx, booking.id, actor, { action: 'unassign_tables', detail: { from: before } }, now);
       }),
 
