@@ -79,7 +79,7 @@ export default tseslint.config(
             // db/schema.ts combines the modules' table types: types only.
             {
               from: { element: { type: 'db' } },
-              allow: { to: { element: { type: 'module', fileInternalPath: '*.table.ts' } }, dependency: { kind: 'type' } },
+              allow: { to: { element: { type: 'module', fileInternalPath: '**/*.table.ts' } }, dependency: { kind: 'type' } },
             },
             // A module uses the shared layers, its own files, and another module only through its index.ts.
             {

@@ -10,7 +10,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../src/db/connect.js';
 import type { UsersTable } from '../src/modules/auth/auth.table.js';
-import type { BookingsTable } from '../src/modules/bookings/bookings.table.js';
+import type { BookingsTable } from '../src/modules/bookings/core/bookings.table.js';
 import type { GuestRosterTable, GuestRosterVenuesTable, GuestSearchTermsTable } from '../src/modules/guests/guests.table.js';
 import { chunked } from '../src/db/batch.js';
 import { withTransaction } from '../src/db/transaction.js';

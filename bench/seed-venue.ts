@@ -19,8 +19,13 @@ import type { Db } from '../src/db/connect.js';
 import { withTransaction } from '../src/db/transaction.js';
 import { demoLogo } from '../src/demo/logo.js';
 import { addDays, dayOfWeek, localToday, localToUtc } from '../src/domain/venue-time.js';
-import type { BookingHistoryTable, BookingsTable, BookingSlotsTable, BookingTablesTable } from '../src/modules/bookings/bookings.table.js';
-import { slotsOf } from '../src/modules/bookings/slots.js';
+import type {
+  BookingHistoryTable,
+  BookingsTable,
+  BookingSlotsTable,
+  BookingTablesTable,
+} from '../src/modules/bookings/core/bookings.table.js';
+import { slotsOf } from '../src/modules/bookings/core/slots.js';
 import { newId } from '../src/platform/ids.js';
 
 export interface Scenario {

@@ -8,7 +8,7 @@ import type { AvailabilityTables } from '../modules/availability/availability.ta
 import type { FloorTables } from '../modules/tables/tables.table.js';
 import type { ProfilesTables } from '../modules/profiles/profiles.table.js';
 import type { CatalogueTables } from '../modules/catalogue/catalogue.table.js';
-import type { BookingsTables } from '../modules/bookings/bookings.table.js';
+import type { BookingsTables } from '../modules/bookings/core/bookings.table.js';
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { GuestsTables } from '../modules/guests/guests.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';

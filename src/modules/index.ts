@@ -21,29 +21,15 @@ import { billingEntriesForBookings, createPayments, paymentsRoutes } from './pay
 import { createProfilesModule, listProfiles, loadAdmissionRules, profilesRoutes, toProfile } from './profiles/index.js';
 import {
   anonymiseGuestBookings,
+  bookingsRoutes,
   coBookings,
-  createDoorKeys,
-  createDoorService,
-  createEventBookings,
-  createGuestlistBookings,
-  createManageBookings,
-  createPublicBookings,
-  createSmartTablesService,
-  createStaffBookings,
-  createStaffService,
+  createBookingsModule,
   distinctGuests,
-  doorRoutes,
   guestBookingActivity,
   guestBookingFigures,
   guestBookings,
-  guestlistRoutes,
   guestVisits,
   hasUpcomingBookings,
-  manageBookingRoutes,
-  publicBookingRoutes,
-  smartTablesRoutes,
-  staffCreateRoutes,
-  staffRoutes,
   tablesTakenBetween,
   venueBookingFigures,
 } from './bookings/index.js';
@@ -123,27 +109,6 @@ export function composeModules(infra: Infra) {
   const profiles = createProfilesModule(shared);
   const catalogue = createCatalogueModule({ ...shared, uploads });
   const copies = createCopyFromService({ db, clock, access, scopes: copyScopes });
-  const doorKeys = createDoorKeys({ db, clock, secrets });
-  const staff = createStaffService({
-    db,
-    clock,
-    log,
-    payments,
-    mail: infra.mail,
-    doorKeys,
-    publicBaseUrl: config.publicBaseUrl,
-    reachableVenue: access.reachableVenue,
-  });
-  const smartTables = createSmartTablesService({
-    db,
-    clock,
-    log,
-    venueById: async (venueId) => {
-      const operatorId = await operatorOfVenue(db, venueId);
-      return operatorId ? findVenue(db, operatorId, venueId) : undefined;
-    },
-  });
-  const door = createDoorService({ db, clock, doorKeys, reachableVenue: access.reachableVenue });
   const guests = createGuestsService({
     db,
     clock,
@@ -161,18 +126,7 @@ export function composeModules(infra: Infra) {
       billing: (conn, userId, bookingIds) => billingEntriesForBookings(kyselyOf(conn), userId, bookingIds),
     },
   });
-  const staffBookings = createStaffBookings({ db, clock, mail: infra.mail, doorKeys, publicBaseUrl: config.publicBaseUrl });
-  const guestlist = createGuestlistBookings({
-    db,
-    clock,
-    mail: infra.mail,
-    rateLimits,
-    doorKeys,
-    publicBaseUrl: config.publicBaseUrl,
-    liveVenue,
-    admissionFacts: guests.admissionFacts,
-  });
-  const bookings = createPublicBookings({
+  const bookings = createBookingsModule({
     db,
     clock,
     log,
@@ -180,22 +134,17 @@ export function composeModules(infra: Infra) {
     mail: infra.mail,
     botCheck,
     rateLimits,
-    doorKeys,
+    secrets,
     publicBaseUrl: config.publicBaseUrl,
-    liveVenue,
     answerCacheMs: config.availabilityCacheMs,
-  });
-  bookings.registerFulfilments();
-  const manageBookings = createManageBookings({
-    db,
-    clock,
-    log,
-    payments,
-    mail: infra.mail,
-    rateLimits,
-    doorKeys,
-    publicBaseUrl: config.publicBaseUrl,
+    liveVenue,
     findVenue,
+    reachableVenue: access.reachableVenue,
+    venueById: async (venueId) => {
+      const operatorId = await operatorOfVenue(db, venueId);
+      return operatorId ? findVenue(db, operatorId, venueId) : undefined;
+    },
+    admissionFacts: guests.admissionFacts,
   });
 
   const vouchers = createVouchersModule({
@@ -218,15 +167,6 @@ export function composeModules(infra: Infra) {
 
   const widgetPages = createWidgetPages({ widgetPage: (publicId) => branding.widgetPage(publicId), build: widgetBuildLoader(), clock });
 
-  const eventBookings = createEventBookings({
-    db,
-    clock,
-    log,
-    payments,
-    mail: infra.mail,
-    doorKeys,
-    publicBaseUrl: config.publicBaseUrl,
-  });
   const events = createEventsModule({
     db,
     clock,
@@ -237,13 +177,13 @@ export function composeModules(infra: Infra) {
     mail: infra.mail,
     botCheck,
     rateLimits,
-    eventBookings,
+    eventBookings: bookings.eventBookings,
     imageSearch: { accessKey: config.unsplashAccessKey, apiBase: config.unsplashApiBase },
     reachableVenue: access.reachableVenue,
     reachableVenueIds: access.reachableVenueIds,
     venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
     liveVenue,
-    doorKey: (venueId) => doorKeys.keyOf(venueId),
+    doorKey: (venueId) => bookings.doorKeys.keyOf(venueId),
     ticketProfiles: async (conn, venueId) => (await listProfiles(conn, venueId, 'ticket')).map(toProfile),
     eventBundles: async (venueId) =>
       (await catalogue.bundles.list(venueId)).filter((b) => b.applicable_profiles.length === 0 || b.applicable_profiles.includes('events')),
@@ -267,13 +207,13 @@ export function composeModules(infra: Infra) {
     profiles,
     catalogue,
     copies,
-    staff,
-    staffBookings,
-    guestlist,
-    smartTables,
-    door,
-    bookings,
-    manageBookings,
+    staff: bookings.staff,
+    staffBookings: bookings.staffBookings,
+    guestlist: bookings.guestlist,
+    smartTables: bookings.smartTables,
+    door: bookings.door,
+    bookings: bookings.publicBookings,
+    manageBookings: bookings.manage,
     vouchers,
     guests,
     events,
@@ -300,17 +240,20 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
     isLiveVenue: async (venueId) => (await liveVenue(ctx.db, venueId)) !== undefined,
   });
   await app.register(copyFromRoutes, { guard, copies: ctx.copies });
-  await app.register(staffRoutes, { guard, staff: ctx.staff });
-  await app.register(staffCreateRoutes, { guard, create: ctx.staffBookings });
-  await app.register(guestlistRoutes, { guard, guestlist: ctx.guestlist });
-  await app.register(doorRoutes, { guard, door: ctx.door, staff: ctx.staff });
-  await app.register(smartTablesRoutes, { guard, smartTables: ctx.smartTables });
-  await app.register(publicBookingRoutes, {
-    bookings: ctx.bookings,
+  await app.register(bookingsRoutes, {
+    guard,
+    bookings: {
+      staff: ctx.staff,
+      staffBookings: ctx.staffBookings,
+      guestlist: ctx.guestlist,
+      door: ctx.door,
+      smartTables: ctx.smartTables,
+      publicBookings: ctx.bookings,
+      manage: ctx.manageBookings,
+    },
     floors: (venueId) => ctx.tables.floors.list(venueId),
     loadAuth: (request) => ctx.access.loadAuth(request),
   });
-  await app.register(manageBookingRoutes, { manage: ctx.manageBookings });
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });
   await app.register(guestsRoutes, { guard, guests: ctx.guests });

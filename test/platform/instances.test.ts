@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { addDays, localToUtc, localToday } from '../../src/domain/venue-time.js';
-import { insertBooking, insertTable } from '../../src/modules/bookings/bookings.test-support.js';
+import { insertBooking, insertTable } from '../../src/modules/bookings/core/bookings.test-support.js';
 import { setMaintenance } from '../../src/platform/maintenance.js';
 import { createOperator, createTestApp, insertVenue, uniqueEmail, type TestApp } from '../helpers/app.js';
 import { ENGINE } from '../helpers/db.js';

@@ -1,7 +1,9 @@
 /**
  * A module's tables are its own: no source file of another module selects from, inserts into, updates,
  * deletes from or joins a table declared in a module's `*.table.ts` (the linter checks imports; this
- * checks the table names queries use). Tests may look at any table.
+ * checks the table names queries use). Within bookings, only `core/` writes the booking record
+ * (`bookings`, `booking_tables`, `booking_slots`); its flows go through core's functions. Tests may look
+ * at (and write) any table.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,9 @@ import { describe, expect, it } from 'vitest';
 const MODULES = path.resolve('src/modules');
 const QUERY =
   /\b(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*\[?\s*'([a-z_]+)(?: as [a-z_]+)?'/g;
+
+/** A write of the booking record, which only src/modules/bookings/core/ may make. */
+const BOOKING_WRITE = /\b(?:insertInto|updateTable|deleteFrom)\(\s*'(bookings|booking_tables|booking_slots)'/g;
 
 function filesOf(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -51,6 +56,24 @@ describe('table ownership', () => {
       }
     }
     expect(trespasses).toEqual([]);
+  });
+
+  it('only bookings/core writes bookings, booking_tables and booking_slots', () => {
+    const core = path.join(MODULES, 'bookings', 'core') + path.sep;
+    const writers: string[] = [];
+    for (const file of filesOf(path.resolve('src')).filter((f) => !/\.test(-support|-helpers)?\.ts$/.test(f))) {
+      if (file.startsWith(core)) continue;
+      for (const [, table] of fs.readFileSync(file, 'utf8').matchAll(BOOKING_WRITE))
+        writers.push(`${path.relative('src', file)} writes ${table}`);
+    }
+    expect(writers).toEqual([]);
+  });
+
+  it('would see a write of the booking record', () => {
+    const sample =
+      "await trx.insertInto('bookings').values(row); await k.updateTable('booking_tables'); await k.deleteFrom( 'booking_slots')";
+    expect([...sample.matchAll(BOOKING_WRITE)].map((m) => m[1])).toEqual(['bookings', 'booking_tables', 'booking_slots']);
+    expect([..."selectFrom('bookings') insertInto('booking_history')".matchAll(BOOKING_WRITE)]).toEqual([]);
   });
 
   it('would see a trespass', () => {

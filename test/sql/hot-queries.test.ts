@@ -9,7 +9,7 @@
  */
 import { createQueryId, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertBooking } from '../../src/modules/bookings/bookings.test-support.js';
+import { insertBooking } from '../../src/modules/bookings/core/bookings.test-support.js';
 import { crm } from '../../src/modules/guests/guests.test-support.js';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator } from '../helpers/app.js';
 import { ENGINE, type TestDb } from '../helpers/db.js';

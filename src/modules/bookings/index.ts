@@ -3,30 +3,41 @@
  * `booking_history`, `idempotency_keys`, `venue_door_keys`): the booking engine's public flows, the
  * staff reservation floor, and the read functions other modules use (occupancy, the draft refusal,
  * stats).
+ *
+ * The code is one folder per flow (docs/ARCHITECTURE.md, Bookings): `core/` is the booking record and
+ * the only code that writes it; `public/`, `guestlist/`, `staff/`, `door/`, `manage/`, `smart-tables/`,
+ * `events/` and `demo/` each hold a flow's routes, schemas and service. `createBookingsModule` builds them
+ * all from explicit deps, and `bookingsRoutes` registers their routes.
  */
-export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './bookings.repository.js';
-export { createStaffService } from './staff.service.js';
-export { staffRoutes } from './staff.routes.js';
-export { createDoorKeys } from './door-keys.js';
-export { createDoorService } from './door.service.js';
-export { doorRoutes } from './door.routes.js';
-export { createStaffBookings } from './staff-create.service.js';
-export { staffCreateRoutes } from './staff-create.routes.js';
-export { createPublicBookings } from './public.service.js';
-export { publicBookingRoutes } from './public.routes.js';
-export { createManageBookings } from './manage.service.js';
-export { manageBookingRoutes } from './manage.routes.js';
-export { createSmartTablesService } from './smart-tables.service.js';
-export { smartTablesRoutes } from './smart-tables.routes.js';
-export { seedDemoBookings, type SeedBooking } from './demo-bookings.js';
-export { createGuestlistBookings } from './guestlist.service.js';
-export { guestlistRoutes } from './guestlist.routes.js';
-export { anonymiseGuestBookings, coBookings, guestBookingActivity, guestBookingFigures, guestBookings } from './guest-reads.js';
+import type { Conn } from '../../db/transaction.js';
+import type { AuthInfo, GuardFactory, VenueRow } from '../../platform/auth-guard.js';
+import type { RoutePlugin } from '../../platform/module.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import { createDoorKeys } from './core/door-keys.js';
+import { doorRoutes } from './door/door.routes.js';
+import { createDoorService } from './door/door.service.js';
+import { createEventBookings } from './events/event-bookings.js';
+import { guestlistRoutes } from './guestlist/guestlist.routes.js';
+import { createGuestlistBookings, type GuestlistDeps } from './guestlist/guestlist.service.js';
+import { manageBookingRoutes } from './manage/manage.routes.js';
+import { createManageBookings } from './manage/manage.service.js';
+import { publicBookingRoutes } from './public/public.routes.js';
+import type { PublicDeps } from './public/public-context.js';
+import { createPublicBookings } from './public/public.service.js';
+import { smartTablesRoutes } from './smart-tables/smart-tables.routes.js';
+import { createSmartTablesService, type SmartTablesDeps } from './smart-tables/smart-tables.service.js';
+import { staffCreateRoutes } from './staff/staff-bookings.routes.js';
+import { createStaffBookings } from './staff/staff-create.service.js';
+import { staffRoutes } from './staff/staff.routes.js';
+import { createStaffService, type StaffDeps } from './staff/staff.service.js';
+
+export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './core/bookings.repository.js';
+export { seedDemoBookings, type SeedBooking } from './demo/demo-bookings.js';
+export { anonymiseGuestBookings, coBookings, guestBookingActivity, guestBookingFigures, guestBookings } from './core/guest-reads.js';
 export {
   activeEventBookings,
   attachEventIntent,
   COMMITTED_STATUSES,
-  createEventBookings,
   eventBooking,
   eventBookingByIntent,
   eventBookingStats,
@@ -37,6 +48,62 @@ export {
   venueDayReservations,
   type EventBookingRow,
   type EventBookings,
-} from './event-bookings.js';
-export { checkIdempotencyKey, idempotent } from './idempotency.js';
-export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './unpaid-holds.js';
+} from './events/event-bookings.js';
+export { checkIdempotencyKey, idempotent } from './core/idempotency.js';
+export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
+
+/** What the bookings module needs from the infrastructure and from the modules it does not own. */
+export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {
+  /** Keeps the venues' door keys and the manage-link secret (encrypted). */
+  secrets: SecretBox;
+  reachableVenue: StaffDeps['reachableVenue'];
+  /** The booking's venue whatever its status (the manage link). */
+  findVenue(conn: Conn, operatorId: string, venueId: string): Promise<VenueRow | undefined>;
+  venueById: SmartTablesDeps['venueById'];
+  admissionFacts: GuestlistDeps['admissionFacts'];
+}
+
+/** Every bookings service, created once (the composition root calls this), with the deposit fulfilments registered. */
+export function createBookingsModule(deps: BookingsDeps) {
+  const { db, clock, log, payments, mail, rateLimits, publicBaseUrl, liveVenue } = deps;
+  const doorKeys = createDoorKeys({ db, clock, secrets: deps.secrets });
+  const mailing = { mail, doorKeys, publicBaseUrl };
+  const staff = createStaffService({ db, clock, log, payments, ...mailing, reachableVenue: deps.reachableVenue });
+  const smartTables = createSmartTablesService({ db, clock, log, venueById: deps.venueById });
+  const door = createDoorService({ db, clock, doorKeys, reachableVenue: deps.reachableVenue });
+  const staffBookings = createStaffBookings({ db, clock, ...mailing });
+  const guestlist = createGuestlistBookings({ db, clock, rateLimits, ...mailing, liveVenue, admissionFacts: deps.admissionFacts });
+  const publicBookings = createPublicBookings({
+    db,
+    clock,
+    log,
+    payments,
+    ...mailing,
+    botCheck: deps.botCheck,
+    rateLimits,
+    liveVenue,
+    answerCacheMs: deps.answerCacheMs,
+  });
+  publicBookings.registerFulfilments();
+  const manage = createManageBookings({ db, clock, log, payments, rateLimits, ...mailing, findVenue: deps.findVenue });
+  const eventBookings = createEventBookings({ db, clock, log, payments, ...mailing });
+  return { doorKeys, staff, smartTables, door, staffBookings, guestlist, publicBookings, manage, eventBookings };
+}
+
+export type BookingsModule = ReturnType<typeof createBookingsModule>;
+
+/** Every bookings route, registered in one place and in this order (the OpenAPI document follows it). */
+export const bookingsRoutes: RoutePlugin<{
+  guard: GuardFactory;
+  bookings: Omit<BookingsModule, 'doorKeys' | 'eventBookings'>;
+  floors: (venueId: string) => Promise<unknown[]>;
+  loadAuth: (request: never) => Promise<AuthInfo | undefined>;
+}> = async (app, { guard, bookings, floors, loadAuth }) => {
+  await app.register(staffRoutes, { guard, staff: bookings.staff });
+  await app.register(staffCreateRoutes, { guard, create: bookings.staffBookings });
+  await app.register(guestlistRoutes, { guard, guestlist: bookings.guestlist });
+  await app.register(doorRoutes, { guard, door: bookings.door, staff: bookings.staff });
+  await app.register(smartTablesRoutes, { guard, smartTables: bookings.smartTables });
+  await app.register(publicBookingRoutes, { bookings: bookings.publicBookings, floors, loadAuth });
+  await app.register(manageBookingRoutes, { manage: bookings.manage });
+};

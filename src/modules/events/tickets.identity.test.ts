@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuest, createTestApp, insertVenueRow, type TestApp } from '../../../test/helpers/app.js';
-import { insertBooking } from '../bookings/bookings.test-support.js';
+import { insertBooking } from '../bookings/core/bookings.test-support.js';
 import { addTicketType, bookingRow, buy, onSale } from './events.test-support.js';
 
 let t: TestApp;

@@ -2,7 +2,7 @@
 import type { TestApp } from '../../../test/helpers/app.js';
 import { uniqueEmail } from '../../../test/helpers/app.js';
 import { insertUser } from '../auth/index.js';
-import { insertBooking, type BookingFixture } from '../bookings/bookings.test-support.js';
+import { insertBooking, type BookingFixture } from '../bookings/core/bookings.test-support.js';
 import { joinRoster } from './index.js';
 
 /** A guest user (registered with a password unless `passwordless`). */

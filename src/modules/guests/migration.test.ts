@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, setupVenue, type TestApp } from '../../../test/helpers/app.js';
 import * as m0010 from '../../db/migrations/0010_guests.js';
 import * as m0012 from '../../db/migrations/0012_guest_identity.js';
-import { insertBooking } from '../bookings/bookings.test-support.js';
+import { insertBooking } from '../bookings/core/bookings.test-support.js';
 import { enableVouchers, issueComp } from '../vouchers/vouchers.test-support.js';
 import { crm, guestUser } from './guests.test-support.js';
 

@@ -1,0 +1,123 @@
+/**
+ * A booking's mail to its guest: the confirmation (details, the manage link, an `.ics` calendar file)
+ * and the cancellation notice (with a cancelling `.ics`), the one notice for staff and guest cancellations.
+ * Queued on the caller's transaction, so a booking that rolls back sends nothing and a committed one
+ * always has its mail.
+ */
+import { manageLinkExpiry, signManageToken } from '../../../domain/booking-tokens/index.js';
+import { bookingIcs } from '../../../domain/ics.js';
+import type { Conn } from '../../../db/transaction.js';
+import type { VenueRow } from '../../../platform/auth-guard.js';
+import type { Mail } from '../../../platform/mail/mail.js';
+import { venueMessage } from '../../../platform/mail/templates.js';
+import type { BookingRow } from './booking-store.js';
+import type { DoorKeys } from './door-keys.js';
+
+const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
+
+export interface CancellationNotice {
+  /** Who cancelled: the venue's staff or the guest (manage link). */
+  by: 'venue' | 'guest';
+  /** What this cancellation refunded (0: nothing). */
+  refundedPence: number;
+}
+
+export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manageSecret'>; publicBaseUrl: string }) {
+  /**
+   * The guest's manage page for a booking (the widget's manage page, which reads and cancels through
+   * the manage API): a signed link valid until a day after the booking starts.
+   */
+  async function manageUrl(conn: Conn, booking: BookingRow): Promise<string> {
+    const startsAt = booking.starts_at ? new Date(booking.starts_at) : new Date(`${booking.booking_date}T23:59:00Z`);
+    const token = signManageToken({ bookingId: booking.id, expiresAt: manageLinkExpiry(startsAt) }, await deps.doorKeys.manageSecret(conn));
+    return `${deps.publicBaseUrl}/widget/manage?token=${encodeURIComponent(token)}`;
+  }
+
+  function details(venue: VenueRow, booking: BookingRow) {
+    const rows = [
+      { label: 'Date', value: booking.booking_date },
+      { label: 'Time', value: booking.start_time ?? '' },
+      { label: 'Party size', value: String(booking.guest_count) },
+      { label: 'Venue', value: `${venue.name}, ${venue.address}` },
+      { label: 'Booking reference', value: booking.id },
+    ];
+    if (booking.deposit_pence > 0)
+      rows.push({ label: booking.deposit_type === 'hold' ? 'Card hold' : 'Deposit', value: money(booking.deposit_pence) });
+    return rows.filter((row) => row.value);
+  }
+
+  function calendar(venue: VenueRow, booking: BookingRow, url: string, method: 'PUBLISH' | 'CANCEL', now: Date) {
+    if (!booking.starts_at || !booking.ends_at) return [];
+    // A calendar message (with a method) needs an organizer: without the venue's address the guest gets a
+    // plain calendar file for a confirmation, and no file for a cancellation.
+    if (!venue.email && method === 'CANCEL') return [];
+    const asMessage = Boolean(venue.email);
+    const ics = bookingIcs({
+      uid: `${booking.id}@maitred`,
+      venueName: venue.name,
+      venueAddress: venue.address,
+      startsAt: new Date(booking.starts_at),
+      endsAt: new Date(booking.ends_at),
+      summary: `${venue.name}: table for ${booking.guest_count}`,
+      description: `Booking ${booking.id}. Manage it at ${url}`,
+      url,
+      ...(asMessage ? { organizerEmail: venue.email!, method, sequence: method === 'CANCEL' ? 1 : 0 } : {}),
+      dtstamp: now,
+    });
+    return [{ filename: 'booking.ics', contentType: `text/calendar; charset=utf-8${asMessage ? `; method=${method}` : ''}`, content: ics }];
+  }
+
+  return {
+    manageUrl,
+
+    async confirmation(conn: Conn, venue: VenueRow, booking: BookingRow): Promise<void> {
+      if (!booking.guest_email) return;
+      const url = await manageUrl(conn, booking);
+      await deps.mail.queue(
+        conn,
+        venueMessage({
+          to: booking.guest_email,
+          subject: `Your booking at ${venue.name} on ${booking.booking_date} is confirmed`,
+          venue,
+          content: {
+            paragraphs: [`Hello ${booking.guest_name ?? 'there'}, we look forward to seeing you.`],
+            details: details(venue, booking),
+            link: { label: 'View or cancel your booking', url },
+          },
+          attachments: calendar(venue, booking, url, 'PUBLISH', new Date(booking.updated_at)),
+        }),
+      );
+    },
+
+    /**
+     * The cancellation notice, whoever cancelled (the venue's staff, or the guest through the manage
+     * link): the reason staff gave, the refund this cancellation made, and a cancelling `.ics`.
+     */
+    async cancellation(conn: Conn, venue: VenueRow, booking: BookingRow, notice: CancellationNotice): Promise<void> {
+      if (!booking.guest_email) return;
+      const url = await manageUrl(conn, booking);
+      const hello = `Hello${booking.guest_name ? ` ${booking.guest_name}` : ''}`;
+      const paragraphs = [
+        notice.by === 'venue'
+          ? `${hello}, ${venue.name} has cancelled your booking.`
+          : `${hello}, your booking has been cancelled as you asked.`,
+      ];
+      if (notice.by === 'venue' && booking.cancel_reason) paragraphs.push(`Reason: ${booking.cancel_reason}`);
+      if (notice.refundedPence > 0) paragraphs.push(`${money(notice.refundedPence)} is being refunded to the card you paid with.`);
+      if (booking.deposit_type === 'hold' && booking.payment_status === 'released')
+        paragraphs.push('The hold on your card has been released.');
+      const rows = details(venue, booking);
+      if (notice.refundedPence > 0) rows.push({ label: 'Refund', value: money(notice.refundedPence) });
+      await deps.mail.queue(
+        conn,
+        venueMessage({
+          to: booking.guest_email,
+          subject: `Your booking at ${venue.name} has been cancelled`,
+          venue,
+          content: { title: 'Your booking has been cancelled', paragraphs, details: rows },
+          attachments: calendar(venue, booking, url, 'CANCEL', new Date(booking.updated_at)),
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The only writers of the booking record (`bookings`, `booking_tables`, `booking_slots`; the flows call
+ * these, test/platform/table-ownership.test.ts refuses a write anywhere else): a new booking with its
+ * tables and their slots, a change of its fields, a close of its stay, and freeing its tables. Status
+ * moves are `changeStatus` (booking-store.ts); re-seating is `holdTables` (seating.ts).
+ */
+import type { Insertable, Updateable } from 'kysely';
+import { kyselyOf, type Conn } from '../../../db/transaction.js';
+import { joinRoster } from '../../guests/index.js';
+import type { BookingsTable } from './bookings.table.js';
+import { claimSlots, releaseSlots } from './slots.js';
+
+export interface NewBooking {
+  /** The row as the flow builds it (its columns are written in this order). */
+  row: Insertable<BookingsTable> & { id: string; venue_id: string };
+  /** The guest joins the venue's roster, right after the row is written. */
+  roster?: Parameters<typeof joinRoster>[1];
+  /** The tables the booking holds for its stay, and their 15-minute slots (409 when one is taken). */
+  tables?: { tableIds: readonly string[]; startsAt: Date; endsAt: Date };
+}
+
+/** Writes a new booking: its row, the guest's roster entry, its tables and their slots, in that order. */
+export async function insertBooking(conn: Conn, booking: NewBooking): Promise<void> {
+  const k = kyselyOf(conn);
+  const { row, tables } = booking;
+  await k.insertInto('bookings').values(row).execute();
+  if (booking.roster) await joinRoster(conn, booking.roster);
+  if (!tables || tables.tableIds.length === 0) return;
+  await insertBookingTables(conn, { id: row.id, venue_id: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
+  await claimSlots(conn, { id: row.id, venueId: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
+}
+
+/** The booking's tables for [startsAt, endsAt) (their slots are claimed separately). */
+export async function insertBookingTables(
+  conn: Conn,
+  booking: { id: string; venue_id: string },
+  tableIds: readonly string[],
+  startsAt: Date,
+  endsAt: Date,
+): Promise<void> {
+  await kyselyOf(conn)
+    .insertInto('booking_tables')
+    .values(
+      tableIds.map((tableId) => ({
+        booking_id: booking.id,
+        table_id: tableId,
+        venue_id: booking.venue_id,
+        starts_at: startsAt.toISOString(),
+        ends_at: endsAt.toISOString(),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Sets fields of booking `id` (never its status: `changeStatus`), only while each `onlyIf` column still
+ * has its value. Answers how many rows changed (0 or 1).
+ */
+export async function updateBooking(
+  conn: Conn,
+  id: string,
+  set: Updateable<BookingsTable>,
+  onlyIf: Partial<Record<'kind' | 'payment_status' | 'payment_intent_id', string>> = {},
+): Promise<number> {
+  let query = kyselyOf(conn).updateTable('bookings').set(set).where('id', '=', id);
+  for (const [column, value] of Object.entries(onlyIf)) query = query.where(column as keyof typeof onlyIf, '=', value);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Staff close the table: the booking and its tables end at `endsAt` (its slots from then on are freed by the caller). */
+export async function closeStay(conn: Conn, bookingId: string, at: string, endsAt: string): Promise<void> {
+  const k = kyselyOf(conn);
+  await k.updateTable('bookings').set({ closed_at: at, ends_at: endsAt, updated_at: at }).where('id', '=', bookingId).execute();
+  await k.updateTable('booking_tables').set({ ends_at: endsAt }).where('booking_id', '=', bookingId).execute();
+}
+
+/** Frees every table of the booking: its slots, then its tables. */
+export async function releaseTables(conn: Conn, bookingId: string): Promise<void> {
+  await releaseSlots(conn, bookingId);
+  await kyselyOf(conn).deleteFrom('booking_tables').where('booking_id', '=', bookingId).execute();
+}

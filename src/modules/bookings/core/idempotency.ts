@@ -1,0 +1,102 @@
+/**
+ * `Idempotency-Key` on public creates: the first answer is kept by (scope, key) with a hash of the
+ * request body, in the same transaction as what the request created, so a retry after a lost response
+ * gets that answer again and books nothing new, and the same key with another body is a 409. Keys are
+ * compared only within their scope (route and venue); answers are kept for 24 hours.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../../db/connect.js';
+import { isUniqueViolation } from '../../../db/errors.js';
+import type { Database } from '../../../db/schema.js';
+import { kyselyOf, lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
+import { badRequest, conflict } from '../../../platform/errors.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+export const IDEMPOTENCY_KEY_MAX = 255;
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export const requestHash = (body: unknown) => createHash('sha256').update(canonical(body)).digest('hex');
+
+export const IDEMPOTENCY_MISMATCH = 'This Idempotency-Key was used with a different request';
+
+export function checkIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const trimmed = key.trim();
+  if (!trimmed || trimmed.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(trimmed)) {
+    throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`);
+  }
+  return trimmed;
+}
+
+async function storedAnswer<T>(conn: Conn, scope: string, key: string, hash: string, now: Date): Promise<T | undefined> {
+  const row = await kyselyOf(conn)
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'response'])
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .where('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.request_hash !== hash) throw conflict(IDEMPOTENCY_MISMATCH);
+  return JSON.parse(row.response) as T;
+}
+
+/**
+ * Runs `create` in a transaction, once per (scope, key): a stored answer is returned instead (409 when
+ * the body differs). Without a key it simply runs `create` in a transaction. Two concurrent requests
+ * with one key: the second waits on the first (SQLite: one writer; PostgreSQL: an advisory lock on the
+ * key) and then gets its answer.
+ */
+export async function idempotent<T>(
+  db: Db,
+  request: { scope: string; key: string | undefined; body: unknown; now: Date },
+  create: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const { scope, key, now } = request;
+  if (key === undefined) return withTransaction(db, create);
+  const hash = requestHash(request.body);
+  const earlier = await storedAnswer<T>(db, scope, key, hash, now);
+  if (earlier !== undefined) return earlier;
+  try {
+    return await withTransaction(db, async (trx) => {
+      // PostgreSQL: a concurrent request with this key waits here until the first commits.
+      await lockKey(db, trx, `idempotency:${scope}:${key}`);
+      const raced = await storedAnswer<T>(trx, scope, key, hash, now);
+      if (raced !== undefined) return raced;
+      // An expired answer under this key is replaced.
+      await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute();
+      const answer = await create(trx);
+      await trx
+        .insertInto('idempotency_keys')
+        .values({ scope, key, request_hash: hash, status_code: 200, response: JSON.stringify(answer), created_at: now.toISOString() })
+        .execute();
+      return answer;
+    });
+  } catch (error) {
+    // PostgreSQL: a concurrent request with the same key committed first; answer as it did.
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await storedAnswer<T>(db, scope, key, hash, now);
+    if (winner === undefined) throw error;
+    return winner;
+  }
+}
+
+/** Forgets answers older than the TTL (run by the booking engine's periodic job). */
+export async function pruneIdempotencyKeys(db: Conn, now: Date): Promise<void> {
+  await kyselyOf(db)
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<=', new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString())
+    .execute();
+}

@@ -1,0 +1,366 @@
+/**
+ * The bookings side of ticketed events (the events module never touches `bookings`): an event booking
+ * written in the caller's transaction (the guest joins the operator's roster there too), its payment
+ * intent, the reads events need (active bookings and guests, figures, stats, the door list, the other
+ * reservations of a venue's day, a guest's past visits), and the moves a ticket sale makes: confirmed
+ * when paid, released (`expired`) when not, and every booking of a cancelled event cancelled and
+ * refunded, each guest told.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { isActive, type BookingStatus } from '../../../domain/booking-status.js';
+import { utcToLocal } from '../../../domain/venue-time.js';
+import type { Db } from '../../../db/connect.js';
+import type { Database } from '../../../db/schema.js';
+import { kyselyOf, lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
+import type { VenueRow } from '../../../platform/auth-guard.js';
+import type { Clock } from '../../../platform/clock.js';
+import type { Mail } from '../../../platform/mail/mail.js';
+import { joinRoster } from '../../guests/index.js';
+import type { Payments } from '../../payments/index.js';
+import { bookingMails } from '../core/booking-mail.js';
+import { changeStatus, findBooking, type BookingRow } from '../core/booking-store.js';
+import { ACTIVE_BOOKING_STATUSES } from '../core/bookings.table.js';
+import type { DoorKeys } from '../core/door-keys.js';
+import { insertBooking, updateBooking } from '../core/booking-writes.js';
+import { recordHistory, SYSTEM, type Actor } from '../core/history.js';
+
+export type { BookingRow as EventBookingRow } from '../core/booking-store.js';
+
+/** Statuses whose guests are committed to the event: accepted by the venue, paid or free, or inside. */
+export const COMMITTED_STATUSES = ['approved', 'confirmed', 'checked_in'] as const;
+/** Statuses an event cancellation moves to `cancelled` (a checked-in guest is history, left as it is). */
+const CANCELLABLE: readonly BookingStatus[] = ['pending', 'pending_payment', 'approved', 'confirmed'];
+const PAID = ['paid', 'captured', 'partially_refunded', 'refunded'];
+
+export interface EventBookingInput {
+  id: string;
+  operatorId: string;
+  venueId: string;
+  eventId: string;
+  date: string;
+  startTime: string | null;
+  startsAt: string | null;
+  endsAt: string | null;
+  guestCount: number;
+  guestName: string;
+  guestEmail: string;
+  userId: string | null;
+  totalPence: number;
+  /** `confirmed` (free), `pending` (awaits the venue's approval) or `pending_payment` (paid). */
+  status: 'confirmed' | 'pending' | 'pending_payment';
+  paymentExpiresAt: string | null;
+  /** The client address of a public unpaid hold (unpaid-holds.ts caps them). */
+  holdAddress?: string | null;
+  now: Date;
+  detail?: Record<string, unknown>;
+}
+
+/** Writes an event booking in the caller's transaction, with its history; the guest joins the roster. */
+export async function insertEventBooking(trx: Kysely<Database>, input: EventBookingInput): Promise<BookingRow> {
+  const at = input.now.toISOString();
+  const paid = input.status === 'pending_payment';
+  await insertBooking(trx, {
+    row: {
+      id: input.id,
+      operator_id: input.operatorId,
+      venue_id: input.venueId,
+      kind: 'event',
+      status: input.status,
+      user_id: input.userId,
+      event_id: input.eventId,
+      booking_date: input.date,
+      start_time: input.startTime,
+      starts_at: input.startsAt,
+      ends_at: input.endsAt,
+      guest_count: input.guestCount,
+      guest_name: input.guestName,
+      guest_email: input.guestEmail,
+      total_pence: input.totalPence,
+      source: 'widget',
+      deposit_type: paid ? 'deposit' : 'none',
+      deposit_pence: paid ? input.totalPence : 0,
+      payment_status: paid ? 'requires_payment' : 'none',
+      payment_expires_at: input.paymentExpiresAt,
+      hold_address: input.holdAddress ?? null,
+      status_changed_at: at,
+      created_at: at,
+      updated_at: at,
+    },
+  });
+  const actor: Actor = { kind: 'guest', id: input.userId, name: input.guestName };
+  await recordHistory(trx, input.id, actor, { action: 'create', toStatus: input.status, detail: input.detail }, input.now);
+  await joinRoster(trx, { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now });
+  return (await findBooking(trx, input.id))!;
+}
+
+export async function attachEventIntent(conn: Conn, bookingId: string, intentId: string, now: Date): Promise<void> {
+  await updateBooking(conn, bookingId, { payment_intent_id: intentId, updated_at: now.toISOString() }, { kind: 'event' });
+}
+
+/** An event booking by id (undefined for other kinds). */
+export async function eventBooking(conn: Conn, bookingId: string): Promise<BookingRow | undefined> {
+  const row = await findBooking(conn, bookingId);
+  return row?.kind === 'event' ? row : undefined;
+}
+
+/** The booking of an event paid (or to be paid) with this intent. */
+export async function eventBookingByIntent(conn: Conn, eventId: string, intentId: string): Promise<BookingRow | undefined> {
+  return kyselyOf(conn)
+    .selectFrom('bookings')
+    .selectAll()
+    .where('kind', '=', 'event')
+    .where('event_id', '=', eventId)
+    .where('payment_intent_id', '=', intentId)
+    .executeTakeFirst();
+}
+
+/** The event's bookings that hold places (awaiting payment or approval included). */
+export async function activeEventBookings(conn: Conn, eventId: string): Promise<{ id: string; guest_count: number; status: string }[]> {
+  return kyselyOf(conn)
+    .selectFrom('bookings')
+    .select(['id', 'guest_count', 'status'])
+    .where('event_id', '=', eventId)
+    .where('kind', '=', 'event')
+    .where('status', 'in', [...ACTIVE_BOOKING_STATUSES])
+    .execute();
+}
+
+export interface EventFigures {
+  /** Every booking, whatever its status. */
+  total: number;
+  /** Bookings holding places. */
+  active: number;
+  /** Guests of committed bookings (`COMMITTED_STATUSES`). */
+  committed_guests: number;
+}
+
+/** Booking figures per event, one query for a page of events. */
+export async function eventFigures(conn: Conn, eventIds: readonly string[]): Promise<Map<string, EventFigures>> {
+  const out = new Map<string, EventFigures>(eventIds.map((id) => [id, { total: 0, active: 0, committed_guests: 0 }]));
+  if (eventIds.length === 0) return out;
+  const rows = await kyselyOf(conn)
+    .selectFrom('bookings')
+    .select(['event_id', 'status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('guest_count').as('guests')])
+    .where('kind', '=', 'event')
+    .where('event_id', 'in', [...eventIds])
+    .groupBy(['event_id', 'status'])
+    .execute();
+  for (const row of rows) {
+    const figures = out.get(row.event_id!)!;
+    figures.total += Number(row.n);
+    if (isActive(row.status)) figures.active += Number(row.n);
+    if ((COMMITTED_STATUSES as readonly string[]).includes(row.status)) figures.committed_guests += Number(row.guests);
+  }
+  return out;
+}
+
+/** An event's stats (spec: `GET /api/my-events/:id/stats`) over its bookings but those released unpaid; timeline dates venue-local. */
+export async function eventBookingStats(conn: Conn, eventId: string, timezone: string, recentCount = 10) {
+  const rows = await kyselyOf(conn)
+    .selectFrom('bookings')
+    .select(['id', 'status', 'guest_count', 'guest_name', 'deposit_pence', 'refunded_pence', 'payment_status', 'created_at'])
+    .where('kind', '=', 'event')
+    .where('event_id', '=', eventId)
+    // A reservation released unpaid never was a booking the organiser needs to count.
+    .where('status', '!=', 'expired')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const count = (...statuses: string[]) => rows.filter((row) => statuses.includes(row.status)).length;
+  const perDay = new Map<string, number>();
+  for (const row of rows) {
+    const day = utcToLocal(new Date(row.created_at), timezone).date;
+    perDay.set(day, (perDay.get(day) ?? 0) + 1);
+  }
+  return {
+    total_bookings: rows.length,
+    active_bookings: rows.filter((row) => isActive(row.status)).length,
+    approved: count('approved', 'confirmed'),
+    pending: count('pending', 'pending_payment'),
+    checked_in: count('checked_in'),
+    cancelled: count('cancelled'),
+    committed_guests: rows
+      .filter((row) => (COMMITTED_STATUSES as readonly string[]).includes(row.status))
+      .reduce((sum, row) => sum + row.guest_count, 0),
+    revenue: rows
+      .filter((row) => PAID.includes(row.payment_status))
+      .reduce((sum, row) => sum + Math.max(0, row.deposit_pence - row.refunded_pence), 0),
+    timeline: [...perDay.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, n]) => ({ date, count: n })),
+    recent: rows
+      .slice(0, recentCount)
+      .map((row) => ({ id: row.id, status: row.status, guest_count: row.guest_count, user_name: row.guest_name })),
+  };
+}
+
+/** The door list: every booking of the event not released unpaid, by guest name. */
+export async function eventDoorList(conn: Conn, eventId: string) {
+  return kyselyOf(conn)
+    .selectFrom('bookings')
+    .select([
+      'id',
+      'status',
+      'guest_count',
+      'guest_name',
+      'guest_email',
+      'guest_phone',
+      'booking_date',
+      'total_pence',
+      'payment_status',
+      'checked_in_at',
+      'created_at',
+    ])
+    .where('kind', '=', 'event')
+    .where('event_id', '=', eventId)
+    .where('status', '!=', 'expired')
+    .orderBy('guest_name')
+    .orderBy('id')
+    .execute();
+}
+
+/** The venue's other active reservations on a date (tables and guest list): what an event that day affects. */
+export async function venueDayReservations(conn: Conn, venueId: string, date: string): Promise<{ bookings: number; guests: number }> {
+  const row = await kyselyOf(conn)
+    .selectFrom('bookings')
+    .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('guest_count').as('guests')])
+    .where('venue_id', '=', venueId)
+    .where('booking_date', '=', date)
+    .where('kind', '!=', 'event')
+    .where('status', 'in', [...ACTIVE_BOOKING_STATUSES])
+    .executeTakeFirstOrThrow();
+  return { bookings: Number(row.n), guests: Number(row.guests ?? 0) };
+}
+
+/** A guest's visits to a venue (bookings confirmed or checked in): the admission rules' bookings count. */
+export async function guestVisits(conn: Conn, venueId: string, userId: string): Promise<number> {
+  const row = await kyselyOf(conn)
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('venue_id', '=', venueId)
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['confirmed', 'checked_in'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface EventBookingDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  payments: Payments;
+  mail: Mail;
+  doorKeys: Pick<DoorKeys, 'manageSecret'>;
+  publicBaseUrl: string;
+}
+
+/** The status moves of event bookings that need the payments platform or the guest's mail. */
+export function createEventBookings(deps: EventBookingDeps) {
+  const { db, clock, payments, log } = deps;
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+
+  /** Paid: `pending_payment` → `confirmed` in the caller's transaction; undefined when it was not awaiting payment. */
+  async function confirmPaid(trx: Kysely<Database>, bookingId: string, via: string): Promise<BookingRow | undefined> {
+    const current = await eventBooking(trx, bookingId);
+    if (current?.status !== 'pending_payment') return undefined;
+    return changeStatus(trx, current, {
+      to: 'confirmed',
+      action: 'confirmed',
+      historyAction: 'payment_confirmed',
+      actor: SYSTEM,
+      now: clock.now(),
+      set: { payment_status: 'paid', payment_expires_at: null },
+      detail: { via },
+    });
+  }
+
+  /** Unpaid: `pending_payment` → `expired`, its tickets given back; a booking no longer awaiting payment is left alone. */
+  async function release(trx: Kysely<Database>, bookingId: string, why: string): Promise<BookingRow | undefined> {
+    const current = await eventBooking(trx, bookingId);
+    if (current?.status !== 'pending_payment') return current;
+    return changeStatus(trx, current, {
+      to: 'expired',
+      action: 'expired',
+      historyAction: 'release',
+      actor: SYSTEM,
+      now: clock.now(),
+      set: { payment_status: 'released' },
+      detail: { reason: why },
+    });
+  }
+
+  /** Gives back a booking's money before it is cancelled: a paid booking is refunded, an unpaid intent abandoned. */
+  async function giveBack(booking: BookingRow, reason: string): Promise<Partial<BookingRow>> {
+    const intentId = booking.payment_intent_id;
+    if (!intentId) return {};
+    const scope = { operatorId: booking.operator_id, venueId: booking.venue_id };
+    let paid = PAID.includes(booking.payment_status);
+    if (booking.status === 'pending_payment') {
+      // Abandon the intent. Not cancelled: it was paid meanwhile (refunded below like any paid booking), or
+      // the provider failed, which is logged and retried by the sweep.
+      const cancelled = await payments.cancelIntentOrRetry({
+        intentId,
+        idempotencyKey: `event-cancel-release:${booking.id}`,
+        scope,
+        subject: `event booking:${booking.id}`,
+      });
+      if (cancelled) return { payment_status: 'released' };
+      paid = (await payments.retrieveIntent(intentId, scope)).status === 'succeeded';
+    }
+    if (!paid) return {};
+    const intent = await payments.retrieveIntent(intentId, scope);
+    const due = intent.amount_received - booking.refunded_pence;
+    if (due <= 0) return {};
+    const refund = await payments.refund(intentId, {
+      amountPence: due,
+      idempotencyKey: `event-cancel-refund:${booking.id}`,
+      reason,
+      scope,
+    });
+    return { payment_status: 'refunded', refunded_pence: booking.refunded_pence + refund.amount };
+  }
+
+  /**
+   * Cancels every cancellable booking of an event (the event was cancelled or rejected): each is
+   * refunded through the provider first (idempotency key per booking, so a retry never refunds twice),
+   * then cancelled with its refund recorded and the guest mailed, in one transaction per booking.
+   * Answers how many it cancelled. Rerunning it finishes what a provider failure interrupted.
+   */
+  async function cancelAll(venue: VenueRow, eventId: string, reason: string, actor: Actor = SYSTEM): Promise<number> {
+    const due = await kyselyOf(db)
+      .selectFrom('bookings')
+      .selectAll()
+      .where('kind', '=', 'event')
+      .where('event_id', '=', eventId)
+      .where('status', 'in', [...CANCELLABLE])
+      .orderBy('created_at')
+      .execute();
+    let cancelled = 0;
+    for (const booking of due) {
+      const payment = await giveBack(booking, reason);
+      const done = await withTransaction(db, async (trx) => {
+        await lockKey(db, trx, `booking:${booking.id}`);
+        const current = await eventBooking(trx, booking.id);
+        if (!current || !CANCELLABLE.includes(current.status as BookingStatus)) return false;
+        const refunded = (payment.refunded_pence ?? current.refunded_pence) - current.refunded_pence;
+        const ended = await changeStatus(trx, current, {
+          to: 'cancelled',
+          action: 'cancelled',
+          historyAction: 'event_cancelled',
+          actor,
+          now: clock.now(),
+          set: { cancel_reason: reason, ...payment },
+          detail: { reason, refunded_pence: refunded, payment_status: payment.payment_status ?? current.payment_status },
+        });
+        await mails.cancellation(trx, venue, ended, { by: 'venue', refundedPence: refunded });
+        return true;
+      });
+      if (done) cancelled += 1;
+      else if (payment.payment_status) log.warn({ bookingId: booking.id }, 'event booking refunded but no longer cancellable');
+    }
+    return cancelled;
+  }
+
+  return { confirmPaid, release, cancelAll, manageUrl: mails.manageUrl };
+}
+
+export type EventBookings = ReturnType<typeof createEventBookings>;

@@ -1,0 +1,76 @@
+/**
+ * What every public booking flow shares: its deps, the guest's mails, the live venue (404 otherwise) and
+ * a day's configuration and stays, read afresh inside the booking transaction and from the caches outside it.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Occupancy } from '../../../domain/availability/index.js';
+import type { Db } from '../../../db/connect.js';
+import type { Database } from '../../../db/schema.js';
+import type { Conn } from '../../../db/transaction.js';
+import type { VenueRow } from '../../../platform/auth-guard.js';
+import type { BotCheck } from '../../../platform/bot-check.js';
+import type { Clock } from '../../../platform/clock.js';
+import { notFound } from '../../../platform/errors.js';
+import type { Mail } from '../../../platform/mail/mail.js';
+import type { RateLimits } from '../../../platform/rate-limit.js';
+import type { Payments } from '../../payments/index.js';
+import { bookingMails } from '../core/booking-mail.js';
+import type { DoorKeys } from '../core/door-keys.js';
+import { cachedOccupancy, cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from '../core/venue-config.js';
+
+export interface PublicDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  payments: Payments;
+  mail: Mail;
+  botCheck: BotCheck;
+  rateLimits: RateLimits;
+  doorKeys: DoorKeys;
+  publicBaseUrl: string;
+  /** A live venue by id (the venues module's), read on `conn`. */
+  liveVenue(conn: Conn, venueId: string): Promise<VenueRow | undefined>;
+  /**
+   * How long a cached availability or floorplan answer may be served without a change (cutoffs move
+   * with the clock): AVAILABILITY_CACHE_MS. 0: no cache, every request computes its answer.
+   */
+  answerCacheMs: number;
+}
+
+export type PublicContext = ReturnType<typeof publicContext>;
+
+export function publicContext(deps: PublicDeps) {
+  const { db, clock } = deps;
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const venueConfig = cachedVenueConfig(db.changes, clock);
+  const cachedStays = cachedOccupancy(db.changes, clock);
+
+  async function venueOrThrow(venueId: string): Promise<VenueRow> {
+    const venue = await deps.liveVenue(db, venueId);
+    if (!venue) throw notFound('Venue');
+    return venue;
+  }
+
+  /**
+   * The configuration and stays of the service dates [first, last]: inside a transaction (`trx`, the
+   * booking path) the stays are read afresh; outside one, from the stays cache.
+   */
+  async function dayState(
+    conn: Db | Kysely<Database>,
+    venue: VenueRow,
+    first: string,
+    last = first,
+  ): Promise<{ loaded: LoadedVenue; occupancy: Occupancy }> {
+    const window = serviceWindow(venue, first, last);
+    const [loaded, occupancy] = await Promise.all([
+      venueConfig(conn, venue, first, last),
+      conn === db
+        ? cachedStays(db, venue.id, window.fromUtc, window.toUtc)
+        : occupancyBetween(conn, venue.id, window.fromUtc, window.toUtc),
+    ]);
+    return { loaded, occupancy };
+  }
+
+  return { deps, db, clock, mails, venueOrThrow, dayState };
+}

@@ -1,0 +1,87 @@
+/**
+ * A typed email is a contact address, never proof of identity (security round 2, finding 1), for public
+ * table bookings: an anonymous caller typing the email of a VIP (tagged, with visits) books at the public
+ * price with the status a stranger gets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuest, createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
+import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { insertBooking } from '../core/bookings.test-support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMITS: 'public_booking=1000/60' });
+});
+afterAll(async () => t.close());
+
+const FRIDAY = '2026-06-19';
+
+/** The answer without what differs between any two bookings (ids, links, the payment's secret). */
+const outcome = (body: Record<string, unknown>) => {
+  const { booking_id: _b, manage_url: _m, payment_client_secret: _s, client_secret: _c, payment_intent_id: _p, ...rest } = body;
+  return rest;
+};
+
+describe('public table bookings: a VIP’s email typed by anyone earns nothing', () => {
+  it('books at the public price with a stranger’s status, with and without a deposit', async () => {
+    const op = await createOperator(t);
+    const venueId = await insertVenue(t, op.operatorId, { status: 'live' });
+    await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
+    const freeRule = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
+    const policy = await insertVenueRow(
+      t,
+      'payment_policies',
+      venueId,
+      { name: 'Deposit', deposit_type: 'deposit', refund_type: 'full' },
+      'pp',
+    );
+    const pricelist = await insertVenueRow(t, 'pricelists', venueId, { name: 'Prices', default_price_pence: 1000 }, 'pl');
+    const depositRule = await insertAccessRule(t, venueId, {
+      name: 'Deposit dinner',
+      rule_type: 'table',
+      days_of_week: '["fri"]',
+      payment_policy_id: policy,
+      pricelist_id: pricelist,
+    });
+    for (let n = 1; n <= 4; n++) {
+      await insertVenueRow(
+        t,
+        'venue_tables',
+        venueId,
+        { table_number: String(n), capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
+        'tbl',
+      );
+    }
+    // The VIP: tagged at the operator, with three visits.
+    const vip = await createGuest(t, 'Vera VIP');
+    await t.db.kysely
+      .insertInto('guest_tags')
+      .values({ operator_id: op.operatorId, user_id: vip.userId, venue_id: '', tag: 'vip', created_at: t.clock.now().toISOString() })
+      .execute();
+    for (let i = 0; i < 3; i++) await insertBooking(t, op.operatorId, venueId, { user_id: vip.userId, status: 'checked_in' });
+
+    const book = (rule: string, time: string, email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/public/venues/${venueId}/book`,
+        payload: { access_rule_id: rule, rule_type: 'table', date: FRIDAY, time, party_size: 2, guest_name: 'Someone', guest_email: email },
+      });
+    for (const [rule, expected] of [
+      [freeRule, { ok: true, status: 'confirmed' }],
+      [depositRule, { requires_payment: true, amount_pence: 2000 }],
+    ] as const) {
+      const stranger = await book(rule, '18:00', `stranger-${rule}@example.test`);
+      const impostor = await book(rule, '18:00', vip.email);
+      expect(stranger.statusCode, stranger.body).toBe(200);
+      expect(impostor.statusCode, impostor.body).toBe(200);
+      expect(outcome(stranger.json())).toMatchObject(expected);
+      expect(outcome(impostor.json())).toEqual(outcome(stranger.json()));
+      const rows = await t.db.kysely
+        .selectFrom('bookings')
+        .select(['status', 'total_pence', 'deposit_pence'])
+        .where('id', 'in', [stranger.json().booking_id, impostor.json().booking_id])
+        .execute();
+      expect(rows[0]).toEqual(rows[1]);
+    }
+  });
+});

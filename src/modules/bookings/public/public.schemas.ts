@@ -1,0 +1,95 @@
+/** TypeBox schemas of the public booking routes (availability, floorplan, book, finalize, QR). */
+import { Type } from 'typebox';
+import { ClockTime, DateString, Nullable } from '../../../platform/http.js';
+
+export const Id = Type.String({ minLength: 1, maxLength: 100 });
+export const VenueParams = Type.Object({ venueId: Id });
+export const PartySize = Type.Integer({ minimum: 1, maximum: 500 });
+
+export const AvailabilityQuery = Type.Object({
+  date: DateString,
+  party_size: PartySize,
+  type: Type.Optional(Type.Enum(['tables', 'guestlist'], { description: 'default `tables`' })),
+});
+
+export const PublicRule = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  rule_type: Type.String(),
+  table_assignment_mode: Type.String(),
+  guest_pick_area_ids: Type.Array(Type.String()),
+  display_title: Nullable(Type.String()),
+  display_description: Nullable(Type.String()),
+  display_image_url: Nullable(Type.String()),
+  bundle_ids: Type.Array(Type.String()),
+});
+
+export const Availability = Type.Object({
+  venue: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }),
+  date: Type.String(),
+  party_size: Type.Integer(),
+  type: Type.String(),
+  slots: Type.Array(Type.Object({ time: Type.String(), access_rule_id: Type.String(), available: Type.Boolean() })),
+  party_too_large: Type.Boolean(),
+  next_available_dates: Type.Array(Type.String()),
+  rules: Type.Array(PublicRule, { description: 'the access rules offering slots on the date' }),
+  bundle_ids: Type.Array(Type.String(), { description: 'bundles those rules offer' }),
+});
+
+export const FloorplanQuery = Type.Object({ date: DateString, time: ClockTime, party_size: PartySize, rule_id: Type.Optional(Id) });
+export const Floorplan = Type.Object({
+  floors: Type.Array(Type.Unknown()),
+  tables: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      table_number: Type.String(),
+      capacity: Type.Integer(),
+      min_covers: Type.Integer(),
+      table_type: Type.String(),
+      seating_area_id: Nullable(Type.String()),
+      floor_id: Nullable(Type.String()),
+      available: Type.Boolean(),
+    }),
+  ),
+});
+
+export const BookBody = Type.Object({
+  access_rule_id: Id,
+  rule_type: Type.Enum(['table', 'guestlist']),
+  date: DateString,
+  time: ClockTime,
+  party_size: PartySize,
+  bundle_selections: Type.Optional(
+    Type.Array(Type.Object({ bundle_id: Id, quantity: Type.Integer({ minimum: 1, maximum: 100 }) }, { additionalProperties: false }), {
+      maxItems: 20,
+    }),
+  ),
+  guest_name: Type.String({ minLength: 1, maxLength: 200 }),
+  guest_email: Type.String({ format: 'email', maxLength: 254 }),
+  guest_phone: Type.Optional(Type.String({ maxLength: 40 })),
+  turnstile_token: Type.Optional(Type.String({ maxLength: 4096 })),
+  table_id: Type.Optional(Id),
+});
+
+export const ManageUrl = Type.String({
+  description: "extension: the guest's manage page (the booking mail's link): view, and cancel under the policy",
+});
+export const BookAnswer = Type.Union([
+  Type.Object({ ok: Type.Literal(true), booking_id: Type.String(), status: Type.String(), manage_url: ManageUrl }),
+  Type.Object({
+    requires_payment: Type.Literal(true),
+    payment_client_secret: Type.String(),
+    booking_id: Type.String(),
+    payment_intent_id: Type.String(),
+    amount_pence: Type.Integer({ description: 'extension: the deposit or card hold to pay' }),
+    manage_url: ManageUrl,
+  }),
+]);
+
+export const FinalizeAnswer = Type.Object({ ok: Type.Boolean(), booking_id: Type.String(), status: Type.String() });
+export const Qr = Type.Object({
+  qr_code: Type.String({ description: 'PNG data URL of the signed token' }),
+  issued_at: Type.Number(),
+  expires_in_ms: Type.Integer(),
+  qr_token: Type.String({ description: 'the signed token the image encodes' }),
+});
