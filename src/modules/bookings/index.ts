@@ -49,7 +49,7 @@ export {
   type EventBookingRow,
   type EventBookings,
 } from './events/event-bookings.js';
-export { checkIdempotencyKey, idempotent } from './core/idempotency.js';
+export { idempotent } from './core/idempotency.js';
 export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
 
 /** What the bookings module needs from the infrastructure and from the modules it does not own. */

@@ -8,8 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import { publicCache } from '../../platform/cache.js';
 import { errorResponses } from '../../platform/http.js';
+import { idempotencyKeyOf } from '../../platform/idempotency-key.js';
 import type { RoutePlugin } from '../../platform/module.js';
-import { checkIdempotencyKey } from '../bookings/index.js';
 import {
   BookingOptions,
   CreateIntentBody,
@@ -106,7 +106,7 @@ export const eventsPublicRoutes: RoutePlugin<{
       const auth = await loadAuth(request);
       return sales.createIntent(request.params.eventId, request.body, {
         ip: request.ip,
-        idempotencyKey: checkIdempotencyKey(request.headers['idempotency-key'] as string | undefined),
+        idempotencyKey: idempotencyKeyOf(request.headers),
         guestId: auth?.user.role === 'guest' ? auth.user.id : null,
       });
     },

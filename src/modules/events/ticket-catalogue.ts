@@ -11,7 +11,7 @@ import { activeEventBookings } from '../bookings/index.js';
 import { eventById, ticketsHeld, ticketTypesOf, upcomingApproved, type EventRow, type TicketTypeRow } from './events.repository.js';
 import { parseAttribution } from './events.service.js';
 import { offerTerms } from './ticket-offers.js';
-import type { TicketSalesDeps } from './ticket-sales.service.js';
+import type { TicketSalesDeps } from './ticket-sales.deps.js';
 
 const publicFields = (event: EventRow) => ({
   id: event.id,

@@ -11,19 +11,13 @@
  * the bookings module's expiry sweep) gives its tickets back at once.
  */
 import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
 import { signQrToken } from '../../domain/booking-tokens/index.js';
 import { localToUtc } from '../../domain/venue-time.js';
-import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
-import type { BotCheck } from '../../platform/bot-check.js';
-import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { Mail } from '../../platform/mail/mail.js';
-import type { RateLimits } from '../../platform/rate-limit.js';
 import { guestForEmail } from '../auth/index.js';
 import {
   activeEventBookings,
@@ -35,37 +29,17 @@ import {
   PAYMENT_WINDOW_MS,
   checkUnpaidHolds,
   type EventBookingRow,
-  type EventBookings,
 } from '../bookings/index.js';
-import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch, type Payments } from '../payments/index.js';
+import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch } from '../payments/index.js';
 import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
 import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
 import { eventLock } from './events.service.js';
-import { admissionFor, offerTerms, type AdmissionSources, type TicketProfile } from './ticket-offers.js';
+import { admissionFor, offerTerms } from './ticket-offers.js';
 import { queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
 import { createTicketCatalogue } from './ticket-catalogue.js';
+import type { TicketSalesDeps } from './ticket-sales.deps.js';
 
-export interface TicketSalesDeps {
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  payments: Payments;
-  mail: Mail;
-  botCheck: BotCheck;
-  rateLimits: RateLimits;
-  eventBookings: EventBookings;
-  /** The venue's door key (the bookings module's door keys), read before any transaction. */
-  doorKey(venueId: string): Promise<{ privateKey: string }>;
-  /** A live venue by id (the venues module's), read on `conn`. */
-  liveVenue(conn: Conn, venueId: string): Promise<VenueRow | undefined>;
-  /** The venue's ticket profiles, settings flattened (the profiles module's). */
-  ticketProfiles(conn: Conn, venueId: string): Promise<TicketProfile[]>;
-  /** The venue's bundles that apply to events (the catalogue module's). */
-  eventBundles(venueId: string): Promise<unknown[]>;
-  /** The venue's events booking policy text (the profiles module's). */
-  eventsPolicy(venueId: string): Promise<string>;
-  admission: AdmissionSources;
-}
+export type { TicketSalesDeps };
 
 export const SOLD_OUT = 'Not enough tickets left';
 

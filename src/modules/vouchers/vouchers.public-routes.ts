@@ -3,23 +3,11 @@
  * address before the body is read, bot-checked, `Idempotency-Key` honoured) and finalize (idempotent).
  * The venue's public voucher-config is the venues module's, with its other widget configs.
  */
-import { badRequest } from '../../platform/errors.js';
+import { idempotencyKeyOf } from '../../platform/idempotency-key.js';
 import { errorResponses } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { VoucherPurchases } from './purchases.service.js';
 import { FinalizeBody, FinalizeResult, PurchaseBody, PurchaseIntent } from './vouchers.schemas.js';
-
-const IDEMPOTENCY_KEY_MAX = 255;
-
-/** The `Idempotency-Key` header: 1 to 255 visible ASCII characters, or none. */
-function idempotencyKey(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const key = typeof value === 'string' ? value.trim() : '';
-  if (!key || key.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(key)) {
-    throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`);
-  }
-  return key;
-}
 
 export const voucherPurchaseRoutes: RoutePlugin<{ purchases: VoucherPurchases }> = async (app, { purchases }) => {
   const tags = ['public'];
@@ -43,8 +31,7 @@ export const voucherPurchaseRoutes: RoutePlugin<{ purchases: VoucherPurchases }>
       },
       onRequest: [noStore, async (request) => purchases.countAttempt(request.ip)],
     },
-    async (request) =>
-      purchases.createIntent(request.body, { ip: request.ip, idempotencyKey: idempotencyKey(request.headers['idempotency-key']) }),
+    async (request) => purchases.createIntent(request.body, { ip: request.ip, idempotencyKey: idempotencyKeyOf(request.headers) }),
   );
 
   app.post(

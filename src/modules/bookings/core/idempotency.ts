@@ -10,10 +10,9 @@ import type { Db } from '../../../db/connect.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import type { Database } from '../../../db/schema.js';
 import { kyselyOf, lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
-import { badRequest, conflict } from '../../../platform/errors.js';
+import { conflict } from '../../../platform/errors.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-export const IDEMPOTENCY_KEY_MAX = 255;
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 function canonical(value: unknown): string {
@@ -30,15 +29,6 @@ function canonical(value: unknown): string {
 export const requestHash = (body: unknown) => createHash('sha256').update(canonical(body)).digest('hex');
 
 export const IDEMPOTENCY_MISMATCH = 'This Idempotency-Key was used with a different request';
-
-export function checkIdempotencyKey(key: string | undefined): string | undefined {
-  if (key === undefined) return undefined;
-  const trimmed = key.trim();
-  if (!trimmed || trimmed.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(trimmed)) {
-    throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`);
-  }
-  return trimmed;
-}
 
 async function storedAnswer<T>(conn: Conn, scope: string, key: string, hash: string, now: Date): Promise<T | undefined> {
   const row = await kyselyOf(conn)

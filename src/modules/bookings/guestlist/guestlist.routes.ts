@@ -10,7 +10,7 @@ import { errorResponses } from '../../../platform/http.js';
 import type { RoutePlugin } from '../../../platform/module.js';
 import { GuestlistBooked, GuestlistBookingBody, GuestlistOptions, GuestlistOptionsQuery, GuestlistParams } from './guestlist.schemas.js';
 import type { GuestlistBookings } from './guestlist.service.js';
-import { checkIdempotencyKey } from '../core/idempotency.js';
+import { idempotencyKeyOf } from '../../../platform/idempotency-key.js';
 
 export const guestlistRoutes: RoutePlugin<{ guard: GuardFactory; guestlist: GuestlistBookings }> = async (app, { guard, guestlist }) => {
   const tags = ['public'];
@@ -66,7 +66,7 @@ export const guestlistRoutes: RoutePlugin<{ guard: GuardFactory; guestlist: Gues
       },
     },
     async (request) => {
-      const key = checkIdempotencyKey(request.headers['idempotency-key'] as string | undefined);
+      const key = idempotencyKeyOf(request.headers);
       return guestlist.join(request.params.venueId, request.body, { userId: authOf(request).user.id, idempotencyKey: key });
     },
   );

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { AuthInfo } from '../../../platform/auth-guard.js';
 import { errorResponses } from '../../../platform/http.js';
 import type { RoutePlugin } from '../../../platform/module.js';
-import { checkIdempotencyKey } from '../core/idempotency.js';
+import { idempotencyKeyOf } from '../../../platform/idempotency-key.js';
 import { checkDate, noStore, tags } from './public-routes.helpers.js';
 import { BookAnswer, BookBody, FinalizeAnswer, Id, VenueParams } from './public.schemas.js';
 import type { PublicBookings } from './public.service.js';
@@ -41,7 +41,7 @@ export const bookRoutes: RoutePlugin<{
     },
     async (request) => {
       checkDate(request.body.date);
-      const key = checkIdempotencyKey(request.headers['idempotency-key'] as string | undefined);
+      const key = idempotencyKeyOf(request.headers);
       const auth = await loadAuth(request as never);
       return bookings.book(request.params.venueId, request.body, { ip: request.ip, idempotencyKey: key, userId: auth?.user.id ?? null });
     },

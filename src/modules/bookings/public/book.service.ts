@@ -33,22 +33,9 @@ import { assertFreePlaces, assertRoom, committedCovers } from '../guestlist/gues
 import { termsOfRule } from '../guestlist/guestlist-terms.js';
 import type { Deposits, PaymentRequest } from './deposits.js';
 import type { PublicContext } from './public-context.js';
+import type { BookBody } from './public.schemas.js';
 
 export const SLOT_TAKEN_MESSAGE = 'That time is no longer available';
-
-export interface BookBody {
-  access_rule_id: string;
-  rule_type: string;
-  date: string;
-  time: string;
-  party_size: number;
-  bundle_selections?: { bundle_id: string; quantity: number }[];
-  guest_name: string;
-  guest_email: string;
-  guest_phone?: string;
-  turnstile_token?: string;
-  table_id?: string;
-}
 
 export type BookAnswer =
   { ok: true; booking_id: string; status: string; manage_url: string } | (PaymentRequest & { amount_pence: number; manage_url: string });

@@ -1,5 +1,5 @@
 /** TypeBox schemas of the public booking routes (availability, floorplan, book, finalize, QR). */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ClockTime, DateString, Nullable } from '../../../platform/http.js';
 
 export const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -70,6 +70,7 @@ export const BookBody = Type.Object({
   turnstile_token: Type.Optional(Type.String({ maxLength: 4096 })),
   table_id: Type.Optional(Id),
 });
+export type BookBody = Static<typeof BookBody>;
 
 export const ManageUrl = Type.String({
   description: "extension: the guest's manage page (the booking mail's link): view, and cancel under the policy",

@@ -5,7 +5,8 @@
  * day's configuration and stays (public-context.ts).
  */
 import { createAvailabilityAnswers } from './availability.service.js';
-import { book, type BookBody, type BookRequest } from './book.service.js';
+import { book, type BookRequest } from './book.service.js';
+import type { BookBody } from './public.schemas.js';
 import { createDeposits } from './deposits.js';
 import { publicContext, type PublicDeps } from './public-context.js';
 import { qr } from './qr.service.js';

@@ -8,13 +8,12 @@ import { authOf, venueOf } from '../../../platform/auth-guard.js';
 import { errorResponses } from '../../../platform/http.js';
 import type { RoutePlugin } from '../../../platform/module.js';
 import { StaffCreated, StaffGuestlistBookingBody, StaffTableBookingBody, VenueBookingsParams } from './bookings.schemas.js';
-import { checkIdempotencyKey } from '../core/idempotency.js';
+import { idempotencyKeyOf } from '../../../platform/idempotency-key.js';
 import type { StaffBookings } from './staff-create.service.js';
 
 export const staffCreateRoutes: RoutePlugin<{ guard: GuardFactory; create: StaffBookings }> = async (app, { guard, create }) => {
   const write = guard({ permission: 'bookings:write', venueParam: 'venueId' });
   const common = { tags: ['bookings'], security: [{ bearer: [] }], params: VenueBookingsParams };
-  const key = (headers: Record<string, unknown>) => checkIdempotencyKey(headers['idempotency-key'] as string | undefined);
 
   app.post(
     '/api/my-venues/:venueId/staff-bookings',
@@ -36,7 +35,7 @@ export const staffCreateRoutes: RoutePlugin<{ guard: GuardFactory; create: Staff
       },
       onRequest: write,
     },
-    async (request) => create.createTableBooking(authOf(request), venueOf(request), request.body, key(request.headers)),
+    async (request) => create.createTableBooking(authOf(request), venueOf(request), request.body, idempotencyKeyOf(request.headers)),
   );
 
   app.post(
@@ -54,6 +53,6 @@ export const staffCreateRoutes: RoutePlugin<{ guard: GuardFactory; create: Staff
       },
       onRequest: write,
     },
-    async (request) => create.createGuestlistBooking(authOf(request), venueOf(request), request.body, key(request.headers)),
+    async (request) => create.createGuestlistBooking(authOf(request), venueOf(request), request.body, idempotencyKeyOf(request.headers)),
   );
 };
