@@ -39,6 +39,11 @@ export interface Db {
   changes: ChangeFeed;
   /** PostgreSQL: the channel committed changes are announced on (LISTENed by every instance). */
   changeChannel?: string;
+  /**
+   * PostgreSQL: settles once this instance first LISTENs on the change channel (which marks every venue
+   * changed once). Tests that count cache invalidations wait for it; serving never needs to.
+   */
+  listening?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -208,6 +213,7 @@ export function openPostgres(connectionString: string, options: { schema?: strin
     schema: options.schema,
     changes,
     changeChannel,
+    listening: listener.listening,
     async close() {
       await listener.stop();
       await kysely.destroy();
@@ -231,8 +237,14 @@ function endListener(client: pg.Client): Promise<void> {
  * names. When the connection drops it is opened again after a second, and everything is marked
  * changed, since notifications may have been missed meanwhile.
  */
-function listenForChanges(connectionString: string, channel: string, changes: ChangeFeed): { stop(): Promise<void> } {
+function listenForChanges(
+  connectionString: string,
+  channel: string,
+  changes: ChangeFeed,
+): { listening: Promise<void>; stop(): Promise<void> } {
   if (!/^[a-z0-9_]+$/.test(channel)) throw new Error(`unusable change channel name ${channel}`);
+  let heard!: () => void;
+  const listening = new Promise<void>((resolve) => (heard = resolve));
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -252,13 +264,18 @@ function listenForChanges(connectionString: string, channel: string, changes: Ch
     next
       .connect()
       .then(() => next.query(`listen ${channel}`))
-      .then(() => changes.mark('*'))
+      .then(() => {
+        changes.mark('*');
+        heard();
+      })
       .catch(lost);
   };
   connect();
   return {
+    listening,
     async stop() {
       stopped = true;
+      heard();
       clearTimeout(retry);
       const open = client;
       client = undefined;

@@ -28,6 +28,8 @@ export async function createTestDb(): Promise<TestDb> {
     // Created through the pool the tests use, so every later connection of it sees the schema.
     await sql.raw(`create schema if not exists ${schema}`).execute(db.kysely);
     await migrateToLatest(db);
+    // The first LISTEN marks every venue changed once: let it happen before a test counts invalidations.
+    await db.listening;
     const url = `${TEST_PG_URL}${TEST_PG_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
     return {
       ...db,
@@ -49,4 +51,20 @@ export async function createTestDb(): Promise<TestDb> {
       for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     },
   };
+}
+
+/**
+ * PostgreSQL: waits until this instance has heard every change notification sent before the call (its own
+ * commits included, which arrive a moment after they ran). It sends a marker notification, stays-only, for
+ * a venue that does not exist, and waits for it: notifications arrive in commit order. SQLite: nothing to wait for.
+ */
+export async function settleChanges(db: TestDb): Promise<void> {
+  if (db.engine !== 'postgres' || !db.changeChannel) return;
+  const marker = `ven_settle_${base32(randomBytes(6))}`;
+  const stamp = db.changes.stamp(marker, 'everything');
+  await sql`select pg_notify(${db.changeChannel}, ${`|${marker}`})`.execute(db.kysely);
+  for (let waited = 0; db.changes.isCurrent(stamp, marker, 'everything'); waited += 10) {
+    if (waited > 10_000) throw new Error('the change notification never arrived');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -5,19 +5,21 @@
  * another instance reaching this one within a second, and never before it commits.
  */
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_VENUES, touchedBy } from '../../src/db/change-feed.js';
 import { openPostgres, openSqlite } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
 import { withTransaction } from '../../src/db/transaction.js';
 import { fixedClock } from '../../src/platform/clock.js';
 import { VenueCache } from '../../src/platform/venue-cache.js';
-import { createTestDb, ENGINE, TEST_PG_URL, type TestDb } from '../helpers/db.js';
+import { createTestDb, ENGINE, settleChanges, TEST_PG_URL, type TestDb } from '../helpers/db.js';
 
 let db: TestDb;
 beforeAll(async () => {
   db = await createTestDb();
 });
+// Own commits are heard back a moment later on PostgreSQL: each test starts once the earlier ones' are in.
+beforeEach(async () => settleChanges(db));
 afterAll(async () => db.close());
 
 const at = '2026-06-15T12:00:00.000Z';
