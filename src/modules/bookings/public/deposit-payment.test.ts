@@ -5,78 +5,23 @@
  * and the genuine payment's event still confirms it afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createOperator,
-  createTestApp,
-  insertVenue,
-  insertVenueRow,
-  type TestApp,
-  type TestOperator,
-} from '../../../../test/helpers/app.js';
-import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { createTestApp, type TestApp } from '../../../../test/helpers/app.js';
+import { depositBooker, depositVenue } from './deposits.test-support.js';
 import { confirm, deliver, sessionEvent } from '../../payments/payments.test-helpers.js';
 
 let t: TestApp;
-let op: TestOperator;
 let venueId: string;
-let ruleId: string;
+let operatorId: string;
+let depositBooking: ReturnType<typeof depositBooker>;
 
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMITS: 'public_booking=1000/60' });
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId, { status: 'live', email: 'hello@venue.test' });
-  await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
-  const policy = await insertVenueRow(
-    t,
-    'payment_policies',
-    venueId,
-    { name: 'Deposit', deposit_type: 'deposit', refund_type: 'full' },
-    'pp',
-  );
-  const pricelist = await insertVenueRow(t, 'pricelists', venueId, { name: 'Prices', default_price_pence: 1000 }, 'pl');
-  ruleId = await insertAccessRule(t, venueId, {
-    name: 'Deposit dinner',
-    rule_type: 'table',
-    days_of_week: '["fri"]',
-    payment_policy_id: policy,
-    pricelist_id: pricelist,
-  });
-  for (const number of ['1', '2', '3', '4']) {
-    await insertVenueRow(
-      t,
-      'venue_tables',
-      venueId,
-      { table_number: number, capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
-      'tbl',
-    );
-  }
+  const venue = await depositVenue(t);
+  venueId = venue.venueId;
+  operatorId = venue.operatorId;
+  depositBooking = depositBooker(t, venue);
 });
 afterAll(async () => t.close());
-
-let guests = 0;
-/** A £20 deposit booking (2 covers × £10) awaiting payment: its id and its intent's. */
-async function depositBooking(date = '2026-07-10') {
-  const n = ++guests;
-  // Each guest from an address of their own: unpaid holds are capped per client address (3 at a venue).
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/public/venues/${venueId}/book`,
-    remoteAddress: `10.20.0.${n}`,
-    payload: {
-      access_rule_id: ruleId,
-      rule_type: 'table',
-      date,
-      time: '18:00',
-      party_size: 2,
-      guest_name: `Payer ${n}`,
-      guest_email: `payer${n}@example.test`,
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json();
-  expect(body).toMatchObject({ requires_payment: true, amount_pence: 2000 });
-  return { bookingId: body.booking_id as string, intentId: body.payment_intent_id as string };
-}
 
 const statusOf = async (bookingId: string) =>
   (await t.db.kysely.selectFrom('bookings').select(['status', 'payment_status']).where('id', '=', bookingId).executeTakeFirstOrThrow())
@@ -134,7 +79,7 @@ describe('finalize', () => {
     const cheap = await t.ctx.payments.createIntent({
       amountPence: 100,
       metadata: { kind: 'booking_deposit', booking_id: bookingId },
-      operatorId: op.operatorId,
+      operatorId,
       venueId,
     });
     expect((await confirm(t, cheap.id, 'pm_card_visa')).statusCode).toBe(200);

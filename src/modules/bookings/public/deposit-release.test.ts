@@ -5,74 +5,20 @@
  * is logged as an error and not retried. Both engines.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  createOperator,
-  createTestApp,
-  insertVenue,
-  insertVenueRow,
-  type TestApp,
-  type TestOperator,
-} from '../../../../test/helpers/app.js';
-import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { createTestApp, type TestApp } from '../../../../test/helpers/app.js';
+import { depositBooker, depositVenue } from './deposits.test-support.js';
 import { AppError } from '../../../platform/errors.js';
 
 let t: TestApp;
-let op: TestOperator;
-let venueId: string;
-let ruleId: string;
+let depositBooking: ReturnType<typeof depositBooker>;
 
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMITS: 'public_booking=1000/60' });
-  op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId, { status: 'live', email: 'hello@venue.test' });
-  await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
-  const policy = await insertVenueRow(
-    t,
-    'payment_policies',
-    venueId,
-    { name: 'Deposit', deposit_type: 'deposit', refund_type: 'full' },
-    'pp',
-  );
-  const pricelist = await insertVenueRow(t, 'pricelists', venueId, { name: 'Prices', default_price_pence: 1000 }, 'pl');
-  ruleId = await insertAccessRule(t, venueId, {
-    name: 'Deposit dinner',
-    rule_type: 'table',
-    days_of_week: '["fri"]',
-    payment_policy_id: policy,
-    pricelist_id: pricelist,
-  });
-  for (const number of ['1', '2', '3', '4']) {
-    await insertVenueRow(
-      t,
-      'venue_tables',
-      venueId,
-      { table_number: number, capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
-      'tbl',
-    );
-  }
+  const venue = await depositVenue(t);
+  depositBooking = depositBooker(t, venue);
 });
 afterAll(async () => t.close());
 afterEach(() => vi.restoreAllMocks());
-
-let guests = 0;
-async function depositBooking() {
-  const n = ++guests;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/public/venues/${venueId}/book`,
-    payload: {
-      access_rule_id: ruleId,
-      rule_type: 'table',
-      date: '2026-07-10',
-      time: '18:00',
-      party_size: 2,
-      guest_name: `Payer ${n}`,
-      guest_email: `payer${n}@example.test`,
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return { bookingId: res.json().booking_id as string, intentId: res.json().payment_intent_id as string };
-}
 
 const intentStatus = async (intentId: string) => (await t.ctx.payments.retrieveIntent(intentId)).status;
 const retries = () => t.db.kysely.selectFrom('payment_intent_cancels').selectAll().execute();
