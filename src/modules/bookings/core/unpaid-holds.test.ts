@@ -4,8 +4,8 @@
  * one venue (429 with Retry-After until the oldest lapses).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createTestApp, insertVenue, insertVenueRow, TEST_NOW, type TestApp } from '../../../../test/helpers/app.js';
-import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { createTestApp, TEST_NOW, type TestApp } from '../../../../test/helpers/app.js';
+import { depositVenue } from '../public/deposits.test-support.js';
 
 let t: TestApp;
 let venueId: string;
@@ -13,33 +13,7 @@ let ruleId: string;
 
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMITS: 'public_booking=1000/60' });
-  const op = await createOperator(t);
-  venueId = await insertVenue(t, op.operatorId, { status: 'live' });
-  await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
-  const policy = await insertVenueRow(
-    t,
-    'payment_policies',
-    venueId,
-    { name: 'Deposit', deposit_type: 'deposit', refund_type: 'full' },
-    'pp',
-  );
-  const pricelist = await insertVenueRow(t, 'pricelists', venueId, { name: 'Prices', default_price_pence: 1000 }, 'pl');
-  ruleId = await insertAccessRule(t, venueId, {
-    name: 'Deposit dinner',
-    rule_type: 'table',
-    days_of_week: '["fri"]',
-    payment_policy_id: policy,
-    pricelist_id: pricelist,
-  });
-  for (const n of ['1', '2', '3', '4', '5', '6']) {
-    await insertVenueRow(
-      t,
-      'venue_tables',
-      venueId,
-      { table_number: n, capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
-      'tbl',
-    );
-  }
+  ({ venueId, ruleId } = await depositVenue(t, { tables: 6 }));
 });
 afterAll(async () => t.close());
 

@@ -1,12 +1,15 @@
 /**
  * Test set-up shared by the deposit tests: a live venue whose Friday dinner rule takes a £10-a-cover
- * deposit (four 4-seat tables), and public deposit bookings on it awaiting payment.
+ * deposit (four 4-seat tables unless told), and public deposit bookings on it awaiting payment.
  */
 import { expect } from 'vitest';
 import { createOperator, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
 import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
 
-export async function depositVenue(t: TestApp): Promise<{ operatorId: string; venueId: string; ruleId: string }> {
+export async function depositVenue(
+  t: TestApp,
+  options: { tables?: number } = {},
+): Promise<{ operatorId: string; venueId: string; ruleId: string }> {
   const op = await createOperator(t);
   const venueId = await insertVenue(t, op.operatorId, { status: 'live', email: 'hello@venue.test' });
   await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
@@ -25,12 +28,12 @@ export async function depositVenue(t: TestApp): Promise<{ operatorId: string; ve
     payment_policy_id: policy,
     pricelist_id: pricelist,
   });
-  for (const number of ['1', '2', '3', '4']) {
+  for (let n = 1; n <= (options.tables ?? 4); n++) {
     await insertVenueRow(
       t,
       'venue_tables',
       venueId,
-      { table_number: number, capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
+      { table_number: String(n), capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
       'tbl',
     );
   }

@@ -4,8 +4,9 @@
  * price with the status a stranger gets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuest, createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
-import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { createGuest, createTestApp, type TestApp } from '../../../../test/helpers/app.js';
+import { insertAccessRule } from '../../../../test/helpers/rows.js';
+import { depositVenue } from './deposits.test-support.js';
 import { insertBooking } from '../core/bookings.test-support.js';
 
 let t: TestApp;
@@ -24,41 +25,15 @@ const outcome = (body: Record<string, unknown>) => {
 
 describe('public table bookings: a VIP’s email typed by anyone earns nothing', () => {
   it('books at the public price with a stranger’s status, with and without a deposit', async () => {
-    const op = await createOperator(t);
-    const venueId = await insertVenue(t, op.operatorId, { status: 'live' });
-    await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
+    const { operatorId, venueId, ruleId: depositRule } = await depositVenue(t);
     const freeRule = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
-    const policy = await insertVenueRow(
-      t,
-      'payment_policies',
-      venueId,
-      { name: 'Deposit', deposit_type: 'deposit', refund_type: 'full' },
-      'pp',
-    );
-    const pricelist = await insertVenueRow(t, 'pricelists', venueId, { name: 'Prices', default_price_pence: 1000 }, 'pl');
-    const depositRule = await insertAccessRule(t, venueId, {
-      name: 'Deposit dinner',
-      rule_type: 'table',
-      days_of_week: '["fri"]',
-      payment_policy_id: policy,
-      pricelist_id: pricelist,
-    });
-    for (let n = 1; n <= 4; n++) {
-      await insertVenueRow(
-        t,
-        'venue_tables',
-        venueId,
-        { table_number: String(n), capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
-        'tbl',
-      );
-    }
     // The VIP: tagged at the operator, with three visits.
     const vip = await createGuest(t, 'Vera VIP');
     await t.db.kysely
       .insertInto('guest_tags')
-      .values({ operator_id: op.operatorId, user_id: vip.userId, venue_id: '', tag: 'vip', created_at: t.clock.now().toISOString() })
+      .values({ operator_id: operatorId, user_id: vip.userId, venue_id: '', tag: 'vip', created_at: t.clock.now().toISOString() })
       .execute();
-    for (let i = 0; i < 3; i++) await insertBooking(t, op.operatorId, venueId, { user_id: vip.userId, status: 'checked_in' });
+    for (let i = 0; i < 3; i++) await insertBooking(t, operatorId, venueId, { user_id: vip.userId, status: 'checked_in' });
 
     const book = (rule: string, time: string, email: string) =>
       t.app.inject({
