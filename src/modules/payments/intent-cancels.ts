@@ -16,6 +16,8 @@ import type { PaymentScope } from './payment-records.js';
 /** Tries after a failure: 1, 2, 4 … minutes apart, at most an hour; given up after this many. */
 export const CANCEL_MAX_ATTEMPTS = 12;
 const backoffMs = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
+/** What is kept of a failure for a person to read (as the mail outbox keeps its last error). */
+const lastError = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 export interface IntentCancelRequest {
   intentId: string;
@@ -56,7 +58,7 @@ export function createIntentCancels(deps: { db: Db; clock: Clock; log: Logger; c
           subject: request.subject,
           attempts: 1,
           next_attempt_at: new Date(now.getTime() + backoffMs(1)).toISOString(),
-          last_error: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500),
+          last_error: lastError(error),
           created_at: now.toISOString(),
         })
         .onConflict((oc) => oc.column('intent_id').doNothing())
