@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { signQrToken } from '../../domain/booking-tokens/index.js';
 import { localToUtc } from '../../domain/venue-time.js';
 import type { Database } from '../../db/schema.js';
-import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
+import { lockKey, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -30,7 +30,7 @@ import {
   checkUnpaidHolds,
   type EventBookingRow,
 } from '../bookings/index.js';
-import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch } from '../payments/index.js';
+import type { CheckoutSpec } from '../payments/index.js';
 import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
 import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
 import { eventLock } from './events.service.js';
@@ -153,32 +153,39 @@ export function createTicketSales(deps: TicketSalesDeps) {
     return { booking_id: booking.id, status, amount_pence: total };
   }
 
+  /** A paid reservation as one flow of the payment lifecycle (payments/checkout.ts). */
+  const tickets: CheckoutSpec<EventBookingRow> = {
+    kind: 'event_booking',
+    keys: { ask: (id) => `event-booking-${id}`, release: (id) => `booking-release-${id}` },
+    subject: (id) => `event booking:${id}`,
+    view: (booking) => ({
+      id: booking.id,
+      operatorId: booking.operator_id,
+      venueId: booking.venue_id,
+      intentId: booking.payment_intent_id,
+      amountPence: booking.total_pence,
+      awaitingPayment: booking.status === 'pending_payment',
+    }),
+    fromSession: (conn, session) =>
+      session.metadata.booking_id ? eventBooking(conn, session.metadata.booking_id) : Promise.resolve(undefined),
+    intent: (booking) => ({ metadata: { kind: 'event_booking', booking_id: booking.id } }),
+    attachIntent: (conn, id, intentId) => attachEventIntent(conn, id, intentId, clock.now()),
+    async confirm(trx, id, paid) {
+      const confirmed = await eventBookings.confirmPaid(trx, id, paid.via);
+      if (confirmed) await mailTickets(trx, confirmed);
+    },
+    release: async (trx, id, why) => (await eventBookings.release(trx, id, why)) !== undefined,
+    // A declined card keeps the tickets: the guest may try another until the intent is cancelled or the window passes.
+    whenUnpaid: 'keep',
+  };
+  const checkout = payments.checkout(tickets);
+
   /** The payment intent of a paid reservation: created once (the provider's idempotency key), then reused. */
   async function requestPayment(venue: VenueRow, event: EventRow, bookingId: string): Promise<CreateIntentResult> {
     const booking = await eventBooking(db, bookingId);
     if (!booking) throw notFound('Booking');
     if (booking.status !== 'pending_payment') throw conflict(`This booking is ${booking.status.replace('_', ' ')}`);
-    let intent;
-    try {
-      intent = await payments.createIntent({
-        amountPence: booking.total_pence,
-        metadata: { kind: 'event_booking', booking_id: booking.id },
-        idempotencyKey: `event-booking-${booking.id}`,
-        operatorId: venue.operator_id,
-        venueId: venue.id,
-        description: `${venue.name}: ${event.name} (${event.event_date})`,
-      });
-    } catch (error) {
-      // Without a payment the tickets must not stay held (failing that, the expiry sweep releases them).
-      await withTransaction(db, (trx) => eventBookings.release(trx, booking.id, 'payment_unavailable')).catch((releaseError: unknown) => {
-        deps.log.error(
-          { err: releaseError, bookingId: booking.id },
-          'releasing tickets without a payment failed: the expiry sweep releases them',
-        );
-      });
-      throw error;
-    }
-    if (booking.payment_intent_id !== intent.id) await attachEventIntent(db, booking.id, intent.id, clock.now());
+    const intent = await checkout.ask(booking, `${venue.name}: ${event.name} (${event.event_date})`);
     return {
       requires_payment: true,
       booking_id: booking.id,
@@ -226,49 +233,14 @@ export function createTicketSales(deps: TicketSalesDeps) {
       const event = await eventById(db, eventId);
       const booking = event ? await eventBookingByIntent(db, event.id, intentId) : undefined;
       if (!booking) throw notFound('Booking');
-      let current = booking;
-      if (booking.status === 'pending_payment') {
-        const intent = await payments.retrieveIntent(intentId, { operatorId: booking.operator_id, venueId: booking.venue_id });
-        if (intent.status === 'succeeded') {
-          if (intentMismatch(intent, { intentId: booking.payment_intent_id, amountPence: booking.total_pence })) {
-            throw conflict(PAYMENT_MISMATCH_MESSAGE);
-          }
-          current = await withTransaction(db, async (trx) => {
-            const confirmed = await eventBookings.confirmPaid(trx, booking.id, 'finalize');
-            if (confirmed) await mailTickets(trx, confirmed);
-            return confirmed ?? (await eventBooking(trx, booking.id))!;
-          });
-        } else if (intent.status === 'canceled') {
-          current = (await withTransaction(db, (trx) => eventBookings.release(trx, booking.id, 'payment_canceled'))) ?? booking;
-        }
-      }
+      await checkout.finalize(booking);
+      const current = (await eventBooking(db, booking.id)) ?? booking;
       const done = ['confirmed', 'approved', 'checked_in'].includes(current.status);
       return { success: done, booking_id: current.id, status: current.status, payment_status: current.payment_status };
     },
 
     /** `event_booking` (metadata `booking_id`): confirmed when paid, released when the session expired. */
-    registerFulfilments(): void {
-      payments.fulfilments.register('event_booking', {
-        completed: async (trx, session, providerEvent) => {
-          const booking = session.metadata.booking_id ? await eventBooking(trx, session.metadata.booking_id) : undefined;
-          const mismatch = booking && sessionMismatch(session, { intentId: booking.payment_intent_id, amountPence: booking.total_pence });
-          if (!booking || mismatch) {
-            deps.log.warn(
-              { eventId: providerEvent.id, sessionId: session.id, mismatch },
-              'event_booking session without a matching booking',
-            );
-            return 'ignored';
-          }
-          const confirmed = await eventBookings.confirmPaid(trx, booking.id, 'webhook');
-          if (confirmed) await mailTickets(trx, confirmed);
-        },
-        expired: async (trx, session) => {
-          const booking = session.metadata.booking_id ? await eventBooking(trx, session.metadata.booking_id) : undefined;
-          if (!booking) return 'ignored';
-          await eventBookings.release(trx, booking.id, 'checkout_expired');
-        },
-      });
-    },
+    registerFulfilments: checkout.registerFulfilments,
   };
 }
 

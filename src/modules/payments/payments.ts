@@ -19,6 +19,7 @@ import { platformFee, type PaymentIntent, type PaymentProvider } from './provide
 import { signatureHeader } from './signature.js';
 import { createSimulatedProvider, SIMULATED_PUBLISHABLE_KEY, type SimulatedEvent, type SimulatedProvider } from './simulated/index.js';
 import { createStripeProvider } from './stripe-provider.js';
+import { createCheckout, type CheckoutFlow, type CheckoutSpec, type GaveBack, type GiveBackRequest } from './checkout.js';
 import { createIntentCancels, type IntentCancelRequest } from './intent-cancels.js';
 import { ensureWebhookSecret } from './webhook-secret.js';
 import { createWebhooks, type Webhooks } from './webhooks.js';
@@ -54,6 +55,10 @@ export interface Payments extends Charges {
   cancelIntentOrRetry(request: IntentCancelRequest): Promise<boolean>;
   /** The sweep's part: retries the cancels that failed. */
   retryIntentCancels(limit?: number): Promise<number>;
+  /** The payment lifecycle (ask, confirm, release) of one kind of thing a guest pays for (checkout.ts). */
+  checkout<T>(spec: CheckoutSpec<T>): CheckoutFlow<T>;
+  /** What a cancelled thing holds goes back: a hold or unpaid intent released, a payment refunded (checkout.ts). */
+  giveBack(request: GiveBackRequest): Promise<GaveBack>;
 }
 
 /** The part of the configuration payments read: the provider, its keys, the webhook secret, the fee. */
@@ -118,6 +123,7 @@ export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Cl
   const intentCancels = createIntentCancels({ db, clock, log, cancelIntent: charges.cancelIntent });
   const fulfilments = new FulfilmentRegistry();
   registerGuestFulfilments(fulfilments, log, () => clock.now());
+  const checkout = createCheckout({ db, log, charges, cancels: intentCancels, fulfilments });
   const webhooks = createWebhooks({
     db,
     clock,
@@ -149,6 +155,8 @@ export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Cl
     webhookSecret,
     cancelIntentOrRetry: intentCancels.cancelOrRetry,
     retryIntentCancels: intentCancels.retryDue,
+    checkout: checkout.flow,
+    giveBack: checkout.giveBack,
     payouts,
     async payoutSummary(operatorId) {
       if (!provider) return { provider: providerName, status: 'unconfigured', source: 'config' };

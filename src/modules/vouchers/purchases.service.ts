@@ -10,13 +10,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
-import { withTransaction } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { clearableText } from '../../platform/text.js';
-import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, sessionMismatch } from '../payments/index.js';
+import type { CheckoutSpec } from '../payments/index.js';
 import { issueVouchers } from './voucher-issue.js';
 import { rosterVoucherGuests } from './guest-reads.js';
 import { toIssued } from './voucher-views.js';
@@ -25,6 +24,7 @@ import {
   claimPurchase,
   insertPurchase,
   purchaseByIntent,
+  purchaseById,
   purchaseByKey,
   vouchersOfPurchase,
   type PurchaseRow,
@@ -143,6 +143,34 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
     });
   }
 
+  /** A purchase as one flow of the payment lifecycle (payments/checkout.ts): it holds nothing, so nothing is released. */
+  const purchases: CheckoutSpec<PurchaseRow> = {
+    kind: 'voucher_purchase',
+    keys: { ask: (id) => `voucher-purchase-${id}`, release: (id) => `voucher-purchase-release-${id}` },
+    subject: (id) => `voucher purchase:${id}`,
+    view: (purchase) => ({
+      id: purchase.id,
+      operatorId: purchase.operator_id,
+      venueId: purchase.venue_id,
+      intentId: purchase.intent_id,
+      amountPence: purchase.amount_pence * purchase.quantity,
+      awaitingPayment: purchase.status === 'pending',
+    }),
+    async fromSession(conn, session) {
+      const intentId = session.metadata.intent_id || session.payment_intent;
+      const purchase = intentId ? await purchaseByIntent(conn, intentId) : undefined;
+      return purchase?.source === 'public' ? purchase : undefined;
+    },
+    intent: (purchase) => ({ metadata: { kind: 'voucher_purchase', purchase_id: purchase.id } }),
+    attachIntent: (conn, id, intentId) => attachIntent(conn, id, intentId, clock.now()),
+    async confirm(trx, id) {
+      const purchase = await purchaseById(trx, id);
+      if (purchase) await fulfil(trx, purchase);
+    },
+    whenUnpaid: 'keep',
+  };
+  const checkout = deps.payments.checkout(purchases);
+
   const answer = (purchase: PurchaseRow, vouchers: VoucherRow[], paymentStatus: string) => ({
     success: vouchers.length > 0,
     delivery: purchase.delivery,
@@ -163,21 +191,12 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
       const settings = await venues.settings(venue.id);
       checkPurchase(settings, body);
       const purchase = await openPurchase(venue, settings, body, request.idempotencyKey);
-      const total = purchase.amount_pence * purchase.quantity;
-      const intent = await payments.createIntent({
-        amountPence: total,
-        metadata: { kind: 'voucher_purchase', purchase_id: purchase.id },
-        // The same purchase always gets the same intent (a retry with the Idempotency-Key included).
-        idempotencyKey: `voucher-purchase-${purchase.id}`,
-        operatorId: venue.operator_id,
-        venueId: venue.id,
-        description: `${venue.name}: ${purchase.quantity} × ${money(purchase.amount_pence)} gift voucher`,
-      });
-      if (purchase.intent_id !== intent.id) await attachIntent(db, purchase.id, intent.id, clock.now());
+      // The same purchase always gets the same intent (a retry with the Idempotency-Key included).
+      const intent = await checkout.ask(purchase, `${venue.name}: ${purchase.quantity} × ${money(purchase.amount_pence)} gift voucher`);
       return {
         intent_id: intent.id,
         client_secret: intent.client_secret ?? '',
-        amount_pence: total,
+        amount_pence: purchase.amount_pence * purchase.quantity,
         publishable_key: payments.publishableKey,
       };
     },
@@ -187,34 +206,13 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
       const purchase = await purchaseByIntent(db, intentId);
       if (!purchase || purchase.source !== 'public') throw notFound('Voucher purchase');
       if (purchase.status === 'fulfilled') return answer(purchase, await vouchersOfPurchase(db, purchase.id), 'succeeded');
-      const intent = await payments.retrieveIntent(intentId, { operatorId: purchase.operator_id, venueId: purchase.venue_id });
-      if (intent.status !== 'succeeded') return answer(purchase, [], intent.status);
-      if (intentMismatch(intent, { intentId: purchase.intent_id, amountPence: purchase.amount_pence * purchase.quantity })) {
-        throw conflict(PAYMENT_MISMATCH_MESSAGE);
-      }
-      // withTransaction: the voucher mail queued inside is delivered right after the commit.
-      return answer(purchase, await withTransaction(db, (trx) => fulfil(trx, purchase)), intent.status);
+      const status = await checkout.finalize(purchase);
+      // null: nothing awaited payment any more (issued meanwhile).
+      return answer(purchase, await vouchersOfPurchase(db, purchase.id), status ?? 'succeeded');
     },
 
     /** `voucher_purchase` (metadata `intent_id`): the purchased vouchers are issued (decisions: Inbound payment webhook). */
-    registerFulfilments(): void {
-      payments.fulfilments.register('voucher_purchase', {
-        completed: async (trx, session, event) => {
-          const intentId = session.metadata.intent_id || session.payment_intent;
-          const purchase = intentId ? await purchaseByIntent(trx, intentId) : undefined;
-          const mismatch =
-            purchase && sessionMismatch(session, { intentId: purchase.intent_id, amountPence: purchase.amount_pence * purchase.quantity });
-          if (!purchase || purchase.source !== 'public' || mismatch) {
-            deps.log.warn(
-              { eventId: event.id, sessionId: session.id, metadata: session.metadata },
-              'voucher_purchase session without a matching purchase',
-            );
-            return 'ignored';
-          }
-          await fulfil(trx, purchase);
-        },
-      });
-    },
+    registerFulfilments: checkout.registerFulfilments,
   };
 }
 

@@ -19,6 +19,7 @@ import type { Mail } from '../../../platform/mail/mail.js';
 import { joinRoster } from '../../guests/index.js';
 import type { Payments } from '../../payments/index.js';
 import { bookingMails } from '../core/booking-mail.js';
+import { confirmPaidBooking, releaseUnpaidBooking } from '../core/booking-payment.js';
 import { changeStatus, findBooking, type BookingRow } from '../core/booking-store.js';
 import { ACTIVE_BOOKING_STATUSES } from '../core/bookings.table.js';
 import type { DoorKeys } from '../core/door-keys.js';
@@ -260,64 +261,29 @@ export function createEventBookings(deps: EventBookingDeps) {
 
   /** Paid: `pending_payment` → `confirmed` in the caller's transaction; undefined when it was not awaiting payment. */
   async function confirmPaid(trx: Kysely<Database>, bookingId: string, via: string): Promise<BookingRow | undefined> {
-    const current = await eventBooking(trx, bookingId);
-    if (current?.status !== 'pending_payment') return undefined;
-    return changeStatus(trx, current, {
-      to: 'confirmed',
-      action: 'confirmed',
-      historyAction: 'payment_confirmed',
-      actor: SYSTEM,
-      now: clock.now(),
-      set: { payment_status: 'paid', payment_expires_at: null },
-      detail: { via },
-    });
+    if (!(await eventBooking(trx, bookingId))) return undefined;
+    return confirmPaidBooking(trx, bookingId, { held: false, via }, clock.now());
   }
 
-  /** Unpaid: `pending_payment` → `expired`, its tickets given back; a booking no longer awaiting payment is left alone. */
+  /** Unpaid: `pending_payment` → `expired`, its tickets given back; undefined when it was not awaiting payment. */
   async function release(trx: Kysely<Database>, bookingId: string, why: string): Promise<BookingRow | undefined> {
-    const current = await eventBooking(trx, bookingId);
-    if (current?.status !== 'pending_payment') return current;
-    return changeStatus(trx, current, {
-      to: 'expired',
-      action: 'expired',
-      historyAction: 'release',
-      actor: SYSTEM,
-      now: clock.now(),
-      set: { payment_status: 'released' },
-      detail: { reason: why },
-    });
+    if (!(await eventBooking(trx, bookingId))) return undefined;
+    return releaseUnpaidBooking(trx, bookingId, why, clock.now());
   }
 
   /** Gives back a booking's money before it is cancelled: a paid booking is refunded, an unpaid intent abandoned. */
-  async function giveBack(booking: BookingRow, reason: string): Promise<Partial<BookingRow>> {
-    const intentId = booking.payment_intent_id;
-    if (!intentId) return {};
-    const scope = { operatorId: booking.operator_id, venueId: booking.venue_id };
-    let paid = PAID.includes(booking.payment_status);
-    if (booking.status === 'pending_payment') {
-      // Abandon the intent. Not cancelled: it was paid meanwhile (refunded below like any paid booking), or
-      // the provider failed, which is logged and retried by the sweep.
-      const cancelled = await payments.cancelIntentOrRetry({
-        intentId,
-        idempotencyKey: `event-cancel-release:${booking.id}`,
-        scope,
-        subject: `event booking:${booking.id}`,
-      });
-      if (cancelled) return { payment_status: 'released' };
-      paid = (await payments.retrieveIntent(intentId, scope)).status === 'succeeded';
-    }
-    if (!paid) return {};
-    const intent = await payments.retrieveIntent(intentId, scope);
-    const due = intent.amount_received - booking.refunded_pence;
-    if (due <= 0) return {};
-    const refund = await payments.refund(intentId, {
-      amountPence: due,
-      idempotencyKey: `event-cancel-refund:${booking.id}`,
+  const giveBack = (booking: BookingRow, reason: string) =>
+    payments.giveBack({
+      intentId: booking.payment_intent_id,
+      scope: { operatorId: booking.operator_id, venueId: booking.venue_id },
+      subject: `event booking:${booking.id}`,
+      keys: { release: `event-cancel-release:${booking.id}`, refund: `event-cancel-refund:${booking.id}` },
+      paymentStatus: booking.payment_status,
+      refundedPence: booking.refunded_pence,
       reason,
-      scope,
+      // Cancelling an event goes on through its bookings: a release the provider fails is retried by the sweep.
+      onReleaseFailure: 'retry',
     });
-    return { payment_status: 'refunded', refunded_pence: booking.refunded_pence + refund.amount };
-  }
 
   /**
    * Cancels every cancellable booking of an event (the event was cancelled or rejected): each is

@@ -27,7 +27,7 @@ import type { Db } from '../../../db/connect.js';
 import { lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
-import { AppError, badRequest, conflict, notFound } from '../../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/errors.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import type { RateLimits } from '../../../platform/rate-limit.js';
 import type { Payments } from '../../payments/index.js';
@@ -44,7 +44,6 @@ export const BAD_MANAGE_LINK_MESSAGE = 'This booking link is not valid or has ex
 /** Payment states in which the guest's money was taken (a paid deposit or a captured hold). */
 const MONEY_TAKEN = ['paid', 'captured', 'partially_refunded', 'refunded'];
 /** Intent states that a cancel releases or abandons (an authorised hold, or a payment never completed). */
-const RELEASABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture', 'processing'];
 
 export interface ManageDeps {
   db: Db;
@@ -162,39 +161,21 @@ export function createManageBookings(deps: ManageDeps) {
   /**
    * Gives back what the booking holds, per the policy, before the cancellation is written: a card hold
    * (or a payment never completed) is released, a payment taken is refunded by the policy's share less
-   * what was refunded already. The provider's intent is the truth; its idempotency keys make a repeat,
-   * or a concurrent cancel of the same booking, the same single refund or release.
+   * what was refunded already (payments/checkout.ts). Its idempotency keys make a repeat, or a concurrent
+   * cancel of the same booking, the same single refund or release.
    */
-  async function giveBack(booking: BookingRow, policy: PaymentPolicyTerms): Promise<Partial<BookingRow>> {
-    const intentId = booking.payment_intent_id;
-    if (!intentId) return {};
-    const scope = { operatorId: booking.operator_id, venueId: booking.venue_id };
-    let intent = await payments.retrieveIntent(intentId, scope);
-    if (RELEASABLE.includes(intent.status)) {
-      try {
-        await payments.cancelIntent(intentId, { idempotencyKey: `booking-guest-cancel-release:${booking.id}`, scope });
-        return { payment_status: 'released' };
-      } catch (error) {
-        // The guest's payment completed in the meantime: it is refunded below like any payment.
-        if (!(error instanceof AppError) || error.status !== 409) throw error;
-        intent = await payments.retrieveIntent(intentId, scope);
-        if (intent.status !== 'succeeded') throw error;
-      }
-    }
-    if (intent.status === 'canceled')
-      return holdsCard(booking) || booking.status === 'pending_payment' ? { payment_status: 'released' } : {};
-    if (intent.status !== 'succeeded') return {};
-    const due = Math.max(0, refundDue(policy, intent.amount_received) - booking.refunded_pence);
-    if (due === 0) return booking.status === 'pending_payment' ? { payment_status: 'paid' } : {};
-    const refund = await payments.refund(intentId, {
-      amountPence: due,
-      idempotencyKey: `booking-guest-cancel-refund:${booking.id}`,
+  const giveBack = (booking: BookingRow, policy: PaymentPolicyTerms) =>
+    payments.giveBack({
+      intentId: booking.payment_intent_id,
+      scope: { operatorId: booking.operator_id, venueId: booking.venue_id },
+      subject: `booking:${booking.id}`,
+      keys: { release: `booking-guest-cancel-release:${booking.id}`, refund: `booking-guest-cancel-refund:${booking.id}` },
+      paymentStatus: booking.payment_status,
+      refundedPence: booking.refunded_pence,
+      refundable: (received) => refundDue(policy, received),
       reason: 'Cancelled by the guest',
-      scope,
+      onReleaseFailure: 'throw',
     });
-    const refunded = booking.refunded_pence + refund.amount;
-    return { payment_status: refunded >= intent.amount_received ? 'refunded' : 'partially_refunded', refunded_pence: refunded };
-  }
 
   const answer = (booking: BookingRow): CancelAnswer => ({
     success: true,

@@ -5,7 +5,6 @@
  * the provider happen outside the booking's transaction, under an idempotency key per intent, so a
  * retry never moves money twice; the outcome is then recorded once, with its history, by `update`.
  */
-import type { Logger } from 'pino';
 import { isActive, refusedMoveMessage } from '../../../domain/booking-status.js';
 import type { Db } from '../../../db/connect.js';
 import type { AuthInfo, VenueRow } from '../../../platform/auth-guard.js';
@@ -25,7 +24,6 @@ const AWAITING_CARD = ['requires_payment_method', 'requires_confirmation', 'requ
 export interface HoldDeps {
   db: Db;
   clock: Clock;
-  log: Logger;
   payments: Payments;
   /** The staff service's serialised change of one booking. */
   update(auth: AuthInfo, id: string, change: Change): Promise<BookingChanged>;
@@ -35,7 +33,7 @@ export interface HoldDeps {
 }
 
 export function createHoldActions(deps: HoldDeps) {
-  const { db, clock, log, payments, update, reachableBooking, changed, scopeOf } = deps;
+  const { db, clock, payments, update, reachableBooking, changed, scopeOf } = deps;
 
   /**
    * A booking whose hold was requested is `requires_payment` until the guest's card is authorised; the
@@ -171,10 +169,14 @@ export function createHoldActions(deps: HoldDeps) {
         if (AWAITING_CARD.includes(intent.status) && intent.amount === amountPence && intent.capture_method === 'manual') {
           return { payment_client_secret: intent.client_secret!, payment_intent_id: intent.id };
         }
+        // The earlier hold the guest never authorised is abandoned (a failed cancel is retried by the sweep).
         if (AWAITING_CARD.includes(intent.status)) {
-          await payments
-            .cancelIntent(waiting, { scope })
-            .catch((error: unknown) => log.warn({ err: error, bookingId: id }, 'could not abandon an unpaid hold'));
+          await payments.cancelIntentOrRetry({
+            intentId: waiting,
+            idempotencyKey: `booking-hold-abandon:${waiting}`,
+            scope,
+            subject: `booking:${id}`,
+          });
         }
       }
       const intent = await payments.createIntent({

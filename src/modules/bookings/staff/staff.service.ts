@@ -120,29 +120,20 @@ export function createStaffService(deps: StaffDeps) {
   const scopeOf = (booking: BookingRow) => ({ operatorId: booking.operator_id, venueId: booking.venue_id });
 
   /**
-   * Gives back what a cancelled booking holds, before the cancellation is written: a card hold is
-   * released; a paid deposit (or captured hold) is refunded, the part not yet refunded.
+   * Gives back what a cancelled booking holds, before the cancellation is written: a card hold (or a
+   * payment never completed) is released; a paid deposit (or captured hold) is refunded, the part not yet refunded.
    */
-  async function giveBack(booking: BookingRow, reason: string | null): Promise<Partial<BookingRow>> {
-    const intentId = booking.payment_intent_id;
-    if (!intentId) return {};
-    const scope = scopeOf(booking);
-    if (booking.payment_status === 'held' || (booking.payment_status === 'requires_payment' && booking.deposit_type === 'hold')) {
-      await payments.cancelIntent(intentId, { idempotencyKey: `booking-cancel-release:${booking.id}`, scope });
-      return { payment_status: 'released' };
-    }
-    if (!['paid', 'captured', 'partially_refunded'].includes(booking.payment_status)) return {};
-    const intent = await payments.retrieveIntent(intentId, scope);
-    const due = intent.amount_received - booking.refunded_pence;
-    if (due <= 0) return {};
-    const refund = await payments.refund(intentId, {
-      amountPence: due,
-      idempotencyKey: `booking-cancel-refund:${booking.id}`,
+  const giveBack = (booking: BookingRow, reason: string | null) =>
+    payments.giveBack({
+      intentId: booking.payment_intent_id,
+      scope: scopeOf(booking),
+      subject: `booking:${booking.id}`,
+      keys: { release: `booking-cancel-release:${booking.id}`, refund: `booking-cancel-refund:${booking.id}` },
+      paymentStatus: booking.payment_status,
+      refundedPence: booking.refunded_pence,
       reason: reason ?? 'Cancelled by the venue',
-      scope,
+      onReleaseFailure: 'throw',
     });
-    return { payment_status: 'refunded', refunded_pence: booking.refunded_pence + refund.amount };
-  }
 
   /** Staff cancel: refund (when asked) first, then the cancellation and the guest's notice in one transaction. */
   /**
@@ -192,7 +183,7 @@ export function createStaffService(deps: StaffDeps) {
   const cancel = (auth: AuthInfo, id: string, body: CancelBody) =>
     endBooking(auth, id, body, { to: 'cancelled', action: 'cancelled', historyAction: 'staff_cancel', defaultReason: null, notify: true });
 
-  const holds = createHoldActions({ db, clock, log, payments, update, reachableBooking, changed, scopeOf });
+  const holds = createHoldActions({ db, clock, payments, update, reachableBooking, changed, scopeOf });
 
   return {
     reachableBooking,
