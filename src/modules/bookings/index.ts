@@ -51,6 +51,7 @@ export {
 } from './events/event-bookings.js';
 export { idempotent } from './core/idempotency.js';
 export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
+export { payableBooking } from './core/booking-payment.js';
 
 /** What the bookings module needs from the infrastructure and from the modules it does not own. */
 export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {

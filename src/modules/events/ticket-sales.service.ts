@@ -27,6 +27,7 @@ import {
   idempotent,
   insertEventBooking,
   PAYMENT_WINDOW_MS,
+  payableBooking,
   checkUnpaidHolds,
   type EventBookingRow,
 } from '../bookings/index.js';
@@ -158,14 +159,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
     kind: 'event_booking',
     keys: { ask: (id) => `event-booking-${id}`, release: (id) => `booking-release-${id}` },
     subject: (id) => `event booking:${id}`,
-    view: (booking) => ({
-      id: booking.id,
-      operatorId: booking.operator_id,
-      venueId: booking.venue_id,
-      intentId: booking.payment_intent_id,
-      amountPence: booking.total_pence,
-      awaitingPayment: booking.status === 'pending_payment',
-    }),
+    view: payableBooking,
     fromSession: (conn, session) =>
       session.metadata.booking_id ? eventBooking(conn, session.metadata.booking_id) : Promise.resolve(undefined),
     intent: (booking) => ({ metadata: { kind: 'event_booking', booking_id: booking.id } }),

@@ -6,8 +6,19 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
+import type { Payable } from '../../payments/index.js';
 import { changeStatus, findBooking, type BookingRow } from './booking-store.js';
 import { SYSTEM } from './history.js';
+
+/** A booking as the payment lifecycle sees it: its deposit (for event bookings, the tickets' total) in GBP, on its own intent. */
+export const payableBooking = (booking: BookingRow): Payable => ({
+  id: booking.id,
+  operatorId: booking.operator_id,
+  venueId: booking.venue_id,
+  intentId: booking.payment_intent_id,
+  amountPence: booking.deposit_pence,
+  awaitingPayment: booking.status === 'pending_payment',
+});
 
 /** Paid (or a card hold authorised): the booking confirmed now, or undefined when it was not awaiting payment. */
 export async function confirmPaidBooking(

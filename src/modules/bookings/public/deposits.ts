@@ -12,7 +12,7 @@ import { AppError, conflict, notFound } from '../../../platform/errors.js';
 import type { CheckoutSpec, Payments } from '../../payments/index.js';
 import { updateBooking } from '../core/booking-writes.js';
 import type { bookingMails } from '../core/booking-mail.js';
-import { confirmPaidBooking, releaseUnpaidBooking } from '../core/booking-payment.js';
+import { confirmPaidBooking, payableBooking, releaseUnpaidBooking } from '../core/booking-payment.js';
 import { bookingOrThrow, findBooking, type BookingRow } from '../core/booking-store.js';
 import { pruneIdempotencyKeys } from '../core/idempotency.js';
 import type { Conn } from '../../../db/transaction.js';
@@ -45,14 +45,7 @@ export function createDeposits(deps: DepositDeps) {
     kind: 'booking_deposit',
     keys: { ask: (id) => `booking-deposit-${id}`, release: (id) => `booking-release-${id}` },
     subject: (id) => `booking:${id}`,
-    view: (booking) => ({
-      id: booking.id,
-      operatorId: booking.operator_id,
-      venueId: booking.venue_id,
-      intentId: booking.payment_intent_id,
-      amountPence: booking.deposit_pence,
-      awaitingPayment: booking.status === 'pending_payment',
-    }),
+    view: payableBooking,
     fromSession: (conn, session) =>
       session.metadata.booking_id ? findBooking(conn, session.metadata.booking_id) : Promise.resolve(undefined),
     intent: (booking) => ({
