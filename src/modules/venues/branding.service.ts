@@ -1,17 +1,30 @@
 /**
- * A venue's branding, its widgets (settings per type, shared theme, logos), the cover image, and the
- * public widget configurations built from them.
+ * A venue's branding, its widgets (settings per type, shared theme, logos) and the cover image; the
+ * public widget configurations built from them are widget-configs.ts.
  */
 import type { Kysely } from 'kysely';
+import { embedSnippets } from '../../domain/widget-embed.js';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { badRequest } from '../../platform/errors.js';
 import { toFlag } from '../../platform/http.js';
 import { newId } from '../../platform/ids.js';
 import { UPLOAD_LIMITS, type Uploads } from '../../platform/uploads.js';
+import {
+  BRANDING_DEFAULTS,
+  WIDGET_THEME_DEFAULTS,
+  loadBranding,
+  loadTheme,
+  loadWidgets,
+  toBranding,
+  toTheme,
+  type BrandingRow,
+  type ThemeRow,
+  type WidgetRow,
+} from './branding.rows.js';
 import {
   WIDGET_TYPES,
   type Branding,
@@ -19,42 +32,14 @@ import {
   type VoucherSettings,
   type WidgetSetting,
   type WidgetSettingBody,
-  type WidgetTheme,
   type WidgetThemeBody,
   type WidgetType,
 } from './branding.schemas.js';
-import { toVenue } from './venues.service.js';
 import { saveVoucherSettings, voucherSettingsOf } from './voucher-settings.js';
-import type { VenueBrandingTable, WidgetSettingsTable, WidgetThemesTable } from './venues.table.js';
-import type { Selectable } from 'kysely';
-import { VenueCache } from '../../platform/venue-cache.js';
-import { embedSnippets } from '../../domain/widget-embed.js';
-
-export const BRANDING_DEFAULTS = {
-  theme: 'classic',
-  accent_color: '#b08d57',
-  bg_color: '#ffffff',
-  text_color: '#1f2933',
-  font_key: 'sans',
-} as const;
-
-export const WIDGET_THEME_DEFAULTS = {
-  width: 'medium',
-  theme_mode: 'detailed',
-  custom_css: '',
-  show_map: 1,
-  show_about: 1,
-  show_tandc: 1,
-  show_info_card: 1,
-  show_contact: 1,
-} as const;
+import { createWidgetConfigs } from './widget-configs.js';
 
 const BRAND_FIELDS = ['theme', 'accent_color', 'bg_color', 'text_color', 'font_key'] as const;
 const SHOW_FLAGS = ['show_map', 'show_about', 'show_tandc', 'show_info_card', 'show_contact'] as const;
-
-type BrandingRow = Selectable<VenueBrandingTable>;
-type WidgetRow = Selectable<WidgetSettingsTable>;
-type ThemeRow = Selectable<WidgetThemesTable>;
 
 export function createBrandingService(deps: {
   db: Db;
@@ -69,40 +54,7 @@ export function createBrandingService(deps: {
   const now = () => clock.now().toISOString();
   const widgetUrl = (publicId: string) => `${deps.publicBaseUrl}/widget/${publicId}`;
 
-  const loadBranding = (venueId: string) =>
-    db.kysely.selectFrom('venue_branding').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
-  const loadTheme = (venueId: string) =>
-    db.kysely.selectFrom('widget_themes').selectAll().where('venue_id', '=', venueId).executeTakeFirst();
-  const loadWidgets = (venueId: string) => db.kysely.selectFrom('widget_settings').selectAll().where('venue_id', '=', venueId).execute();
   const voucherSettings = (venueId: string) => voucherSettingsOf(db, venueId);
-
-  function toBranding(venue: VenueRow, row: BrandingRow | undefined): Branding {
-    return {
-      theme: row?.theme ?? BRANDING_DEFAULTS.theme,
-      accent_color: row?.accent_color ?? BRANDING_DEFAULTS.accent_color,
-      bg_color: row?.bg_color ?? BRANDING_DEFAULTS.bg_color,
-      text_color: row?.text_color ?? BRANDING_DEFAULTS.text_color,
-      font_key: row?.font_key ?? BRANDING_DEFAULTS.font_key,
-      logo_url: row?.logo_url ?? null,
-      cover_image_url: venue.cover_image_url,
-      updated_at: row?.updated_at ?? null,
-    };
-  }
-
-  function toTheme(row: ThemeRow | undefined, accentColor: string): WidgetTheme {
-    const source = row ?? WIDGET_THEME_DEFAULTS;
-    return {
-      width: source.width,
-      theme_mode: source.theme_mode,
-      custom_css: source.custom_css,
-      accent_color: accentColor,
-      show_map: Boolean(source.show_map),
-      show_about: Boolean(source.show_about),
-      show_tandc: Boolean(source.show_tandc),
-      show_info_card: Boolean(source.show_info_card),
-      show_contact: Boolean(source.show_contact),
-    };
-  }
 
   const toWidget = (row: WidgetRow, venueName: string, width: string): WidgetSetting => ({
     widget_type: row.widget_type,
@@ -163,62 +115,9 @@ export function createBrandingService(deps: {
       .execute();
   }
 
-  /** Everything a public widget needs from the venue; draft venues are not public. */
-  async function publicParts(venueId: string, type: WidgetType) {
-    const venue = await db.kysely.selectFrom('venues').selectAll().where('id', '=', venueId).executeTakeFirst();
-    if (!venue || venue.status !== 'live') throw notFound('Venue');
-    const [brandingRow, themeRow, widgets, vouchers] = await Promise.all([
-      loadBranding(venue.id),
-      loadTheme(venue.id),
-      loadWidgets(venue.id),
-      voucherSettings(venue.id),
-    ]);
-    const branding = toBranding(venue, brandingRow);
-    const theme = toTheme(themeRow, branding.accent_color);
-    const rowOf = (t: WidgetType) => widgets.find((w) => w.widget_type === t);
-    // The vouchers widget only sells while gift vouchers are on, whatever its own switch says.
-    const enabledOf = (t: WidgetType) => Boolean(rowOf(t)?.enabled) && (t !== 'vouchers' || vouchers.enabled);
-    const row = rowOf(type);
-    const widget = {
-      enabled: enabledOf(type),
-      public_id: row?.public_id ?? null,
-      theme_mode: theme.theme_mode,
-      accent_color: theme.accent_color,
-      width: theme.width,
-      custom_css: theme.custom_css,
-      show_map: theme.show_map,
-      show_about: theme.show_about,
-      show_tandc: theme.show_tandc,
-      show_info_card: theme.show_info_card,
-      show_contact: theme.show_contact,
-      logo_url: row?.logo_url ?? branding.logo_url ?? venue.logo_url,
-    };
-    const publicVenue = {
-      id: venue.id,
-      name: venue.name,
-      address: venue.address,
-      timezone: venue.timezone,
-      phone: venue.phone,
-      email: venue.email,
-      website: venue.website,
-      description: venue.description,
-      opening_hours: toVenue(venue).opening_hours,
-      logo_url: venue.logo_url,
-      cover_image_url: venue.cover_image_url,
-    };
-    const { cover_image_url: _cover, updated_at: _updated, ...publicBranding } = branding;
-    return { venue, publicVenue, widget, branding: publicBranding, vouchers, rowOf, enabledOf };
-  }
-
-  // The key comes from the payments platform, which knows whether payments can actually be taken
-  // (`stripe` without a secret key answers 503, so its publishable key must not reach the widgets).
-  function keys() {
-    return { publishable_key: deps.publishableKey, turnstile_site_key: deps.turnstileSiteKey };
-  }
-
   const service = {
     async branding(venue: VenueRow): Promise<Branding> {
-      return toBranding(venue, await loadBranding(venue.id));
+      return toBranding(venue, await loadBranding(db, venue.id));
     },
 
     async updateBranding(venue: VenueRow, input: BrandingBody): Promise<void> {
@@ -247,13 +146,17 @@ export function createBrandingService(deps: {
     saveVoucherSettings: (venueId: string, settings: VoucherSettings) => saveVoucherSettings(db, venueId, settings, clock.now()),
 
     async widgetSettings(venue: VenueRow) {
-      let widgets = await loadWidgets(venue.id);
+      let widgets = await loadWidgets(db, venue.id);
       const missing = WIDGET_TYPES.filter((type) => !widgets.some((w) => w.widget_type === type));
       if (missing.length > 0) {
         await mintWidgets(undefined, venue.id, missing);
-        widgets = await loadWidgets(venue.id);
+        widgets = await loadWidgets(db, venue.id);
       }
-      const [brandingRow, themeRow, vouchers] = await Promise.all([loadBranding(venue.id), loadTheme(venue.id), voucherSettings(venue.id)]);
+      const [brandingRow, themeRow, vouchers] = await Promise.all([
+        loadBranding(db, venue.id),
+        loadTheme(db, venue.id),
+        voucherSettings(venue.id),
+      ]);
       const theme = toTheme(themeRow, toBranding(venue, brandingRow).accent_color);
       const byType = (type: WidgetType) =>
         toWidget(
@@ -315,98 +218,9 @@ export function createBrandingService(deps: {
       });
       return { success: true, url: image.url };
     },
-
-    async bookingWidgetConfig(venueId: string) {
-      const parts = await publicParts(venueId, 'bookings');
-      const { venue } = parts;
-      return {
-        venue: parts.publicVenue,
-        widget: parts.widget,
-        branding: parts.branding,
-        booking: {
-          default_party_min: venue.default_party_min,
-          default_party_max: venue.default_party_max,
-          default_booking_duration: venue.default_booking_duration,
-          max_plus_ones: venue.max_plus_ones,
-          tables_enabled: Boolean(venue.tables_enabled),
-          guest_list_enabled: Boolean(venue.guest_list_enabled),
-          paid_guest_list_enabled: Boolean(venue.paid_guest_list_enabled),
-        },
-        ...keys(),
-      };
-    },
-
-    async eventsWidgetConfig(venueId: string) {
-      const parts = await publicParts(venueId, 'events');
-      return { venue: parts.publicVenue, widget: parts.widget, branding: parts.branding, ...keys() };
-    },
-
-    async voucherConfig(venueId: string) {
-      const parts = await publicParts(venueId, 'vouchers');
-      return { venue: parts.publicVenue, widget: parts.widget, branding: parts.branding, settings: parts.vouchers, ...keys() };
-    },
-
-    async comboWidgetConfig(venueId: string) {
-      const parts = await publicParts(venueId, 'combo');
-      const link = (type: WidgetType) => {
-        const row = parts.rowOf(type);
-        return row && parts.enabledOf(type) ? widgetUrl(row.public_id) : null;
-      };
-      return {
-        venue: { id: parts.venue.id, name: parts.venue.name, timezone: parts.venue.timezone },
-        enabled: { bookings: parts.enabledOf('bookings'), events: parts.enabledOf('events'), vouchers: parts.enabledOf('vouchers') },
-        links: { bookings: link('bookings'), events: link('events'), vouchers: link('vouchers') },
-        widget: parts.widget,
-        branding: parts.branding,
-      };
-    },
   };
 
-  // The public widget configs are the same for every guest: served from the venue cache, which any
-  // write to the venue's data (or to data it cannot place) invalidates before that write returns.
-  const configs = new VenueCache<unknown>(db.changes, clock, { ttlMs: PUBLIC_CONFIG_TTL_MS });
-  const cached =
-    <R>(name: string, compute: (venueId: string) => Promise<R>) =>
-    (venueId: string): Promise<R> =>
-      configs.get(venueId, name, () => compute(venueId)) as Promise<R>;
-  const publicConfigs = {
-    bookings: cached('bookings', service.bookingWidgetConfig),
-    events: cached('events', service.eventsWidgetConfig),
-    vouchers: cached('vouchers', service.voucherConfig),
-    combo: cached('combo', service.comboWidgetConfig),
-  };
-
-  /**
-   * The widget a public id names, with its type's public config, for the widget page; undefined when
-   * the id is unknown, the venue is not live or the widget is switched off (the page says it is closed).
-   */
-  async function widgetPage(publicId: string) {
-    const row = await db.kysely
-      .selectFrom('widget_settings')
-      .select(['venue_id', 'widget_type'])
-      .where('public_id', '=', publicId)
-      .executeTakeFirst();
-    if (!row || !(WIDGET_TYPES as readonly string[]).includes(row.widget_type)) return undefined;
-    const type = row.widget_type as WidgetType;
-    const config = await publicConfigs[type](row.venue_id).catch((error: unknown) => {
-      if (error instanceof AppError && error.status === 404) return undefined;
-      throw error;
-    });
-    if (!config?.widget.enabled) return undefined;
-    return { type, publicId, venueId: row.venue_id, config };
-  }
-
-  return {
-    ...service,
-    widgetPage,
-    bookingWidgetConfig: publicConfigs.bookings,
-    eventsWidgetConfig: publicConfigs.events,
-    voucherConfig: publicConfigs.vouchers,
-    comboWidgetConfig: publicConfigs.combo,
-  };
+  return { ...service, ...createWidgetConfigs(deps) };
 }
-
-/** How long a cached public widget config may be served without a change. */
-const PUBLIC_CONFIG_TTL_MS = 60_000;
 
 export type BrandingService = ReturnType<typeof createBrandingService>;

@@ -10,54 +10,16 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useVisit } from '../lib/visit';
 import { api, ApiError, idempotencyKey } from '../lib/api';
 import { announceBooked, askScrollTop } from '../lib/embed';
-import { addDays, dateLabel, isEmail } from '../lib/format';
-import { bookingIcs, icsHref } from '../lib/ics';
-import { BotCheck } from '../ui/BotCheck';
+import { addDays, dateLabel } from '../lib/format';
 import { DatePicker } from '../ui/DatePicker';
-import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
-import { BookingQr } from '../ui/Qr';
 import { Alert, LiveStatus, Shell } from '../ui/Shell';
-import { Bundles } from './Bundles';
-import { Floorplan } from './Floorplan';
+import { Confirmation } from './Confirmation';
+import { DetailsStep, detailErrors, type FieldErrors } from './DetailsStep';
 import { GuestList } from './GuestList';
 import { Slots } from './Slots';
-import type { Availability, BookingConfig, GuestDetails, PendingBooking, Slot } from './types';
-
-type Step = 'search' | 'details' | 'pay' | 'done';
-
-interface State {
-  step: Step;
-  partySize: number;
-  date: string;
-  slot: Slot | null;
-  tableId: string | null;
-  /** Bundles to add, by id: how many. */
-  bundles: Record<string, number>;
-  details: GuestDetails;
-  pending: PendingBooking | null;
-  /** Sent with every try of one booking, so a retry after a lost answer books once. */
-  attemptKey: string;
-}
-
-const HORIZON_DAYS = 90;
-
-function initialState(config: BookingConfig, today: string, saved: State | null): State {
-  // A saved visit from an earlier day starts again from today.
-  if (saved && saved.date >= today) return saved;
-  const min = Math.max(1, config.booking.default_party_min);
-  return {
-    step: 'search',
-    partySize: Math.min(Math.max(2, min), Math.max(min, config.booking.default_party_max)),
-    date: today,
-    slot: null,
-    tableId: null,
-    bundles: {},
-    details: { name: '', email: '', phone: '' },
-    pending: null,
-    attemptKey: idempotencyKey(),
-  };
-}
+import type { Availability, BookingConfig, PendingBooking } from './types';
+import { HORIZON_DAYS, initialState, type State, type Step } from './visit-state';
 
 export function BookingsApp(props: { config: BookingConfig; publicId: string; venueId: string; today: string }) {
   const { config, venueId } = props;
@@ -150,15 +112,11 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
   }
 
   const [token, setToken] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof GuestDetails, string>>>({});
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
 
   async function book(event: Event) {
     event.preventDefault();
-    const errors: Partial<Record<keyof GuestDetails, string>> = {};
-    if (!state.details.name.trim()) errors.name = 'Enter your name.';
-    if (!isEmail(state.details.email)) errors.email = 'Enter an email address like name@example.com.';
-    if (state.details.phone && !/^[+\d][\d\s()-]{5,}$/.test(state.details.phone.trim()))
-      errors.phone = 'Enter a phone number, or leave it empty.';
+    const errors = detailErrors(state.details);
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) {
       setStatus('Please correct the highlighted fields.');
@@ -346,66 +304,18 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
       ) : null}
 
       {state.step === 'details' && state.slot ? (
-        <form class="mw-step" onSubmit={(event) => void book(event)} noValidate>
-          <p class="mw-summary">
-            {dateLabel(state.date)} at {state.slot.time}, table for {state.partySize}{' '}
-            <button type="button" class="mw-link" onClick={() => goTo('search', { slot: null })}>
-              Change
-            </button>
-          </p>
-          {state.slot.rule.table_assignment_mode === 'guest_pick' ? (
-            <Floorplan
-              venueId={venueId}
-              date={state.date}
-              time={state.slot.time}
-              partySize={state.partySize}
-              ruleId={state.slot.rule.id}
-              value={state.tableId}
-              onChange={(tableId) => update({ tableId })}
-            />
-          ) : null}
-          {state.slot.rule.bundle_ids?.length ? (
-            <Bundles
-              venueId={venueId}
-              offered={state.slot.rule.bundle_ids}
-              value={state.bundles ?? {}}
-              onChange={(bundles) => update({ bundles })}
-            />
-          ) : null}
-          <Field
-            id="mw-name"
-            label="Name"
-            autocomplete="name"
-            required
-            value={state.details.name}
-            error={fieldErrors.name}
-            onValue={(value) => update({ details: { ...state.details, name: value } })}
-          />
-          <Field
-            id="mw-email"
-            label="Email"
-            type="email"
-            autocomplete="email"
-            required
-            value={state.details.email}
-            error={fieldErrors.email}
-            hint="We send your confirmation here."
-            onValue={(value) => update({ details: { ...state.details, email: value } })}
-          />
-          <Field
-            id="mw-phone"
-            label="Phone (optional)"
-            type="tel"
-            autocomplete="tel"
-            value={state.details.phone}
-            error={fieldErrors.phone}
-            onValue={(value) => update({ details: { ...state.details, phone: value } })}
-          />
-          <BotCheck siteKey={config.turnstile_site_key} onToken={setToken} />
-          <button type="submit" class="mw-primary" disabled={busy} aria-busy={busy ? 'true' : undefined}>
-            {busy ? 'Booking…' : 'Book'}
-          </button>
-        </form>
+        <DetailsStep
+          config={config}
+          venueId={venueId}
+          state={state}
+          slot={state.slot}
+          busy={busy}
+          fieldErrors={fieldErrors}
+          update={update}
+          onToken={setToken}
+          onChangeTime={() => goTo('search', { slot: null })}
+          onSubmit={(event) => void book(event)}
+        />
       ) : null}
 
       {state.step === 'pay' && state.pending?.intentId && state.pending.clientSecret && config.publishable_key ? (
@@ -436,47 +346,5 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
         />
       ) : null}
     </Shell>
-  );
-}
-
-function Confirmation(props: { config: BookingConfig; venueId: string; state: State; onAgain: () => void }) {
-  const { config, state } = props;
-  const bookingId = state.pending!.bookingId;
-  const ics = bookingIcs({
-    id: bookingId,
-    venueName: config.venue.name,
-    address: config.venue.address,
-    timezone: config.venue.timezone,
-    date: state.date,
-    time: state.slot?.time ?? '00:00',
-    minutes: config.booking.default_booking_duration,
-    summary: `Table for ${state.partySize} at ${config.venue.name}`,
-  });
-  return (
-    <section class="mw-step mw-done">
-      <p class="mw-summary">
-        <span aria-hidden="true">✓ </span>
-        {dateLabel(state.date)} at {state.slot?.time}, table for {state.partySize}.
-        {state.pending?.status === 'pending' ? ' The venue will confirm your booking.' : ''} A confirmation is on its way to{' '}
-        {state.details.email}, with a link to change or cancel.
-      </p>
-      <BookingQr venueId={props.venueId} bookingId={bookingId} />
-      <p>
-        <a class="mw-secondary-link" href={icsHref(ics)} download="booking.ics">
-          Add to calendar (.ics)
-        </a>
-      </p>
-      {state.pending?.manageUrl ? (
-        <p>
-          <a class="mw-secondary-link" href={state.pending.manageUrl} target="_blank" rel="noopener">
-            Change or cancel this booking<span class="mw-sr"> (opens in a new tab)</span>
-          </a>
-        </p>
-      ) : null}
-      <p class="mw-hint">Booking reference: {bookingId}</p>
-      <button type="button" class="mw-link" onClick={props.onAgain}>
-        Make another booking
-      </button>
-    </section>
   );
 }
