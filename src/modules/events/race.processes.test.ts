@@ -3,47 +3,32 @@
  * (the production shape), and 30 purchases of the last 3 tickets race through all three at once.
  * Exactly 3 sell. PostgreSQL only: the embedded SQLite default is one instance by design.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp } from '../../../test/helpers/app.js';
 import { ENGINE } from '../../../test/helpers/db.js';
-import { startServe, stopServes, type ServeProcess } from '../../../test/helpers/serve.js';
+import { startCluster, type Cluster } from '../../../test/helpers/serve.js';
 
 describe.runIf(ENGINE === 'postgres')('three server processes, one database', () => {
   let t: TestApp;
-  let servers: ServeProcess[] = [];
+  let cluster: Cluster;
   let venueId: string;
   let headers: Record<string, string>;
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-events-race-'));
 
   /** Calls the API through server `i % 3`. */
-  const call = async (i: number, method: string, url: string, body?: object, extra: Record<string, string> = {}) => {
-    const res = await fetch(`${servers[i % servers.length].base}${url}`, {
-      method,
-      headers: { ...extra, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const call: Cluster['call'] = (...args) => cluster.call(...args);
 
   beforeAll(async () => {
     t = await createTestApp();
     const op = await createOperator(t);
     venueId = await insertVenue(t, op.operatorId);
-    // One after the other: the first start builds the compiled server if it is out of date.
     // Behind a proxy: each racer comes from an address of its own (unpaid holds are capped per address).
-    for (let i = 0; i < 3; i++) servers.push(await startServe({ DATABASE_URL: t.db.url, UPLOADS_DIR: uploads, TRUST_PROXY: 'true' }));
-    const login = await call(0, 'POST', '/api/auth/login', { email: op.email, password: op.password });
-    headers = { authorization: `Bearer ${login.body.token}` };
+    cluster = await startCluster(3, { DATABASE_URL: t.db.url, TRUST_PROXY: 'true' });
+    headers = await cluster.signIn(op.email, op.password);
   }, 180_000);
 
   afterAll(async () => {
-    await stopServes(servers);
-    servers = [];
+    await cluster.stop();
     await t.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
   });
 
   it('30 concurrent purchases of the last 3 tickets through three servers sell exactly 3', async () => {

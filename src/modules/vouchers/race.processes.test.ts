@@ -4,52 +4,33 @@
  * then partial redemptions of another voucher race and never take its balance below zero.
  * PostgreSQL only: the embedded SQLite default is one instance by design.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp } from '../../../test/helpers/app.js';
 import { ENGINE } from '../../../test/helpers/db.js';
-import { startServe, stopServes, type ServeProcess } from '../../../test/helpers/serve.js';
+import { startCluster, type Cluster } from '../../../test/helpers/serve.js';
 
 describe.runIf(ENGINE === 'postgres')('two server processes, one database', () => {
   let t: TestApp;
-  let servers: ServeProcess[] = [];
+  let cluster: Cluster;
   let venueId: string;
   let headers: Record<string, string>;
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-voucher-race-'));
 
   /** Calls a route of the venue through server `i % 2` as the operator. */
-  const call = async (i: number, method: string, route: string, body?: object) => {
-    const res = await fetch(`${servers[i % 2].base}/api/my-venues/${venueId}${route}`, {
-      method,
-      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const call = (i: number, method: string, route: string, body?: object) =>
+    cluster.call(i, method, `/api/my-venues/${venueId}${route}`, body, headers);
 
   beforeAll(async () => {
     t = await createTestApp();
     const op = await createOperator(t);
     venueId = await insertVenue(t, op.operatorId);
-    // One after the other: the first start builds the compiled server if it is out of date.
-    for (let i = 0; i < 2; i++)
-      servers.push(await startServe({ DATABASE_URL: t.db.url, UPLOADS_DIR: uploads, RATE_LIMITS: 'voucher_redeem=1000/60' }));
+    cluster = await startCluster(2, { DATABASE_URL: t.db.url, RATE_LIMITS: 'voucher_redeem=1000/60' });
     // Signed in through a server: the servers run on the real clock.
-    const login = await fetch(`${servers[0].base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: op.email, password: op.password }),
-    });
-    headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    headers = await cluster.signIn(op.email, op.password);
   }, 120_000);
 
   afterAll(async () => {
-    await stopServes(servers);
-    servers = [];
+    await cluster.stop();
     await t.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
   });
 
   it('20 concurrent redemptions of one code through both servers give exactly one success', async () => {

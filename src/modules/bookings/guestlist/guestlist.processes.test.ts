@@ -4,22 +4,18 @@
  * never goes below zero and every spend names one of those bookings. PostgreSQL only (the embedded
  * SQLite default is one instance by design).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/helpers/app.js';
 import { ENGINE } from '../../../../test/helpers/db.js';
-import { startServe, stopServes, type ServeProcess } from '../../../../test/helpers/serve.js';
+import { startCluster, type Cluster } from '../../../../test/helpers/serve.js';
 import { addDays } from '../../../domain/venue-time.js';
 import { guestlistVenue, guestWithKeys, insertList, ledgerOf } from './guestlist.test-support.js';
 
 describe.runIf(ENGINE === 'postgres')('guest-list keys across two server processes', () => {
   let t: TestApp;
-  let servers: ServeProcess[] = [];
+  let cluster: Cluster;
   /** Two venues, so that only the guest's ledger lock (not a venue's booking lock) stands between the joins. */
   const lists: { venueId: string; ruleId: string }[] = [];
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-guestlist-'));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -27,17 +23,12 @@ describe.runIf(ENGINE === 'postgres')('guest-list keys across two server process
       const { venueId } = await guestlistVenue(t);
       lists.push({ venueId, ruleId: await insertList(t, venueId) });
     }
-    const env = { DATABASE_URL: t.db.url, UPLOADS_DIR: uploads, RATE_LIMITS: 'public_booking=1000/60' };
-    // One after the other: the first start builds the compiled server if it is out of date.
-    servers.push(await startServe(env));
-    servers.push(await startServe(env));
+    cluster = await startCluster(2, { DATABASE_URL: t.db.url, RATE_LIMITS: 'public_booking=1000/60' });
   }, 120_000);
 
   afterAll(async () => {
-    await stopServes(servers);
-    servers = [];
+    await cluster.stop();
     await t.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
   });
 
   it('20 concurrent joins by one guest with keys for 3 through both servers: exactly 3 spend', async () => {
@@ -49,12 +40,8 @@ describe.runIf(ENGINE === 'postgres')('guest-list keys across two server process
     const answers = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
         const { venueId, ruleId } = lists[Math.floor(i / 2) % 2];
-        const res = await fetch(`${servers[i % 2].base}/api/public/venues/${venueId}/guestlist-bookings`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...guest.headers },
-          body: JSON.stringify({ rule_id: ruleId, date, party_size: 1, option_kind: 'paid' }),
-        });
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+        const body = { rule_id: ruleId, date, party_size: 1, option_kind: 'paid' };
+        return cluster.call(i, 'POST', `/api/public/venues/${venueId}/guestlist-bookings`, body, guest.headers);
       }),
     );
     const codes = answers.map((a) => a.status);

@@ -4,28 +4,20 @@
  * one booking is made; the others are told the time is taken. PostgreSQL only: the embedded SQLite
  * default is one instance by design (decisions: running several instances).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
 import { ENGINE } from '../../../../test/helpers/db.js';
-import { startServe, stopServes, type ServeProcess } from '../../../../test/helpers/serve.js';
+import { startCluster, type Cluster } from '../../../../test/helpers/serve.js';
 import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
 import { addDays } from '../../../domain/venue-time.js';
 
 const EVERY_DAY = '["mon","tue","wed","thu","fri","sat","sun"]';
 
-/** `maitred serve` against the test database, with the booking limit out of the race's way. */
-const startServer = (databaseUrl: string, uploads: string): Promise<ServeProcess> =>
-  startServe({ DATABASE_URL: databaseUrl, UPLOADS_DIR: uploads, RATE_LIMITS: 'public_booking=1000/60' });
-
 describe.runIf(ENGINE === 'postgres')('two server processes, one database', () => {
   let t: TestApp;
-  let servers: ServeProcess[] = [];
+  let cluster: Cluster;
   let venueId: string;
   let ruleId: string;
-  const uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-race-'));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -40,16 +32,13 @@ describe.runIf(ENGINE === 'postgres')('two server processes, one database', () =
       { table_number: '1', capacity: 4, min_covers: 1, status: 'active', table_type: 'standard' },
       'tbl',
     );
-    // One after the other: the first start builds the compiled server if it is out of date.
-    servers.push(await startServer(t.db.url, uploads));
-    servers.push(await startServer(t.db.url, uploads));
+    // The booking limit out of the race's way.
+    cluster = await startCluster(2, { DATABASE_URL: t.db.url, RATE_LIMITS: 'public_booking=1000/60' });
   }, 120_000);
 
   afterAll(async () => {
-    await stopServes(servers);
-    servers = [];
+    await cluster.stop();
     await t.close();
-    fs.rmSync(uploads, { recursive: true, force: true });
   });
 
   it('50 concurrent bookings for the one table through both servers give exactly one booking', async () => {
@@ -57,20 +46,15 @@ describe.runIf(ENGINE === 'postgres')('two server processes, one database', () =
     const date = addDays(new Date().toISOString().slice(0, 10), 21);
     const answers = await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
-        const res = await fetch(`${servers[i % 2].base}/api/public/venues/${venueId}/book`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            access_rule_id: ruleId,
-            rule_type: 'table',
-            date,
-            time: '19:00',
-            party_size: 2,
-            guest_name: `Racer ${i}`,
-            guest_email: `racer${i}@example.test`,
-          }),
+        return cluster.call(i, 'POST', `/api/public/venues/${venueId}/book`, {
+          access_rule_id: ruleId,
+          rule_type: 'table',
+          date,
+          time: '19:00',
+          party_size: 2,
+          guest_name: `Racer ${i}`,
+          guest_email: `racer${i}@example.test`,
         });
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
       }),
     );
     const codes = answers.map((a) => a.status);
