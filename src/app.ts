@@ -13,6 +13,9 @@ import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { registerApiDocs } from './platform/api-docs.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
+import { registerLoadShedding } from './platform/load-shedding.js';
+import { metrics } from './platform/metrics.js';
+import { registerMetricsRoute } from './platform/metrics-route.js';
 import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
 import { ErrorBody } from './platform/http.js';
 import { deferredCompilers } from './platform/lazy-schemas.js';
@@ -51,10 +54,11 @@ function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void 
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'Request timed out']
         : [400, 'Bad Request', 'Malformed HTTP request'];
-  const body = JSON.stringify({ error: message });
+  const id = randomUUID();
+  const body = JSON.stringify({ error: message, request_id: id });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);
@@ -101,7 +105,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     },
     frameworkErrors: (error, request, reply) => {
       const [status, message] = ROUTING_ERRORS[error.code] ?? [500, 'Internal server error'];
-      void (reply as unknown as FastifyReply).header('X-Request-Id', request.id).code(status).send({ error: message });
+      void (reply as unknown as FastifyReply)
+        .header('X-Request-Id', request.id)
+        .code(status)
+        .send({ error: message, request_id: request.id });
     },
     clientErrorHandler,
     // Our validator (platform/validation.ts); validators and serializers compile on each route's first
@@ -110,6 +117,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
+  await registerLoadShedding(app, ctx.config.shedding);
+  // Requests by route template (never the raw URL: ids would make a series per booking), status class, duration.
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
   // JSON bodies: an empty body counts as no body (clients often send the header on bodiless POSTs).
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -150,30 +162,30 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return payload;
   });
 
+  // Every error body carries the request's id (also in the X-Request-Id header and on its log lines), so a
+  // guest's or operator's screenshot of an error leads to the request in the logs.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const fail = (status: number, body: Record<string, unknown>) => reply.code(status).send({ ...body, request_id: request.id });
     if (error instanceof AppError) {
       reply.headers(error.headers);
-      return reply.code(error.status).send({ ...error.extra, error: error.message });
+      return fail(error.status, { ...error.extra, error: error.message });
     }
-    if (error.validation) return reply.code(400).send({ error: validationMessage(error) });
+    if (error.validation) return fail(400, { error: validationMessage(error) });
     const status = error.statusCode ?? 500;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(400).send({ error: 'Request body is too large' });
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(400).send({ error: 'Unsupported content type: send JSON' });
-    }
-    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply.code(400).send({ error: 'Malformed JSON body' });
-    }
-    if (status >= 400 && status < 500) return reply.code(status).send({ error: error.message });
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(400, { error: 'Request body is too large' });
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return fail(400, { error: 'Unsupported content type: send JSON' });
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return fail(400, { error: 'Malformed JSON body' });
+    if (status >= 400 && status < 500) return fail(status, { error: error.message });
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ error: 'Internal server error' });
+    return fail(500, { error: 'Internal server error' });
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, request_id: request.id });
   });
 
   await registerApiDocs(app);
+  if (ctx.config.metrics.token) registerMetricsRoute(app, { db: ctx.db, token: ctx.config.metrics.token });
   await serveUploads(app, ctx.uploads);
 
   const Health = Type.Object({ ok: Type.Boolean() }, { description: 'Up' });
@@ -195,12 +207,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       },
       serializerCompiler: plainJson,
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       try {
         await sql`select 1`.execute(ctx.db.kysely);
         return { ok: true };
       } catch {
-        return reply.code(503).send({ error: 'Database unreachable' });
+        return reply.code(503).send({ error: 'Database unreachable', request_id: request.id });
       }
     },
   );

@@ -1,7 +1,12 @@
 /** Schemas and helpers shared by every route: error and success bodies, booleans, ids. */
 import { Type, type TSchema } from 'typebox';
 
-export const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
+/** Every error body names its request (also its X-Request-Id header and on its log lines). */
+export const RequestId = Type.Optional(
+  Type.String({ description: 'The id of the request (also its X-Request-Id header), for support and the logs' }),
+);
+
+export const ErrorBody = Type.Object({ error: Type.String(), request_id: RequestId }, { additionalProperties: true });
 export const SuccessBody = Type.Object({ success: Type.Boolean() }, { description: 'Done: `{ success: true }`' });
 export const CreatedBody = Type.Object(
   { success: Type.Boolean(), id: Type.String() },
@@ -64,7 +69,7 @@ export function errorBody(status: number): typeof ErrorBody {
   let body = errorBodies.get(status);
   if (!body) {
     body = Type.Object(
-      { error: Type.String() },
+      { error: Type.String(), request_id: RequestId },
       { additionalProperties: true, description: RESPONSE_DESCRIPTIONS[status] ?? `Error ${status}` },
     );
     errorBodies.set(status, body);

@@ -168,7 +168,7 @@ describe('the compiled server (bin/maitred serve)', () => {
       expect(((await invalid.json()) as { error: string }).error).toMatch(/required field/);
       const me = await fetch(`${base}/api/auth/me`);
       expect(me.status).toBe(401);
-      expect(await me.json()).toEqual({ error: 'Session expired. Please log in again.' });
+      expect(await me.json()).toEqual({ request_id: expect.any(String), error: 'Session expired. Please log in again.' });
     } finally {
       code = await server.stop();
     }

@@ -45,6 +45,8 @@ export async function createTestApp(
     PUBLIC_BASE_URL: 'http://maitred.test',
     LOG_LEVEL: 'silent',
     PAYMENT_WEBHOOK_SECRET: 'whsec_test',
+    // No load shedding: a test process stalls its own loop (hashing, big bodies) and its next request must still be answered.
+    SHED_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const clock = fixedClock(TEST_NOW);

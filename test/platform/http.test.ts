@@ -19,13 +19,13 @@ describe('errors', () => {
   it('unknown routes are 404 { error }', async () => {
     const res = await t.app.inject({ url: '/api/nope' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: expect.stringContaining('not found') });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: expect.stringContaining('not found') });
   });
 
   it('unexpected errors are 500 with a fixed message and no details', async () => {
     const res = await t.app.inject({ url: '/api/test/boom' });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: 'Internal server error' });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: 'Internal server error' });
     expect(res.body).not.toContain('/work');
   });
 
@@ -45,7 +45,7 @@ describe('errors', () => {
       payload: '{nope',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ error: 'Malformed JSON body' });
+    expect(bad.json()).toEqual({ request_id: expect.any(String), error: 'Malformed JSON body' });
     const multipart = await t.app.inject({
       method: 'POST',
       url: '/api/test/echo',
@@ -111,7 +111,7 @@ describe('validation messages on real routes', () => {
         ...(payload ? { payload: payload as object } : {}),
       });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json(), url).toEqual({ error: message });
+      expect(res.json(), url).toEqual({ request_id: expect.any(String), error: message });
     }
   });
 });
@@ -120,7 +120,7 @@ describe('authentication comes before parsing and validation', () => {
   it('answers 401 to an unauthenticated request with an invalid or malformed body, revealing nothing', async () => {
     const invalid = await t.app.inject({ method: 'PUT', url: '/api/my-operator', payload: { name: 42 } });
     expect(invalid.statusCode).toBe(401);
-    expect(invalid.json()).toEqual({ error: 'Session expired. Please log in again.' });
+    expect(invalid.json()).toEqual({ request_id: expect.any(String), error: 'Session expired. Please log in again.' });
     const malformed = await t.app.inject({
       method: 'PUT',
       url: '/api/my-operator',

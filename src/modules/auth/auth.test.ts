@@ -34,14 +34,14 @@ describe('sessions', () => {
     expect(out.json()).toEqual({ success: true });
     const after = await t.app.inject({ url: '/api/auth/me', headers: op.headers });
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ error: SESSION_EXPIRED_MESSAGE });
+    expect(after.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
   });
 
   it('answers 401 with the session-expired message for missing, malformed and unknown tokens', async () => {
     for (const headers of [{}, { authorization: 'Basic abc' }, bearer('not-a-real-token')]) {
       const res = await t.app.inject({ url: '/api/auth/me', headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: SESSION_EXPIRED_MESSAGE });
+      expect(res.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
     }
   });
 
@@ -69,7 +69,7 @@ describe('sessions', () => {
     t.clock.advance(1000);
     const res = await t.app.inject({ url: '/api/auth/me', headers: op.headers });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: SESSION_EXPIRED_MESSAGE });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
   });
 
   it('refuses wrong passwords and unknown emails alike, and validates the body', async () => {
@@ -93,7 +93,7 @@ describe('sessions', () => {
       payload: '{"email":',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ error: 'Malformed JSON body' });
+    expect(malformed.json()).toEqual({ request_id: expect.any(String), error: 'Malformed JSON body' });
   });
 
   it('logs in case-insensitively by email', async () => {
@@ -126,7 +126,7 @@ describe('rate limits on failed logins', () => {
       payload: { email: op.email, password: TEST_PASSWORD },
     });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+    expect(blocked.json()).toEqual({ request_id: expect.any(String), error: 'Too many requests. Please try again later.' });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // The guesser at 10.0.0.1 does not lock the owner out: from their own address they sign in.
     const owner = await t.app.inject({

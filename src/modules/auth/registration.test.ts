@@ -78,7 +78,7 @@ describe('registration claims nothing before the address is verified', () => {
     expect(first.statusCode).toBe(201);
     const second = await verify(email, code);
     expect(second.statusCode).toBe(400);
-    expect(second.json()).toEqual({ error: 'Invalid or expired verification code' });
+    expect(second.json()).toEqual({ request_id: expect.any(String), error: 'Invalid or expired verification code' });
 
     const late = uniqueEmail('late');
     await register(late);

@@ -95,7 +95,7 @@ describe('sliding expiry', () => {
     t.clock.advance(t.config.sessionTtlHours * 3600_000 - 30_000);
     const res = await t.app.inject({ url: '/api/auth/me', headers: op.headers });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: SESSION_EXPIRED_MESSAGE });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
   });
 });
 
@@ -108,7 +108,7 @@ describe('signing out', () => {
       expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: op.headers })).statusCode).toBe(200);
       const after = await other.inject({ url: '/api/auth/me', headers: op.headers });
       expect(after.statusCode).toBe(401);
-      expect(after.json()).toEqual({ error: SESSION_EXPIRED_MESSAGE });
+      expect(after.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
     } finally {
       await other.close();
     }

@@ -71,7 +71,7 @@ describe('copy-from: another module’s scopes through the route', () => {
 
     const res = await copy('tables');
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: expect.any(String) });
     expect(await readRow(t, 'venue_tables', table)).toMatchObject({ table_number: 'T1' });
   });
 });

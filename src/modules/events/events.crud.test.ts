@@ -90,13 +90,17 @@ describe('POST /api/my-events', () => {
     const first = await createEvent(events, venueId, { name: 'First', status: 'approved' });
     const res = await events.post('', { venue_id: venueId, name: 'Second', event_date: EVENT_DATE, status: 'approved' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: expect.any(String), conflict: { event_id: first, name: 'First' } });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: expect.any(String), conflict: { event_id: first, name: 'First' } });
 
     // A draft on the same date is fine; a pending submission holds the date like an approved event.
     await createEvent(events, venueId, { name: 'Draft' });
     const pending = await createEvent(events, venueId, { name: 'Submitted', event_date: '2026-07-11', status: 'pending_venue_approval' });
     const clash = await events.post('', { venue_id: venueId, name: 'Third', event_date: '2026-07-11', status: 'approved' });
-    expect(clash.json()).toEqual({ error: expect.any(String), conflict: { event_id: pending, name: 'Submitted' } });
+    expect(clash.json()).toEqual({
+      request_id: expect.any(String),
+      error: expect.any(String),
+      conflict: { event_id: pending, name: 'Submitted' },
+    });
     // Another venue's date is free.
     const otherVenue = await insertVenue(t, (await eventsOwner(events)).operatorId);
     expect(

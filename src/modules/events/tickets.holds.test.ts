@@ -20,7 +20,7 @@ describe('tickets per order', () => {
     const { eventId, ticketTypeId, events } = await onSale(t, { name: 'Standard', price_pence: 1000, capacity: 100 });
     const fifty = await buy(t, eventId, ticketTypeId, { quantity: 50, email: 'bulk@example.test' });
     expect(fifty.statusCode).toBe(400);
-    expect(fifty.json()).toEqual({ error: 'At most 10 tickets of this type per order', max_per_order: 10 });
+    expect(fifty.json()).toEqual({ request_id: expect.any(String), error: 'At most 10 tickets of this type per order', max_per_order: 10 });
     expect((await buy(t, eventId, ticketTypeId, { quantity: 11, email: 'bulk@example.test' })).statusCode).toBe(400);
     expect((await options(eventId)).ticket_types[0]).toMatchObject({ id: ticketTypeId, max_per_order: 10, remaining: 100 });
     expect((await buy(t, eventId, ticketTypeId, { quantity: 10, email: 'ten@example.test' })).statusCode).toBe(200);

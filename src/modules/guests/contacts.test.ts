@@ -65,7 +65,7 @@ describe("a guest's phone stays with the operator it was given to", () => {
 
     const byId = await staffBook(b.op.headers, b.venueId, { user_id: userId });
     expect(byId.statusCode).toBe(404);
-    expect(byId.json()).toEqual({ error: 'Guest not found' });
+    expect(byId.json()).toEqual({ request_id: expect.any(String), error: 'Guest not found' });
     expect((await crm(t, b.op.headers).get(`/${userId}`)).statusCode).toBe(404);
 
     // Once B has the guest (booked by email, no phone), a booking by id copies B's details only.

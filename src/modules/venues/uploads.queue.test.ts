@@ -83,7 +83,7 @@ describe('the image queue', () => {
       ] as const) {
         const res = await http.post(route, op, body);
         expect(res.statusCode, route).toBe(503);
-        expect(res.json()).toEqual({ error: IMAGE_QUEUE_FULL_MESSAGE });
+        expect(res.json()).toEqual({ request_id: expect.any(String), error: IMAGE_QUEUE_FULL_MESSAGE });
         expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       }
       expect(storedFiles()).toEqual(before);
@@ -129,7 +129,7 @@ describe('what an upload may cost', () => {
     const venueId = await insertVenue(t, op.operatorId);
     const res = await http.post(`/api/my-venues/${venueId}/branding-logo`, op, { data: dataUrl('image/gif', gif) });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Image has too many frames: more than 100' });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: 'Image has too many frames: more than 100' });
   });
 
   it('refuses a GIF of more than 5 megapixels, all frames together, while a still PNG of that size is fine', async () => {
@@ -140,7 +140,10 @@ describe('what an upload may cost', () => {
     const venueId = await insertVenue(t, op.operatorId);
     const res = await http.post(`/api/my-venues/${venueId}/branding-logo`, op, { data: dataUrl('image/gif', gif) });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Image is too large: a GIF or an animation may have at most 5 megapixels (all frames together)' });
+    expect(res.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'Image is too large: a GIF or an animation may have at most 5 megapixels (all frames together)',
+    });
     const png = await sharp({ create: { width: 2500, height: 2100, channels: 3, background: '#000000' } })
       .png()
       .toBuffer();

@@ -63,7 +63,10 @@ describe('only real images are stored', () => {
     const polyglot = Buffer.concat([bytesOf(TINY_IMAGES.png).subarray(0, 8), HTML]);
     const { res, op, venueId } = await uploadLogo(dataUrl('image/png', polyglot));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Image could not be decoded: the data is not a complete, valid PNG image' });
+    expect(res.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'Image could not be decoded: the data is not a complete, valid PNG image',
+    });
     expect((await readVenue(t, op, venueId)).logo_url).toBeNull();
     expect(storedFiles()).toEqual(before);
   });
@@ -103,7 +106,10 @@ describe('only real images are stored', () => {
     expect((await sharp(bomb).metadata()).width).toBe(8000);
     const { res } = await uploadLogo(dataUrl('image/png', bomb));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Image is too large: more than 50 megapixels (all frames together)' });
+    expect(res.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'Image is too large: more than 50 megapixels (all frames together)',
+    });
   });
 });
 

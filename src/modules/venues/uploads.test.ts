@@ -189,7 +189,7 @@ describe('refused uploads', () => {
       for (const data of [SVG, TEXT]) {
         const res = await http.post(route.url(venueId), op, { data });
         expect(res.statusCode).toBe(400);
-        expect(res.json()).toEqual({ error: 'Only PNG, JPEG, WebP and GIF images are accepted' });
+        expect(res.json()).toEqual({ request_id: expect.any(String), error: 'Only PNG, JPEG, WebP and GIF images are accepted' });
       }
     });
   }

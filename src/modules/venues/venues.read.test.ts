@@ -62,7 +62,7 @@ describe('GET /api/my-venues/:id', () => {
 
     const cross = await http.get(`/api/my-venues/${theirs}`, op);
     expect(cross.statusCode).toBe(404);
-    expect(cross.json()).toEqual({ error: 'Venue not found' });
+    expect(cross.json()).toEqual({ request_id: expect.any(String), error: 'Venue not found' });
     expect((await http.get('/api/my-venues/ven_nope', op)).statusCode).toBe(404);
 
     const scoped = await createStaff(t, op, { 'venues.settings': 'read' }, [mine]);

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ClockTime, EMAIL_PATTERN, HttpUrl, IdText, Nullable, Toggle } from '../../platform/http.js';
+import { ClockTime, EMAIL_PATTERN, HttpUrl, IdText, Nullable, RequestId, Toggle } from '../../platform/http.js';
 import { DEFAULT_CHECK_IN_WINDOW_MINUTES } from '../../domain/door-window.js';
 import { BOOKING_POLICY_KINDS } from '../profiles/index.js';
 
@@ -189,6 +189,7 @@ export const StatusResult = Type.Object({ success: Type.Boolean(), status: Type.
 /** Any 400 of the status route; a refused go-live also names the missing fields. */
 export const GoLiveRefusal = Type.Object({
   error: Type.String(),
+  request_id: RequestId,
   missing: Type.Optional(Type.Array(Type.String(), { description: 'fields a go-live still needs (`logo` for the logo)' })),
 });
 

@@ -84,7 +84,7 @@ describe('sister venues', () => {
     const theirs = await insertVenue(t, other.operatorId);
     const res = await http.post(`/api/my-venues/${mine}/sisters`, op, { sister_venue_id: theirs });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Venue not found' });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: 'Venue not found' });
     expect((await http.post(`/api/my-venues/${mine}/sisters`, op, { sister_venue_id: 'ven_missing' })).statusCode).toBe(404);
     expect((await http.post(`/api/my-venues/${theirs}/sisters`, op, { sister_venue_id: mine })).statusCode).toBe(404);
     expect((await http.get(`/api/my-venues/${theirs}/sisters`, op)).statusCode).toBe(404);

@@ -30,6 +30,7 @@ describe('PUT /api/my-venues/:id/status: going live', () => {
     const res = await setStatus(id, op, 'live');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
+      request_id: expect.any(String),
       error: expect.stringContaining('venue_type, phone, email, backdoor_capacity, last_entry_time, logo'),
       missing: ['venue_type', 'phone', 'email', 'backdoor_capacity', 'last_entry_time', 'logo'],
     });

@@ -415,7 +415,7 @@ describe('PUT /api/my-venues/:id', () => {
     expect((await http.put(`/api/my-venues/${mine}`, reader, { name: 'X' })).statusCode).toBe(403);
     const cross = await http.put(`/api/my-venues/${theirs}`, op, { name: 'Hijacked' });
     expect(cross.statusCode).toBe(404);
-    expect(cross.json()).toEqual({ error: 'Venue not found' });
+    expect(cross.json()).toEqual({ request_id: expect.any(String), error: 'Venue not found' });
     expect((await http.put('/api/my-venues/ven_nope', op, { name: 'X' })).statusCode).toBe(404);
     const scoped = await createStaff(t, op, { 'venues.settings': 'write' }, [mine]);
     expect((await http.put(`/api/my-venues/${second}`, scoped, { name: 'X' })).statusCode).toBe(404);

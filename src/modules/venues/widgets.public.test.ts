@@ -246,7 +246,7 @@ describe('public configs: caching and visibility', () => {
     it(`${config}: 404 for an unknown venue and for a draft venue, never stored by a cache`, async () => {
       const unknown = await http.get(publicUrl('ven_doesnotexist', config));
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.json()).toEqual({ error: 'Venue not found' });
+      expect(unknown.json()).toEqual({ request_id: expect.any(String), error: 'Venue not found' });
       // A 404 without directives is heuristically cacheable: it must say no-store, and carry no ETag.
       expect(unknown.headers['cache-control']).toBe('no-store');
       expect(unknown.headers.etag).toBeUndefined();

@@ -264,7 +264,7 @@ describe('the look-up rate limit', () => {
       for (let i = 0; i < 20; i++) expect((await api.get(`/vouchers/lookup?code=${voucher.code}`)).statusCode).toBe(200);
       const refused = await api.get(`/vouchers/lookup?code=${voucher.code}`);
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+      expect(refused.json()).toEqual({ request_id: expect.any(String), error: 'Too many requests. Please try again later.' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
       // Counted before the query is read: a malformed look-up is refused the same way.
@@ -300,7 +300,7 @@ describe('the redeem rate limit', () => {
       expect((await api.post('/vouchers/redeem', { code: voucher.code, amount_pence: 100 })).json()).toMatchObject({ success: true });
       const refused = await api.post('/vouchers/redeem', { code: voucher.code, amount_pence: 100 });
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+      expect(refused.json()).toEqual({ request_id: expect.any(String), error: 'Too many requests. Please try again later.' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
       // Counted before the body is read: a malformed redemption is refused the same way, and spends nothing.

@@ -76,7 +76,7 @@ export const widgetRoutes: RoutePlugin<{ pages: WidgetPages }> = async (app, { p
 
   app.get<{ Params: { file: string } }>('/widget/assets/:file', { schema: hidden }, async (request, reply) => {
     const bytes = pages.asset(request.params.file);
-    if (!bytes) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Asset not found' });
+    if (!bytes) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Asset not found', request_id: request.id });
     const extension = request.params.file.split('.').pop() ?? '';
     return reply
       .type(TYPES[extension] ?? 'application/octet-stream')

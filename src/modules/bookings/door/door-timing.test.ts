@@ -47,6 +47,7 @@ describe('check-in window (finding 11)', () => {
     const early = await scan();
     expect(early.statusCode).toBe(409);
     expect(early.json()).toEqual({
+      request_id: expect.any(String),
       error: 'This booking is for 2026-12-13 at 20:30: check-in opens at 18:30 on 2026-12-13',
       status: 'confirmed',
       reason: 'too_early',

@@ -279,7 +279,11 @@ describe('promo codes on the guest list', () => {
     expect((await joinList(t, venueId, body, guest.headers)).json().keys_spent).toBe(15);
     const exhausted = await joinList(t, venueId, body, guest.headers);
     expect(exhausted.statusCode).toBe(400);
-    expect(exhausted.json()).toEqual({ error: 'That promo code has been used up', reason: 'promo_exhausted' });
+    expect(exhausted.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'That promo code has been used up',
+      reason: 'promo_exhausted',
+    });
     expect((await readRow(t, 'promo_codes', promo))!.uses).toBe(2);
     expect((await ledgerOf(t, guest.userId)).balance).toBe(70);
   });
@@ -316,7 +320,7 @@ describe('rate limit', () => {
       expect((await attempt()).statusCode).toBe(401);
       const refused = await attempt();
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+      expect(refused.json()).toEqual({ request_id: expect.any(String), error: 'Too many requests. Please try again later.' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     } finally {
       await limited.close();

@@ -116,6 +116,7 @@ describe('POST /api/public/bookings/manage/cancel', () => {
     const res = await cancel(token);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
+      request_id: expect.any(String),
       error: "Test Venue's policy does not allow this booking to be cancelled online: please contact the venue",
     });
     expect(await bookingRow(bookingId)).toMatchObject({ status: 'confirmed', payment_status: 'paid', refunded_pence: 0 });
@@ -139,6 +140,7 @@ describe('POST /api/public/bookings/manage/cancel', () => {
     const refused = await cancel(lateToken);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
+      request_id: expect.any(String),
       error: 'This booking could be cancelled until 2026-06-18 19:00 (Europe/London): that time has passed',
       deadline: '2026-06-18T18:00:00.000Z',
     });
@@ -158,7 +160,10 @@ describe('POST /api/public/bookings/manage/cancel', () => {
     expect((await view(token)).json().cancellation).toMatchObject({ can_cancel: false, refusal: 'started' });
     const res = await cancel(token);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: 'This booking has already started: it can no longer be cancelled' });
+    expect(res.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'This booking has already started: it can no longer be cancelled',
+    });
     expect((await bookingRow(bookingId)).status).toBe('confirmed');
   });
 
@@ -232,7 +237,11 @@ describe('POST /api/public/bookings/manage/cancel', () => {
       const token = await signedToken(id);
       const res = await cancel(token);
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ error: `This booking is ${status.replace('_', ' ')}: it cannot be cancelled`, status });
+      expect(res.json()).toEqual({
+        request_id: expect.any(String),
+        error: `This booking is ${status.replace('_', ' ')}: it cannot be cancelled`,
+        status,
+      });
       expect((await bookingRow(id)).status).toBe(status);
       expect((await view(token)).json().cancellation).toMatchObject({ can_cancel: false, refusal: 'status' });
     },
@@ -246,6 +255,6 @@ describe('POST /api/public/bookings/manage/cancel', () => {
     expect(res.json()).toEqual({ success: true, booking_id: id, status: 'cancelled', refunded_pence: 0 });
     const none = await t.app.inject({ method: 'POST', url: `${MANAGE}/cancel`, payload: {} });
     expect(none.statusCode).toBe(400);
-    expect(none.json()).toEqual({ error: 'token is required' });
+    expect(none.json()).toEqual({ request_id: expect.any(String), error: 'token is required' });
   });
 });

@@ -139,23 +139,23 @@ describe('GET /api/public/bookings/manage', () => {
     const refusals = await Promise.all([flipped, forgedForReal, forgedForNone, 'mm1.garbage', 'x'].map((bad) => view(bad)));
     for (const res of refusals) {
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: BAD_MANAGE_LINK_MESSAGE });
+      expect(res.json()).toEqual({ request_id: expect.any(String), error: BAD_MANAGE_LINK_MESSAGE });
       expect(res.headers['cache-control']).toBe('no-store');
     }
-    expect((await cancel(forgedForReal)).json()).toEqual({ error: BAD_MANAGE_LINK_MESSAGE });
+    expect((await cancel(forgedForReal)).json()).toEqual({ request_id: expect.any(String), error: BAD_MANAGE_LINK_MESSAGE });
     expect((await bookingRow(bookingId)).status).toBe('confirmed');
 
     // The mailed link lasts until a day after the booking starts.
     t.clock.set('2026-06-20T17:59:59.999Z');
     expect((await view(token)).statusCode).toBe(200);
     t.clock.set('2026-06-20T18:00:00.000Z');
-    expect((await view(token)).json()).toEqual({ error: BAD_MANAGE_LINK_MESSAGE });
+    expect((await view(token)).json()).toEqual({ request_id: expect.any(String), error: BAD_MANAGE_LINK_MESSAGE });
     expect((await cancel(token)).statusCode).toBe(400);
 
     t.clock.set(TEST_NOW);
     const gone = await view(await signedToken('bkg_doesnotexist'));
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual({ error: 'Booking not found' });
+    expect(gone.json()).toEqual({ request_id: expect.any(String), error: 'Booking not found' });
     expect((await t.app.inject({ url: MANAGE })).statusCode).toBe(400);
   });
 });

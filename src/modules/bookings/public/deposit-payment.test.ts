@@ -86,7 +86,7 @@ describe('finalize', () => {
     await t.db.kysely.updateTable('bookings').set({ payment_intent_id: cheap.id }).where('id', '=', bookingId).execute();
     const res = await finalize(bookingId);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: 'The payment does not match this booking or purchase' });
+    expect(res.json()).toEqual({ request_id: expect.any(String), error: 'The payment does not match this booking or purchase' });
     expect(await statusOf(bookingId)).toBe('pending_payment');
   });
 

@@ -329,7 +329,7 @@ describe('rate limit', () => {
       expect((await attempt('18:30')).statusCode).toBe(409);
       const over = await attempt('21:00');
       expect(over.statusCode).toBe(429);
-      expect(over.json()).toEqual({ error: 'Too many requests. Please try again later.' });
+      expect(over.json()).toEqual({ request_id: expect.any(String), error: 'Too many requests. Please try again later.' });
       expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
       const rows = await limited.db.kysely.selectFrom('bookings').select('start_time').where('venue_id', '=', venue).execute();
       expect(rows).toEqual([{ start_time: '18:00' }]);

@@ -55,7 +55,11 @@ describe('hold capture and release', () => {
 
     const release = await post(op, id, 'hold/release');
     expect(release.statusCode).toBe(409);
-    expect(release.json()).toEqual({ error: 'This hold was captured: it cannot be released', payment_status: 'captured' });
+    expect(release.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'This hold was captured: it cannot be released',
+      payment_status: 'captured',
+    });
   });
 
   it('captures all of a hold without a body', async () => {
@@ -74,7 +78,11 @@ describe('hold capture and release', () => {
     expect((await post(op, id, 'hold/release')).statusCode).toBe(200);
     const capture = await post(op, id, 'hold/capture');
     expect(capture.statusCode).toBe(409);
-    expect(capture.json()).toEqual({ error: 'This hold was released: it cannot be captured', payment_status: 'released' });
+    expect(capture.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'This hold was released: it cannot be captured',
+      payment_status: 'released',
+    });
   });
 
   it('a booking without a hold: capture and release are 409s', async () => {
@@ -137,6 +145,7 @@ describe('hold request', () => {
     expect((await post(op, id, 'hold/request', { amount_pence: 1000 })).statusCode).toBe(409);
     const cancelled = await insertBooking(t, op.operatorId, venueId, { status: 'cancelled' });
     expect((await post(op, cancelled, 'hold/request', { amount_pence: 1000 })).json()).toEqual({
+      request_id: expect.any(String),
       error: 'This booking is cancelled: it cannot be given a card hold',
       status: 'cancelled',
     });

@@ -148,6 +148,7 @@ describe('duration and close', () => {
       expect((await post(op, id, 'assign-table', { table_ids: [table] })).statusCode).toBe(409);
     }
     expect((await post(op, cancelled, 'close')).json()).toEqual({
+      request_id: expect.any(String),
       error: 'This booking is cancelled: it cannot be closed',
       status: 'cancelled',
     });
@@ -231,11 +232,21 @@ describe('assign and unassign tables', () => {
 
     expect((await post(op, id, 'assign-table', { table_ids: [foreign] })).statusCode).toBe(404);
     expect((await post(op, id, 'assign-table', { table_ids: ['tbl_missing'] })).statusCode).toBe(404);
-    expect((await post(op, id, 'assign-table', { table_ids: [off] })).json()).toEqual({ error: 'Table 2 is not active' });
-    expect((await post(op, id, 'assign-table', { table_ids: [small] })).json()).toEqual({ error: 'Table 1 seat 2: the booking is for 3' });
+    expect((await post(op, id, 'assign-table', { table_ids: [off] })).json()).toEqual({
+      request_id: expect.any(String),
+      error: 'Table 2 is not active',
+    });
+    expect((await post(op, id, 'assign-table', { table_ids: [small] })).json()).toEqual({
+      request_id: expect.any(String),
+      error: 'Table 1 seat 2: the booking is for 3',
+    });
     const taken = await post(op, id, 'assign-table', { table_ids: [busy] });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toEqual({ error: 'That table is no longer available at that time: Table 3', table_ids: [busy] });
+    expect(taken.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'That table is no longer available at that time: Table 3',
+      table_ids: [busy],
+    });
     expect((await post(op, id, 'assign-table', { table_ids: [blocked] })).statusCode).toBe(409);
     expect((await post(op, id, 'assign-table', { table_ids: [] })).statusCode).toBe(400);
     expect(await slotsHeld(t, id)).toEqual({});

@@ -120,7 +120,7 @@ describe('venue bookings list', () => {
     ]) {
       const res = await api.get(`/bookings?${query}`);
       expect(res.statusCode, query).toBe(400);
-      expect(res.json()).toEqual({ error: expect.any(String) });
+      expect(res.json()).toEqual({ request_id: expect.any(String), error: expect.any(String) });
     }
   });
 
@@ -179,7 +179,11 @@ describe('status moves', () => {
 
     const again = await call('POST', `/api/bookings/${id}/approve`, op.headers);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'This booking is approved: it cannot be approved', status: 'approved' });
+    expect(again.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'This booking is approved: it cannot be approved',
+      status: 'approved',
+    });
 
     const rejected = await call('POST', `/api/bookings/${id}/reject`, op.headers);
     expect(rejected.json().booking.status).toBe('rejected');
@@ -190,6 +194,7 @@ describe('status moves', () => {
     expect(unrejected.json().booking.status).toBe('pending');
     expect(await slotsHeld(t, id)).toEqual(held);
     expect((await call('POST', `/api/bookings/${id}/unreject`, op.headers)).json()).toEqual({
+      request_id: expect.any(String),
       error: 'This booking is pending: it cannot be unrejected',
       status: 'pending',
     });
@@ -222,7 +227,11 @@ describe('status moves', () => {
     expect(checkedIn.json().booking).toMatchObject({ status: 'checked_in', checked_in_at: t.clock.now().toISOString() });
     const back = await call('PATCH', `/api/bookings/${id}/status`, op.headers, { status: 'pending' });
     expect(back.statusCode).toBe(409);
-    expect(back.json()).toEqual({ error: 'This booking is checked in: it cannot be returned to pending', status: 'checked_in' });
+    expect(back.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'This booking is checked in: it cannot be returned to pending',
+      status: 'checked_in',
+    });
     expect((await call('PATCH', `/api/bookings/${id}/status`, op.headers, { status: 'expired' })).statusCode).toBe(400);
     expect((await call('PATCH', `/api/bookings/${id}/status`, op.headers, {})).statusCode).toBe(400);
 
