@@ -1,5 +1,5 @@
 /**
- * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox, demo.
+ * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox, backup, restore, demo.
  * Works while a server runs against the same database. With --json a command prints exactly one JSON
  * line on stdout; errors go to stderr with a non-zero exit (2 for bad usage).
  *
@@ -179,6 +179,62 @@ export function buildProgram(io: CliIo): Command {
     });
 
   program
+    .command('backup')
+    .description('a consistent copy of the database and the uploads, taken while servers run')
+    .option('--to <file>', 'where to write it (default ./data/backups/maitred-<time>.backup)')
+    .option('--json', 'print one JSON line')
+    .action(async (options: { to?: string; json?: boolean }) => {
+      const config = loadConfig(io.env);
+      const { takeBackup } = await import('./db/backup.js');
+      const file = path.resolve(
+        options.to ?? path.join('data', 'backups', `maitred-${new Date().toISOString().replace(/[:.]/g, '-')}.backup`),
+      );
+      const manifest = await withDb(io, (db) => takeBackup({ db, databaseUrl: config.databaseUrl, uploadsDir: config.uploadsDir }, file));
+      print(
+        Boolean(options.json),
+        { file, ...manifest },
+        `Backup written to ${file} (${manifest.engine}, ${manifest.migration ?? 'empty'})`,
+      );
+    });
+
+  program
+    .command('restore')
+    .description('replace the database and uploads with a backup (refused while a server runs), then migrate it forward')
+    .argument('<file>', 'a backup taken by maitred backup')
+    .option('--json', 'print one JSON line')
+    .action(async (file: string, options: { json?: boolean }) => {
+      const config = loadConfig({ ...io.env, LOG_LEVEL: 'silent' });
+      const [{ restoreBackup }, { openDatabaseOrExplain }, { createContext }] = await Promise.all([
+        import('./db/backup.js'),
+        import('./startup.js'),
+        import('./context.js'),
+      ]);
+      const target = await openDatabaseOrExplain(config.databaseUrl);
+      // The erasure ledger of the database being replaced: guests erased since the backup stay erased.
+      const ledger = await target.kysely
+        .selectFrom('guest_erasures')
+        .selectAll()
+        .execute()
+        .catch(() => []);
+      const restored = await restoreBackup({ db: target, databaseUrl: config.databaseUrl, uploadsDir: config.uploadsDir }, file);
+      const erased = await withDb(io, async (db) => {
+        const ctx = createContext(config, db);
+        try {
+          return await ctx.guests.reapplyErasures(ledger);
+        } finally {
+          await ctx.rateLimits.close();
+          await ctx.mail.stop();
+        }
+      });
+      const result = { restored: path.resolve(file), migrated: restored.migrated, erasures_reapplied: erased };
+      print(
+        Boolean(options.json),
+        result,
+        `Restored ${result.restored}${restored.migrated.length ? `, migrated ${restored.migrated.join(', ')}` : ''}; ${erased} erasure(s) re-applied`,
+      );
+    });
+
+  program
     .command('demo')
     .description('a demo operator with one fully configured venue; prints its login and widget URLs')
     .option('--json', 'print one JSON line')
@@ -239,7 +295,11 @@ export function buildProgram(io: CliIo): Command {
 export function reportFailure(error: unknown, err: (text: string) => void): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
   const expected =
-    error instanceof UsageError || error instanceof ConfigError || error instanceof StartupError || error instanceof AppError;
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof StartupError ||
+    error instanceof AppError ||
+    (error instanceof Error && error.name === 'BackupError');
   const message = error instanceof Error ? error.message : String(error);
   err(`maitred: ${expected ? message : error instanceof Error && error.stack ? error.stack : message}\n`);
   return error instanceof UsageError ? 2 : 1;

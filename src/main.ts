@@ -1,10 +1,14 @@
 /** Reads the configuration, opens and migrates the database, builds the app and listens. */
+import { randomUUID } from 'node:crypto';
 import { loadConfig } from './config/config.js';
 import { readEnv, type Env } from './config/env.js';
 import { buildApp, type App } from './app.js';
 import { createContext, type AppContext } from './context.js';
+import { scheduleJobs } from './jobs.js';
+import { forgetInstance, heartbeat } from './platform/instances.js';
 import { ensureWebhookSecret } from './modules/payments/index.js';
-import { listenOrExplain, migrateOrExplain, openDatabaseOrExplain } from './startup.js';
+import { serveMetricsPort } from './platform/metrics-route.js';
+import { listenOrExplain, migrateOrExplain, openDatabaseOrExplain, StartupError } from './startup.js';
 
 export interface Server {
   app: App;
@@ -37,14 +41,27 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
     () => ctx.close(),
     () => buildApp(ctx),
   );
+  const instanceId = randomUUID();
+  const jobs = scheduleJobs(ctx, instanceId);
+  let metricsServer: { close(): Promise<void> } | undefined;
   const close = async () => {
-    clearInterval(expiry);
+    jobs.stop();
+    await metricsServer?.close();
     await app.close();
+    await forgetInstance(ctx.db, instanceId).catch((error: unknown) => ctx.log.warn({ err: error }, 'removing the heartbeat failed'));
     await ctx.close();
   };
   // Two-factor secrets stored in plain text, or under a key since replaced, are sealed with the current key.
   const secrets = await orClose(close, () => ctx.auth.prepareSecrets());
   await orClose(close, () => listenOrExplain(app, config));
+  const metricsPort = config.metrics.port;
+  if (metricsPort) {
+    metricsServer = await orClose(close, () =>
+      serveMetricsPort({ db: ctx.db, port: metricsPort, host: config.host, token: config.metrics.token }).catch((error: unknown) => {
+        throw new StartupError(`METRICS_PORT ${metricsPort} could not be bound: ${error instanceof Error ? error.message : String(error)}`);
+      }),
+    );
+  }
   if (!ctx.botCheck.enabled) ctx.log.warn('TURNSTILE_SECRET_KEY is not set: the guest bot check is disabled');
   if (!config.secretsKey) {
     ctx.log.warn(
@@ -55,15 +72,9 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   if (secrets.unreadable > 0)
     ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
   ctx.mail.start();
-  // Unpaid deposit bookings are released once their payment window passes: each instance sweeps every
-  // JOBS_INTERVAL_MS (a minute by default); conditional status updates make concurrent sweeps harmless.
-  // The daily smart-table pass is checked on the same beat: a venue runs once its reassign_time passes,
-  // and a conditional update lets exactly one instance run it.
-  const expiry = setInterval(() => {
-    ctx.bookings.expireUnpaid().catch((error: unknown) => ctx.log.error({ err: error }, 'releasing unpaid bookings failed'));
-    ctx.smartTables.runDue().catch((error: unknown) => ctx.log.error({ err: error }, 'the smart-table pass failed'));
-  }, config.jobsIntervalMs);
-  expiry.unref();
+  await heartbeat(ctx.db, instanceId, new Date());
+  // Releasing unpaid bookings, the smart-table pass, retention and backups (jobs.ts).
+  jobs.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {

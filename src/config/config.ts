@@ -96,6 +96,17 @@ export interface Config {
    * change to the venue; 0 turns that cache off (every request computes its answer).
    */
   availabilityCacheMs: number;
+  /** `GET /metrics`: served to a bearer of METRICS_TOKEN, and/or on its own METRICS_PORT; off when neither is set. */
+  metrics: { token: string | undefined; port: number | undefined };
+  /** Scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP), run by one instance; off without BACKUP_DIR. */
+  backup: { dir: string | undefined; everyHours: number; keep: number };
+  /** Days kept before the daily retention pass deletes (decisions: Running it in production). */
+  retention: { sessionsDays: number; mailDays: number; webhookEventsDays: number };
+  /**
+   * Load shedding: new work answers 503 (Retry-After) while the event loop lags more than this many ms
+   * (SHED_EVENT_LOOP_DELAY_MS) or the heap holds more than SHED_HEAP_MB; 0 turns a check off.
+   */
+  shedding: { eventLoopDelayMs: number; heapMb: number };
 }
 
 export type TrustProxy = false | number | string[];
@@ -109,6 +120,10 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function optionalPort(env: Env, name: string): number | undefined {
+  return optional(env, name) === undefined ? undefined : integer(env, name, 0, 1, 65535);
 }
 
 function optional(env: Env, name: string): string | undefined {
@@ -261,5 +276,20 @@ export function loadConfig(env: Env): Config {
     jobsIntervalMs: integer(env, 'JOBS_INTERVAL_MS', 60_000, 100, 60 * 60_000),
     // At most an hour: answers depend on the clock (cutoffs, times already past), and live this long.
     availabilityCacheMs: integer(env, 'AVAILABILITY_CACHE_MS', 15_000, 0, 60 * 60_000),
+    metrics: { token: optional(env, 'METRICS_TOKEN'), port: optionalPort(env, 'METRICS_PORT') },
+    backup: {
+      dir: optional(env, 'BACKUP_DIR'),
+      everyHours: integer(env, 'BACKUP_EVERY_HOURS', 24, 1, 24 * 31),
+      keep: integer(env, 'BACKUP_KEEP', 7, 1, 1000),
+    },
+    retention: {
+      sessionsDays: integer(env, 'RETENTION_SESSIONS_DAYS', 30, 1, 3650),
+      mailDays: integer(env, 'RETENTION_MAIL_DAYS', 30, 1, 3650),
+      webhookEventsDays: integer(env, 'RETENTION_WEBHOOK_EVENTS_DAYS', 90, 7, 3650),
+    },
+    shedding: {
+      eventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+      heapMb: integer(env, 'SHED_HEAP_MB', 0, 0, 1_000_000),
+    },
   });
 }

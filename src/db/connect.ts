@@ -25,6 +25,7 @@ import {
   type DatabaseConnection,
   type Dialect,
 } from 'kysely';
+import { metrics } from '../platform/metrics.js';
 import { ALL_VENUES, ChangeFeed } from './change-feed.js';
 import type { Database } from './schema.js';
 
@@ -44,6 +45,8 @@ export interface Db {
    * changed once). Tests that count cache invalidations wait for it; serving never needs to.
    */
   listening?: Promise<void>;
+  /** PostgreSQL: the pool's connections now (for the metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -54,7 +57,7 @@ export function sqliteDriverPackage(nodeVersion = process.versions.node): string
   return Number(nodeVersion.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
 }
 
-function loadSqlite(): typeof SQLite {
+export function loadSqlite(): typeof SQLite {
   const name = sqliteDriverPackage();
   try {
     return requireDriver(name) as typeof SQLite;
@@ -85,9 +88,16 @@ function loadPg(): typeof pg {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const started = performance.now();
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    // Over 5 ms: the lock was held by another connection (the CLI, a backup, another process) and waited on.
+    const waited = performance.now() - started;
+    if (waited > LOCK_WAIT_MS) metrics.lockWait(waited / 1000);
   }
 }
+
+/** A BEGIN IMMEDIATE that takes longer than this waited for the write lock. */
+const LOCK_WAIT_MS = 5;
 
 /**
  * SQLite runs DDL inside transactions, but Kysely's adapter says it cannot, so its migrator would run each
@@ -214,6 +224,7 @@ export function openPostgres(connectionString: string, options: { schema?: strin
     changes,
     changeChannel,
     listening: listener.listening,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await listener.stop();
       await kysely.destroy();

@@ -26,7 +26,18 @@ export interface MailOutboxTable {
   sent_at: string | null;
 }
 
+/** A background job run once per period across all instances (platform/scheduler.ts). */
+export interface JobRunsTable {
+  name: string;
+  /** When it is next due; the instance that moves it on runs the job. */
+  next_run_at: string;
+  last_started_at: string | null;
+  last_finished_at: string | null;
+  last_error: string | null;
+}
+
 export interface PlatformTables {
   platform_settings: PlatformSettingsTable;
   mail_outbox: MailOutboxTable;
+  job_runs: JobRunsTable;
 }

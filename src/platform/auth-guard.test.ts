@@ -82,7 +82,7 @@ describe('the order of answers', () => {
     for (const headers of [{}, { authorization: 'Bearer not-a-session' }] as Record<string, string>[]) {
       const res = await listTables(t.app, inScope, headers);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: SESSION_EXPIRED_MESSAGE });
+      expect(res.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
     }
     expect((await listTables(t.app, inScope, guest.headers)).statusCode).toBe(403);
     expect((await listTables(t.app, inScope, stranger.headers)).statusCode).toBe(404);

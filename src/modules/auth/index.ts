@@ -29,3 +29,4 @@ export {
   userSummaries,
   WALK_IN_EMAIL_DOMAIN,
 } from './users.repository.js';
+export { authRetention } from './retention.js';

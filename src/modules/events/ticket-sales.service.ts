@@ -14,10 +14,11 @@ import type { Kysely } from 'kysely';
 import { signQrToken } from '../../domain/booking-tokens/index.js';
 import { localToUtc } from '../../domain/venue-time.js';
 import type { Database } from '../../db/schema.js';
-import { lockKey, type Conn } from '../../db/transaction.js';
+import { afterCommit, lockKey, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { metrics } from '../../platform/metrics.js';
 import { guestForEmail } from '../auth/index.js';
 import {
   activeEventBookings,
@@ -91,11 +92,15 @@ export function createTicketSales(deps: TicketSalesDeps) {
     const active = await activeEventBookings(trx, event.id);
     const guestsHeld = active.reduce((sum, b) => sum + b.guest_count, 0);
     if (event.guest_list_capacity !== null && guestsHeld + selection.quantity > event.guest_list_capacity) {
+      metrics.tickets('refused', selection.quantity);
       throw conflict(SOLD_OUT, { remaining: Math.max(0, event.guest_list_capacity - guestsHeld) });
     }
     if (type.capacity !== null) {
       const held = (await catalogue.heldOf(trx, event.id, active)).get(type.id) ?? 0;
-      if (held + selection.quantity > type.capacity) throw conflict(SOLD_OUT, { remaining: Math.max(0, type.capacity - held) });
+      if (held + selection.quantity > type.capacity) {
+        metrics.tickets('refused', selection.quantity);
+        throw conflict(SOLD_OUT, { remaining: Math.max(0, type.capacity - held) });
+      }
     }
 
     // A signed-in guest buys as themselves. Anyone else's typed email is a contact address only: the booking is
@@ -148,6 +153,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       created_at: now.toISOString(),
     };
     await insertTicket(trx, ticket);
+    afterCommit(trx, () => metrics.tickets('reserved', selection.quantity));
     if (status === 'confirmed') await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
     if (status === 'pending')
       await queueRequestMail(trx, deps.mail, { venue, event, booking, quantity: selection.quantity, ticketName: type.name });

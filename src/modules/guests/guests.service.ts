@@ -232,6 +232,8 @@ export function createGuestsService(deps: GuestsDeps) {
     walkIn: (auth: AuthInfo, venue: VenueRow, body: WalkInBody) => createWalkIn(deps, auth, venue, body),
     exportGuest: privacy.exportGuest,
     erase: privacy.erase,
+    erasures: privacy.erasures,
+    reapplyErasures: privacy.reapplyErasures,
   };
 }
 

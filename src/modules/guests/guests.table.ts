@@ -69,7 +69,15 @@ export interface GuestActivityTable {
   at: string;
 }
 
+/** The erasure ledger: a guest erased from an operator (re-applied when an older backup is restored). */
+export interface GuestErasuresTable {
+  operator_id: string;
+  user_id: string;
+  erased_at: string;
+}
+
 export interface GuestsTables {
+  guest_erasures: GuestErasuresTable;
   guest_roster: GuestRosterTable;
   guest_roster_venues: GuestRosterVenuesTable;
   guest_search_terms: GuestSearchTermsTable;

@@ -11,6 +11,8 @@
  * Security round 2). A role limited to some venues could otherwise bring any guest into its scope with a
  * booking at one of its venues and then erase (or read) the guest's records at every venue.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
@@ -51,6 +53,33 @@ export function createPrivacy(deps: {
   bookingActivity(scope: GuestScope, userId: string, limit: number): Promise<ActivityItem[]>;
 }) {
   const { db, clock, sources } = deps;
+
+  /** The erasure itself, in the caller's transaction, with its ledger entry. */
+  async function eraseGuest(trx: Kysely<Database>, operatorId: string, guest: { id: string; email: string | null }, now: Date) {
+    const userId = guest.id;
+    await lockKey(db, trx, `guest-tags:${operatorId}:${userId}`);
+    const bookings = await sources.anonymiseBookings(trx, operatorId, userId, now);
+    const vouchers = guest.email ? await sources.anonymiseVouchers(trx, operatorId, guest.email, now) : 0;
+    for (const table of ['guest_tags', 'guest_search_terms', 'guest_activity', 'guest_roster_venues', 'guest_roster'] as const) {
+      await trx.deleteFrom(table).where('operator_id', '=', operatorId).where('user_id', '=', userId).execute();
+    }
+    const walkIn = await trx
+      .deleteFrom('guest_walk_ins')
+      .where('user_id', '=', userId)
+      .where('operator_id', '=', operatorId)
+      .executeTakeFirst();
+    let accountDeleted = false;
+    if (Number(walkIn.numDeletedRows) > 0) {
+      const elsewhere = await trx.selectFrom('guest_roster').select('operator_id').where('user_id', '=', userId).executeTakeFirst();
+      accountDeleted = !elsewhere && (await deleteWalkInGuest(trx, userId));
+    }
+    await trx
+      .insertInto('guest_erasures')
+      .values({ operator_id: operatorId, user_id: userId, erased_at: now.toISOString() })
+      .onConflict((oc) => oc.columns(['operator_id', 'user_id']).doUpdateSet({ erased_at: now.toISOString() }))
+      .execute();
+    return { success: true, bookings_anonymised: bookings, vouchers_anonymised: vouchers, account_deleted: accountDeleted };
+  }
 
   return {
     /** Everything the operator holds on the guest, as JSON. */
@@ -107,27 +136,34 @@ export function createPrivacy(deps: {
       const scope = await deps.visibleGuest(auth, userId);
       const [profile] = await guestProfiles(db, [userId]);
       if (!profile) throw notFound('Guest');
-      const operatorId = scope.operatorId;
       const now = clock.now();
-      return withTransaction(db, async (trx) => {
-        await lockKey(db, trx, `guest-tags:${operatorId}:${userId}`);
-        const bookings = await sources.anonymiseBookings(trx, operatorId, userId, now);
-        const vouchers = await sources.anonymiseVouchers(trx, operatorId, profile.email, now);
-        for (const table of ['guest_tags', 'guest_search_terms', 'guest_activity', 'guest_roster_venues', 'guest_roster'] as const) {
-          await trx.deleteFrom(table).where('operator_id', '=', operatorId).where('user_id', '=', userId).execute();
-        }
-        const walkIn = await trx
-          .deleteFrom('guest_walk_ins')
-          .where('user_id', '=', userId)
-          .where('operator_id', '=', operatorId)
+      return withTransaction(db, (trx) => eraseGuest(trx, scope.operatorId, { id: userId, email: profile.email }, now));
+    },
+
+    /** The erasure ledger: who was erased from which operator, and when (restore re-applies it). */
+    erasures: () => db.kysely.selectFrom('guest_erasures').selectAll().orderBy('erased_at').execute(),
+
+    /**
+     * Erases again what the ledger lists and this database does not (a backup from before the erasure was
+     * restored): answers how many were erased again. A guest whose account no longer exists has nothing left to erase.
+     */
+    async reapplyErasures(ledger: readonly { operator_id: string; user_id: string; erased_at: string }[]): Promise<number> {
+      let erased = 0;
+      for (const entry of ledger) {
+        const known = await db.kysely
+          .selectFrom('guest_erasures')
+          .select('erased_at')
+          .where('operator_id', '=', entry.operator_id)
+          .where('user_id', '=', entry.user_id)
           .executeTakeFirst();
-        let accountDeleted = false;
-        if (Number(walkIn.numDeletedRows) > 0) {
-          const elsewhere = await trx.selectFrom('guest_roster').select('operator_id').where('user_id', '=', userId).executeTakeFirst();
-          accountDeleted = !elsewhere && (await deleteWalkInGuest(trx, userId));
-        }
-        return { success: true, bookings_anonymised: bookings, vouchers_anonymised: vouchers, account_deleted: accountDeleted };
-      });
+        if (known && known.erased_at >= entry.erased_at) continue;
+        const [profile] = await guestProfiles(db, [entry.user_id]);
+        await withTransaction(db, (trx) =>
+          eraseGuest(trx, entry.operator_id, { id: entry.user_id, email: profile?.email ?? null }, new Date(entry.erased_at)),
+        );
+        erased += 1;
+      }
+      return erased;
     },
   };
 }

@@ -13,6 +13,7 @@ export { createPayments, type Payments } from './payments.js';
 export { ensureWebhookSecret } from './webhook-secret.js';
 export { revenuePence } from './payments.reports.js';
 export { paymentsRoutes } from './payments.routes.js';
+export { paymentsRetention } from './retention.js';
 
 /**
  * What one booking has moved on its guest's keys ledger, spends and refunds together: negative while

@@ -6,10 +6,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { afterCommit } from '../../db/transaction.js';
 import { generateVoucherCode, voucherExpiry } from '../../domain/vouchers/index.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
+import { metrics } from '../../platform/metrics.js';
 import { rosterVoucherGuests } from './guest-reads.js';
 import { voucherMail } from './voucher-mail.js';
 import { insertVoucher, type VoucherRow } from './vouchers.repository.js';
@@ -88,5 +90,6 @@ export async function issueVouchers(trx: Kysely<Database>, mail: Mail, now: Date
       }),
     );
   }
+  afterCommit(trx, () => metrics.vouchers('issued', issued.length));
   return issued;
 }

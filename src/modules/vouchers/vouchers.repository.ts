@@ -4,7 +4,8 @@
  * concurrent redemptions, refunds and fulfilments decide in the database, on every instance.
  */
 import { sql, type Insertable, type Selectable } from 'kysely';
-import { kyselyOf, type Conn } from '../../db/transaction.js';
+import { afterCommit, kyselyOf, type Conn } from '../../db/transaction.js';
+import { metrics } from '../../platform/metrics.js';
 import type { VoucherPurchasesTable, VoucherRedemptionsTable, VouchersTable } from './vouchers.table.js';
 
 export type VoucherRow = Selectable<VouchersTable>;
@@ -92,6 +93,7 @@ export function spendBalance(conn: Conn, id: string, amountPence: number, now: D
 }
 
 export async function insertRedemption(conn: Conn, row: Insertable<VoucherRedemptionsTable>): Promise<void> {
+  afterCommit(conn, () => metrics.vouchers('redeemed'));
   await kyselyOf(conn).insertInto('voucher_redemptions').values(row).execute();
 }
 
@@ -146,6 +148,7 @@ export async function releaseRefund(conn: Conn, id: string, now: Date): Promise<
 }
 
 export async function recordRefund(conn: Conn, id: string, refundId: string, now: Date): Promise<void> {
+  afterCommit(conn, () => metrics.vouchers('refunded'));
   await kyselyOf(conn).updateTable('vouchers').set({ refund_id: refundId, updated_at: now.toISOString() }).where('id', '=', id).execute();
 }
 

@@ -2,8 +2,9 @@
  * A booking's history: every change, who made it (a guest, a staff user, the system) and when, written
  * in the transaction of the change itself, so the history never disagrees with the booking.
  */
-import { kyselyOf, type Conn } from '../../../db/transaction.js';
+import { afterCommit, kyselyOf, type Conn } from '../../../db/transaction.js';
 import { sequentialId } from '../../../platform/ids.js';
+import { metrics } from '../../../platform/metrics.js';
 
 export interface Actor {
   kind: 'guest' | 'staff' | 'system';
@@ -36,6 +37,8 @@ export async function recordHistory(trx: Conn, bookingId: string, actor: Actor, 
       detail: JSON.stringify(entry.detail ?? {}),
     })
     .execute();
+  // Counted once it is committed (metrics: bookings, cancellations, check-ins… by action).
+  afterCommit(trx, () => metrics.bookingEvent(entry.action));
 }
 
 export interface HistoryItem {

@@ -1,0 +1,49 @@
+/**
+ * The background jobs a server runs (platform/scheduler.ts): on every instance, the sweep that releases
+ * unpaid bookings (retrying failed intent cancels) and the daily smart-table pass's check; on one instance
+ * per period, the retention pass and, with BACKUP_DIR, the scheduled backup; and every server's heartbeat.
+ */
+import type { AppContext } from './context.js';
+import { authRetention } from './modules/auth/index.js';
+import { paymentsRetention } from './modules/payments/index.js';
+import { platformRetention, runRetention } from './platform/retention.js';
+import { heartbeat, HEARTBEAT_EVERY_MS } from './platform/instances.js';
+import { createScheduler, type Scheduler } from './platform/scheduler.js';
+
+const DAY_MS = 86_400_000;
+
+export function scheduleJobs(ctx: AppContext, instanceId: string): Scheduler {
+  const { config, db, clock, log } = ctx;
+  const scheduler = createScheduler({ db, clock, log, tickMs: Math.min(config.jobsIntervalMs, HEARTBEAT_EVERY_MS) });
+  // This server is running (platform/instances.ts): `maitred restore` refuses while any is.
+  scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, instances: 'each', run: ({ now }) => heartbeat(db, instanceId, now) });
+  // Conditional status updates make concurrent sweeps harmless, so every instance runs these.
+  scheduler.add({ name: 'release-unpaid', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.bookings.expireUnpaid() });
+  // A venue's pass runs once its reassign_time passes; a conditional update lets exactly one instance run it.
+  scheduler.add({ name: 'smart-tables', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.smartTables.runDue() });
+  const rules = [
+    ...authRetention(db, config.retention),
+    ...paymentsRetention(db, config.retention),
+    ...platformRetention(db, config.retention),
+  ];
+  scheduler.add({ name: 'retention', everyMs: DAY_MS, instances: 'one', run: ({ log: jobLog, now }) => runRetention(rules, now, jobLog) });
+  const backupDir = config.backup.dir;
+  if (backupDir) {
+    scheduler.add({
+      name: 'backup',
+      everyMs: config.backup.everyHours * 3_600_000,
+      instances: 'one',
+      async run({ log: jobLog, now }) {
+        const { scheduledBackup } = await import('./db/backup.js');
+        const taken = await scheduledBackup(
+          { db, databaseUrl: config.databaseUrl, uploadsDir: config.uploadsDir },
+          backupDir,
+          config.backup.keep,
+          now,
+        );
+        jobLog.info({ file: taken.file, removed: taken.removed }, 'scheduled backup taken');
+      },
+    });
+  }
+  return scheduler;
+}
