@@ -96,6 +96,8 @@ export interface Config {
    * change to the venue; 0 turns that cache off (every request computes its answer).
    */
   availabilityCacheMs: number;
+  /** The live floor stream (decisions: Live floor stream): keep-alive comment interval and open-stream caps. */
+  liveStream: { pingMs: number; perAccount: number; max: number };
 }
 
 export type TrustProxy = false | number | string[];
@@ -261,5 +263,11 @@ export function loadConfig(env: Env): Config {
     jobsIntervalMs: integer(env, 'JOBS_INTERVAL_MS', 60_000, 100, 60 * 60_000),
     // At most an hour: answers depend on the clock (cutoffs, times already past), and live this long.
     availabilityCacheMs: integer(env, 'AVAILABILITY_CACHE_MS', 15_000, 0, 60 * 60_000),
+    liveStream: {
+      // Under a minute: proxies commonly close a connection silent for 60 s.
+      pingMs: integer(env, 'LIVE_STREAM_PING_MS', 15_000, 100, 60_000),
+      perAccount: integer(env, 'LIVE_STREAMS_PER_ACCOUNT', 50, 1, 10_000),
+      max: integer(env, 'LIVE_STREAMS_MAX', 2_000, 1, 100_000),
+    },
   });
 }

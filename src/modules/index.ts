@@ -253,6 +253,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
     },
     floors: (venueId) => ctx.tables.floors.list(venueId),
     loadAuth: (request) => ctx.access.loadAuth(request),
+    live: { changes: ctx.liveChanges, pingMs: ctx.config.liveStream.pingMs },
   });
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });
