@@ -75,10 +75,15 @@ export const changesRoutes: RoutePlugin<{ guard: GuardFactory; live: LiveChanges
       stream.on('close', end);
       write(': connected\n\n');
       // The typed reply expects the schema's string; a stream is what a never-ending body is sent as.
-      return (reply as FastifyReply)
-        .header('Content-Type', 'text/event-stream; charset=utf-8')
-        .header('X-Accel-Buffering', 'no')
-        .send(stream);
+      return (
+        (reply as FastifyReply)
+          .header('Content-Type', 'text/event-stream; charset=utf-8')
+          .header('X-Accel-Buffering', 'no')
+          // Never kept alive for another request: when the stream ends (the server shutting down) the
+          // socket closes with it, so a graceful close does not wait out the keep-alive timeout.
+          .header('Connection', 'close')
+          .send(stream)
+      );
     },
   );
 };

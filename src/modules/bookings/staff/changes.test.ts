@@ -43,8 +43,6 @@ describe('GET /api/my-venues/:venueId/changes', () => {
   });
   afterAll(async () => {
     for (const stream of streams) stream.close();
-    // fetch can leave a socket of an aborted stream half-open, which a graceful close would wait for.
-    t.app.server.closeAllConnections();
     await t.close();
   });
 
