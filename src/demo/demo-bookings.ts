@@ -1,5 +1,6 @@
 /**
- * The demo venue's week of reservations (two days back to five ahead, in every state a floor sees),
+ * The demo venue's week of reservations (two days back to five ahead, in every state a floor sees; today
+ * and tomorrow also a couple without a table, and tonight a block),
  * seeded through the bookings module (`seedDemoBookings`) rather than the API: a booking made through the
  * API is made now, while these carry the times they would have had (made days before, approved, checked
  * in at their start, cancelled or marked no-show), history included. Only a venue without bookings gets
@@ -164,6 +165,30 @@ function demoWeek(now: Date, zone: string, tableId: (n: string) => string, ruleI
         ...storyOf(i, Boolean(sitting.anchor), localToUtc(date, time, zone), now),
       });
     });
+    // Today and tomorrow also have a couple of reservations without a table yet (the floor's unassigned strip).
+    if (day === 0 || day === 1) {
+      for (const [time, party] of [
+        ['19:45', 2],
+        ['20:45', 3],
+      ] as const) {
+        const i = week.length;
+        const name = GUESTS[(i * 11) % GUESTS.length];
+        week.push({
+          date,
+          time,
+          durationMinutes: MEALS.dinner.minutes,
+          tableIds: [],
+          accessRuleId: ruleId.dinner,
+          partySize: party,
+          guest: { name, email: `${name.toLowerCase().replace(/'/g, '').replace(/ /g, '.')}@example.test`, phone: null },
+          notes: 'Seat when a table frees up',
+          source: 'staff',
+          initialStatus: 'confirmed',
+          createdAt: new Date(now.getTime() - (2 + i) * HOUR),
+          moves: [],
+        });
+      }
+    }
   }
   return week;
 }
@@ -190,4 +215,12 @@ export async function addWeekOfBookings(
     dinner: find(rules, (r) => r.name === MEALS.dinner.rule, MEALS.dinner.rule).id,
   });
   await seedDemoBookings(services.db, venue, { kind: 'staff', id: user.id, name: user.name }, week);
+  // Tonight table 7 is held for a private party's set-up: a block on the floor.
+  const today = localToday(services.clock.now(), venue.timezone);
+  await api.post(`${base}/tables/block`, {
+    table_ids: [find(tables, (t) => t.table_number === '7', 'table 7').id],
+    from: `${today}T17:30`,
+    to: `${today}T19:30`,
+    reason: 'Private party set-up',
+  });
 }
