@@ -23,6 +23,10 @@ interface Booking {
   table_ids: string[];
   starts_at: string;
   ends_at: string;
+  source: string;
+  deposit_type: string;
+  deposit_pence: number;
+  payment_status: string;
 }
 
 const createOperator = (input: { operatorName: string; userName: string; email: string; password: string }) =>
@@ -95,6 +99,17 @@ describe('maitred demo', () => {
     // The floor is alive today and tomorrow: bookings in several states on each.
     for (const date of [today, addDays(today, 1)])
       expect(bookings.filter((b) => b.booking_date === date).length).toBeGreaterThanOrEqual(10);
+    // Tonight: a walk-in seated now, a card hold taken as the deposit and another asked for.
+    const tonight = bookings.filter((b) => b.booking_date === today);
+    expect(tonight.filter((b) => b.source === 'walk_in')).toEqual([
+      expect.objectContaining({ status: 'checked_in', guest_count: 2, starts_at: t.clock.now().toISOString() }),
+    ]);
+    expect(tonight.filter((b) => b.deposit_type === 'hold').map((b) => [b.payment_status, b.deposit_pence])).toEqual(
+      expect.arrayContaining([
+        ['captured', 2000],
+        ['requires_payment', 1500],
+      ]),
+    );
     // Tonight a table is blocked.
     const blocks = (await t.app.inject({ url: `/api/my-venues/${demo.venue_id}/tables/blocks`, headers })).json().data;
     expect(blocks).toEqual([expect.objectContaining({ table_number: '7', reason: 'Private party set-up' })]);
