@@ -166,6 +166,12 @@ describe('GET /api/my-venues/:venueId/changes', () => {
     stream.close();
     await expectEventually(() => t.ctx.liveChanges.listening(venueId) === 0);
     expect(t.ctx.liveChanges.open).toBe(before);
+
+    // A HEAD request (Fastify answers one for every GET route) ends at once and keeps nothing listening.
+    const head = await fetch(`${base}/api/my-venues/${venueId}/changes`, { method: 'HEAD', headers: op.headers });
+    expect(head.status).toBe(200);
+    await expectEventually(() => t.ctx.liveChanges.listening(venueId) === 0);
+    expect(t.ctx.liveChanges.open).toBe(before);
   });
 });
 
