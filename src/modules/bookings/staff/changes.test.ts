@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
 import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { ConfigError, loadConfig } from '../../../config/config.js';
 import { addDays } from '../../../domain/venue-time.js';
 import { openStream, type OpenStream } from './changes.test-support.js';
 
@@ -26,6 +27,25 @@ async function bookableVenue(t: TestApp, operatorId: string) {
     );
   return { venueId, ruleId };
 }
+
+describe('LIVE_STREAM_PING_MS, LIVE_STREAMS_PER_ACCOUNT, LIVE_STREAMS_MAX', () => {
+  it('default to a ping every 15 s, 50 streams per account and 2000 per instance, and are bounded', () => {
+    expect(loadConfig({}).liveStream).toEqual({ pingMs: 15_000, perAccount: 50, max: 2000 });
+    expect(loadConfig({ LIVE_STREAM_PING_MS: '100', LIVE_STREAMS_PER_ACCOUNT: '1', LIVE_STREAMS_MAX: '5' }).liveStream).toEqual({
+      pingMs: 100,
+      perAccount: 1,
+      max: 5,
+    });
+    for (const [name, value] of [
+      ['LIVE_STREAM_PING_MS', '60001'],
+      ['LIVE_STREAM_PING_MS', '99'],
+      ['LIVE_STREAMS_PER_ACCOUNT', '0'],
+      ['LIVE_STREAMS_MAX', 'many'],
+    ]) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(ConfigError);
+    }
+  });
+});
 
 describe('GET /api/my-venues/:venueId/changes', () => {
   let t: TestApp;
