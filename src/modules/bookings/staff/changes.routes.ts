@@ -48,7 +48,6 @@ export const changesRoutes: RoutePlugin<{ guard: GuardFactory; live: LiveChanges
         tags: ['bookings'],
         security: [{ bearer: [] }],
         params: VenueBookingsParams,
-        produces: ['text/event-stream'],
         response: { 200: EventStream, ...errorResponses(401, 403, 404, 429, 503) },
       },
       onRequest: guard({ permission: 'bookings:read', venueParam: 'venueId' }),

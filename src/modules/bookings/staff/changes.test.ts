@@ -66,6 +66,19 @@ describe('GET /api/my-venues/:venueId/changes', () => {
     await t.close();
   });
 
+  it('is in the OpenAPI document: 200 as text/event-stream, the errors as JSON', async () => {
+    const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const responses = doc.paths['/api/my-venues/{venueId}/changes'].get.responses as Record<string, { content: object }>;
+    expect(Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, Object.keys(r.content)]))).toEqual({
+      200: ['text/event-stream'],
+      401: ['application/json'],
+      403: ['application/json'],
+      404: ['application/json'],
+      429: ['application/json'],
+      503: ['application/json'],
+    });
+  });
+
   it('answers 401 without a token, 403 without the bookings permission and 404 for another account’s venue', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
