@@ -236,7 +236,7 @@ export function buildProgram(io: CliIo): Command {
 
   program
     .command('demo')
-    .description('a demo operator with one fully configured venue; prints its login and widget URLs')
+    .description('a demo operator with one fully configured venue; prints the portal URL, its login and widget URLs')
     .option('--json', 'print one JSON line')
     .action(async (options: { json?: boolean }) => {
       // A known password: the demo is for looking around locally, never on a production deployment.
@@ -268,9 +268,12 @@ export function buildProgram(io: CliIo): Command {
       const hostPage = path.resolve(dataDir, 'demo-host.html');
       mkdirSync(path.dirname(hostPage), { recursive: true });
       writeFileSync(hostPage, demoHostPage(DEMO_VENUE, demo.embed));
-      const result = { ...rest, host_page: hostPage };
+      // The operator portal, where the demo's floor (today's and tomorrow's bookings) is open to the login.
+      const portalUrl = new URL('/app/', config.publicBaseUrl).toString();
+      const result = { ...rest, portal_url: portalUrl, host_page: hostPage };
       const lines = [
         `${demo.created ? 'Created' : 'Found'} the demo venue ${demo.venue_id}.`,
+        `Operator portal: ${portalUrl}`,
         `Log in as ${demo.email} with the password ${demo.password}.`,
         ...Object.entries(demo.widgets).map(([type, url]) => `  ${type} widget: ${url ?? 'off'}`),
         '',

@@ -11,6 +11,7 @@ import { composeModules, type Modules } from './modules/index.js';
 import { createBotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createImageQueue } from './platform/image-queue.js';
+import { createLiveChanges, LIVE_COALESCE_MS } from './platform/live-changes.js';
 import { createMail } from './platform/mail/mail.js';
 import { createMaintenance } from './platform/maintenance.js';
 import { createRateLimits } from './platform/rate-limit.js';
@@ -47,6 +48,11 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
       queue: createImageQueue({ concurrency: config.imageConcurrency, queueSize: config.imageQueueSize }),
     }),
     botCheck: createBotCheck(config.turnstile),
+    liveChanges: createLiveChanges(db.changes, {
+      coalesceMs: LIVE_COALESCE_MS,
+      maxPerAccount: config.liveStream.perAccount,
+      maxTotal: config.liveStream.max,
+    }),
   };
   return {
     ...infra,

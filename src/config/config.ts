@@ -107,6 +107,8 @@ export interface Config {
    * (SHED_EVENT_LOOP_DELAY_MS) or the heap holds more than SHED_HEAP_MB; 0 turns a check off.
    */
   shedding: { eventLoopDelayMs: number; heapMb: number };
+  /** The live floor stream (decisions: Live floor stream): keep-alive comment interval and open-stream caps. */
+  liveStream: { pingMs: number; perAccount: number; max: number };
 }
 
 export type TrustProxy = false | number | string[];
@@ -290,6 +292,12 @@ export function loadConfig(env: Env): Config {
     shedding: {
       eventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
       heapMb: integer(env, 'SHED_HEAP_MB', 0, 0, 1_000_000),
+    },
+    liveStream: {
+      // Under a minute: proxies commonly close a connection silent for 60 s.
+      pingMs: integer(env, 'LIVE_STREAM_PING_MS', 15_000, 100, 60_000),
+      perAccount: integer(env, 'LIVE_STREAMS_PER_ACCOUNT', 50, 1, 10_000),
+      max: integer(env, 'LIVE_STREAMS_MAX', 2_000, 1, 100_000),
     },
   });
 }

@@ -18,6 +18,10 @@
  *   `pg_notify` before it commits (delivered only if it commits), a write outside a transaction
  *   right after it ran; every instance LISTENs (this one included) and marks the venues named. A
  *   lost listening connection marks everything when it is back, since changes may have been missed.
+ *
+ * Listeners (`onMark`) hear every mark as it happens: the live floor stream (platform/live-changes.ts)
+ * turns them into events. The last mark of a write always follows its commit (the transaction's end, or
+ * the notification), so a listener that acts on the latest mark never misses a committed change.
  */
 import type {
   KyselyPlugin,
@@ -129,6 +133,7 @@ export class ChangeFeed {
    */
   poll?: () => void;
   readonly plugin: KyselyPlugin;
+  private readonly listeners = new Set<(venues: Touched, staysOnly: boolean) => void>();
 
   constructor() {
     this.plugin = new WriteWatch(this);
@@ -148,6 +153,24 @@ export class ChangeFeed {
   mark(venues: Touched, staysOnly = false): void {
     this.scopes.everything.mark(venues);
     if (!staysOnly) this.scopes.configuration.mark(venues);
+    for (const listener of this.listeners) {
+      // Marks happen on the write path: a failing listener must never fail a write.
+      try {
+        listener(venues, staysOnly);
+      } catch {
+        // Listeners are cheap and do not throw; nothing to undo if one did.
+      }
+    }
+  }
+
+  /**
+   * Calls `listener` with every mark from now on (this process's writes, and on PostgreSQL every
+   * instance's committed changes): synchronously, on the write path, so it must be cheap. Answers the
+   * function that stops it.
+   */
+  onMark(listener: (venues: Touched, staysOnly: boolean) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** A plugin for one transaction's handle, recording what the transaction writes. */

@@ -1,14 +1,16 @@
 /**
- * The demo venue's week of reservations (two days back to five ahead, in every state a floor sees),
+ * The demo venue's week of reservations (two days back to five ahead, in every state a floor sees; today
+ * and tomorrow also a couple without a table, and tonight a block),
  * seeded through the bookings module (`seedDemoBookings`) rather than the API: a booking made through the
  * API is made now, while these carry the times they would have had (made days before, approved, checked
  * in at their start, cancelled or marked no-show), history included. Only a venue without bookings gets
  * them, so a second run adds nothing.
  */
 import type { Db } from '../db/connect.js';
-import { addDays, localToUtc, localToday } from '../domain/venue-time.js';
+import { addDays, localToUtc, localToday, utcToLocal } from '../domain/venue-time.js';
 import { seedDemoBookings, type SeedBooking } from '../modules/bookings/index.js';
 import type { Clock } from '../platform/clock.js';
+import type { Payments } from '../modules/payments/index.js';
 import type { DemoApi } from './demo-vouchers.js';
 
 /** The days the demo venue is closed (its blackout): no bookings then. */
@@ -164,6 +166,30 @@ function demoWeek(now: Date, zone: string, tableId: (n: string) => string, ruleI
         ...storyOf(i, Boolean(sitting.anchor), localToUtc(date, time, zone), now),
       });
     });
+    // Today and tomorrow also have a couple of reservations without a table yet (the floor's unassigned strip).
+    if (day === 0 || day === 1) {
+      for (const [time, party] of [
+        ['19:45', 2],
+        ['20:45', 3],
+      ] as const) {
+        const i = week.length;
+        const name = GUESTS[(i * 11) % GUESTS.length];
+        week.push({
+          date,
+          time,
+          durationMinutes: MEALS.dinner.minutes,
+          tableIds: [],
+          accessRuleId: ruleId.dinner,
+          partySize: party,
+          guest: { name, email: `${name.toLowerCase().replace(/'/g, '').replace(/ /g, '.')}@example.test`, phone: null },
+          notes: 'Seat when a table frees up',
+          source: 'staff',
+          initialStatus: 'confirmed',
+          createdAt: new Date(now.getTime() - (2 + i) * HOUR),
+          moves: [],
+        });
+      }
+    }
   }
   return week;
 }
@@ -171,7 +197,7 @@ function demoWeek(now: Date, zone: string, tableId: (n: string) => string, ruleI
 /** Seeds the week when the venue has no bookings yet (so a second run adds nothing). */
 export async function addWeekOfBookings(
   api: DemoApi,
-  services: { db: Db; clock: Clock },
+  services: { db: Db; clock: Clock; payments?: Pick<Payments, 'providerName' | 'confirmSimulated'> },
   venue: { id: string; operatorId: string; timezone: string },
 ): Promise<void> {
   const venueId = venue.id;
@@ -190,4 +216,63 @@ export async function addWeekOfBookings(
     dinner: find(rules, (r) => r.name === MEALS.dinner.rule, MEALS.dinner.rule).id,
   });
   await seedDemoBookings(services.db, venue, { kind: 'staff', id: user.id, name: user.name }, week);
+  // Tonight table 7 is held for a private party's set-up: a block on the floor.
+  const today = localToday(services.clock.now(), venue.timezone);
+  await api.post(`${base}/tables/block`, {
+    table_ids: [find(tables, (t) => t.table_number === '7', 'table 7').id],
+    from: `${today}T17:30`,
+    to: `${today}T19:30`,
+    reason: 'Private party set-up',
+  });
+  await addTonightsFloor(api, services, venue, tables);
+}
+
+interface ListedBooking {
+  id: string;
+  starts_at: string | null;
+  table_ids: string[];
+}
+
+/**
+ * What makes tonight's floor look like a real one beyond the reservations: deposits asked for by card
+ * hold on the next two dinners (the first authorised with the simulated provider's test card and taken,
+ * the other waiting for the guest's card), and a walk-in seated now at a free table (without a table when
+ * none is free).
+ */
+async function addTonightsFloor(
+  api: DemoApi,
+  services: { clock: Clock; payments?: Pick<Payments, 'providerName' | 'confirmSimulated'> },
+  venue: { id: string; timezone: string },
+  tables: { id: string; table_number: string }[],
+): Promise<void> {
+  const base = `/api/my-venues/${venue.id}`;
+  const now = services.clock.now();
+  const { date, time } = utcToLocal(now, venue.timezone);
+  const payments = services.payments;
+  if (payments?.providerName === 'simulated') {
+    const day = (await api.get<{ data: ListedBooking[] }>(`${base}/bookings?date=${date}&status=confirmed&limit=200`)).data;
+    const upcoming = day.filter((b) => b.starts_at !== null && b.starts_at > now.toISOString() && b.table_ids.length > 0);
+    const [held, asked] = upcoming;
+    if (held) {
+      const hold = await api.post<{ payment_intent_id: string }>(`/api/bookings/${held.id}/hold/request`, { amount_pence: 2000 });
+      await payments.confirmSimulated(hold.payment_intent_id, 'pm_card_visa');
+      // Taken as the deposit (a booking shows `held` only once staff act on the hold: it is read from the provider then).
+      await api.post(`/api/bookings/${held.id}/hold/capture`, {});
+    }
+    if (asked) await api.post(`/api/bookings/${asked.id}/hold/request`, { amount_pence: 1500 });
+  }
+  const free = (
+    await api.get<{
+      data: { id: string; table_number: string; capacity: number; status: string; is_taken?: boolean; is_blocked?: boolean }[];
+    }>(`${base}/tables?date=${date}&time=${time}&duration=90`)
+  ).data.find((t) => t.status === 'active' && t.capacity >= 2 && !t.is_taken && !t.is_blocked);
+  await api.post(`${base}/staff-bookings`, {
+    walk_in: true,
+    party_size: 2,
+    duration_minutes: 90,
+    table_ids: free && tables.some((t) => t.id === free.id) ? [free.id] : [],
+    guest_name: 'Walk-in (bar)',
+    guest_email: 'walk-in@example.test',
+    notes: 'Came in off the street',
+  });
 }

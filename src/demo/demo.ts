@@ -14,6 +14,7 @@
 import type { App } from '../platform/module.js';
 import type { Db } from '../db/connect.js';
 import type { Clock } from '../platform/clock.js';
+import type { Payments } from '../modules/payments/index.js';
 import { addWeekOfBookings, CLOSED } from './demo-bookings.js';
 import { addDemoVouchers } from './demo-vouchers.js';
 import { addDemoEvents } from './demo-events.js';
@@ -108,6 +109,8 @@ const canvas = (tables: typeof GROUND, label: string) => [
 export interface DemoServices {
   db: Db;
   clock: Clock;
+  /** Under the simulated provider, tonight's card hold is authorised with its test card (demo-bookings.ts). */
+  payments?: Pick<Payments, 'providerName' | 'confirmSimulated'>;
 }
 
 /**

@@ -45,6 +45,7 @@ import {
   queueCopyScope,
   venueIdsOf,
   venueSummaries,
+  venueZones,
   venuesPublicRoutes,
   venuesRoutes,
 } from './venues/index.js';
@@ -253,6 +254,11 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
     },
     floors: (venueId) => ctx.tables.floors.list(venueId),
     loadAuth: (request) => ctx.access.loadAuth(request),
+    live: { changes: ctx.liveChanges, pingMs: ctx.config.liveStream.pingMs },
+    floorVenues: {
+      clock: ctx.clock,
+      venues: async (auth) => venueZones(ctx.db, auth.operatorId!, await ctx.access.reachableVenueIds(auth)),
+    },
   });
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });

@@ -2,7 +2,7 @@
  * The API's own documentation: the OpenAPI document at /api/openapi.json (built from the route schemas)
  * and the interactive page at /docs: Maitred's own small page running swagger-ui from the
  * `swagger-ui-dist` package (its two files served from this origin, so the page runs under the strict
- * security policy). `GET /` leads there.
+ * security policy). `GET /` leads there, except a browser's, which goes to the operator portal at `/app/`.
  *
  * Why not @fastify/swagger-ui: it loads a second copy of @fastify/static and the yaml library at every
  * start (for a YAML route nobody needs) — about a tenth of the server's start-up — and brands the page
@@ -53,6 +53,15 @@ In maintenance every \`/api/*\` request answers 503 with \`Retry-After\`.
 Authenticated responses are \`private, no-store\`. Public widget endpoints are edge-cached for a short
 while. Some endpoints send an \`ETag\`: repeat it in \`If-None-Match\` to get 304 while unchanged.
 `.trim();
+
+/** Whether an Accept header asks for HTML by name (with a non-zero quality): a browser navigating, not `*\/*`. */
+export function acceptsHtml(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    return type === 'text/html' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
 
 /** Tags in the order they appear on /docs, each with what it covers. */
 const TAGS = [
@@ -183,7 +192,10 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
 
   const hide = { schema: { hide: true } };
   app.get('/api/openapi.json', hide, async () => app.swagger());
-  app.get('/', hide, async (_request, reply) => reply.redirect('/docs'));
+  // A browser (it asks for HTML) goes to the operator portal; anything else (curl, API clients) to these docs.
+  app.get('/', hide, async (request, reply) =>
+    reply.header('Vary', 'Accept').redirect(acceptsHtml(request.headers.accept) ? '/app/' : '/docs'),
+  );
   app.get('/docs/', hide, async (_request, reply) => reply.redirect('/docs'));
   app.get('/docs', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(PAGE));
   app.get<{ Params: { file: string } }>('/docs/theme/:file', hide, async (request, reply) => {

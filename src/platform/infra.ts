@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { Db } from '../db/connect.js';
 import type { BotCheck } from './bot-check.js';
 import type { Clock } from './clock.js';
+import type { LiveChanges } from './live-changes.js';
 import type { Mail } from './mail/mail.js';
 import type { Maintenance } from './maintenance.js';
 import type { RateLimits } from './rate-limit.js';
@@ -24,4 +25,6 @@ export interface Infra {
   botCheck: BotCheck;
   /** Outgoing mail; its worker runs only once `serve` starts it (tests call `mail.flush()`). */
   mail: Mail;
+  /** Who listens to which venue's live changes (the reservation floor's event stream). */
+  liveChanges: LiveChanges;
 }

@@ -16,9 +16,20 @@ afterAll(async () => t.close());
 
 describe('maitred demo --json', () => {
   it('prints the embed snippets and writes a host page that embeds every enabled widget', async () => {
-    const result = await runCli(['demo', '--json'], { env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' } });
+    const env = { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://floor.test:3000' };
+    const result = await runCli(['demo', '--json'], { env });
     expect(result.code, result.stderr).toBe(0);
-    const demo = JSON.parse(result.stdout) as { embed: Record<string, string>; host_page: string; widgets: Record<string, string | null> };
+    const demo = JSON.parse(result.stdout) as {
+      embed: Record<string, string>;
+      host_page: string;
+      widgets: Record<string, string | null>;
+      portal_url: string;
+      email: string;
+      password: string;
+    };
+    // The portal and the login it opens with.
+    expect(demo.portal_url).toBe('http://floor.test:3000/app/');
+    expect(demo).toMatchObject({ email: 'demo@maitred.local', password: 'maitred-demo' });
     expect(Object.keys(demo.embed).sort()).toEqual(['bookings', 'combo', 'events', 'vouchers']);
     for (const [type, snippet] of Object.entries(demo.embed)) {
       const publicId = /\/widget\/(wgt_[a-z2-7]+)$/.exec(demo.widgets[type] ?? '')![1];
@@ -29,5 +40,11 @@ describe('maitred demo --json', () => {
     const page = fs.readFileSync(demo.host_page, 'utf8');
     for (const snippet of Object.values(demo.embed)) expect(page).toContain(snippet);
     expect(page).toContain('<title>The Night Owl (demo site)</title>');
+
+    // Without --json (the demo exists now): the portal URL and the login, in words.
+    const text = await runCli(['demo'], { env });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('Operator portal: http://floor.test:3000/app/');
+    expect(text.stdout).toContain('Log in as demo@maitred.local with the password maitred-demo.');
   });
 });

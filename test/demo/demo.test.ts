@@ -23,6 +23,10 @@ interface Booking {
   table_ids: string[];
   starts_at: string;
   ends_at: string;
+  source: string;
+  deposit_type: string;
+  deposit_pence: number;
+  payment_status: string;
 }
 
 const createOperator = (input: { operatorName: string; userName: string; email: string; password: string }) =>
@@ -88,8 +92,27 @@ describe('maitred demo', () => {
       expect(b.guest_count).toBeGreaterThanOrEqual(2);
       expect(b.guest_count).toBeLessThanOrEqual(8);
       expect(b.guest_email).toMatch(/@example\.test$/);
-      expect(b.table_ids.length).toBeGreaterThan(0);
     }
+    // Tables for all but two reservations today and two tomorrow (the floor's unassigned strip).
+    const unassigned = bookings.filter((b) => b.table_ids.length === 0);
+    expect(unassigned.map((b) => b.booking_date).sort()).toEqual([today, today, addDays(today, 1), addDays(today, 1)]);
+    // The floor is alive today and tomorrow: bookings in several states on each.
+    for (const date of [today, addDays(today, 1)])
+      expect(bookings.filter((b) => b.booking_date === date).length).toBeGreaterThanOrEqual(10);
+    // Tonight: a walk-in seated now, a card hold taken as the deposit and another asked for.
+    const tonight = bookings.filter((b) => b.booking_date === today);
+    expect(tonight.filter((b) => b.source === 'walk_in')).toEqual([
+      expect.objectContaining({ status: 'checked_in', guest_count: 2, starts_at: t.clock.now().toISOString() }),
+    ]);
+    expect(tonight.filter((b) => b.deposit_type === 'hold').map((b) => [b.payment_status, b.deposit_pence])).toEqual(
+      expect.arrayContaining([
+        ['captured', 2000],
+        ['requires_payment', 1500],
+      ]),
+    );
+    // Tonight a table is blocked.
+    const blocks = (await t.app.inject({ url: `/api/my-venues/${demo.venue_id}/tables/blocks`, headers })).json().data;
+    expect(blocks).toEqual([expect.objectContaining({ table_number: '7', reason: 'Private party set-up' })]);
     // Checked in only once started; nothing upcoming is checked in or a no-show.
     const now = t.clock.now().toISOString();
     for (const b of bookings.filter((x) => ['checked_in', 'no_show'].includes(x.status))) expect(b.starts_at <= now).toBe(true);

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { describeResponses } from '../../src/platform/api-docs.js';
+import { acceptsHtml, describeResponses } from '../../src/platform/api-docs.js';
 
 let t: TestApp;
 // A base URL that is not where the tests call from: the document must not depend on it.
@@ -102,10 +102,21 @@ describe('the docs page', () => {
     expect((await t.app.inject({ url: '/docs/theme/nothing.js' })).statusCode).toBe(404);
   });
 
-  it('GET / redirects to /docs', async () => {
-    const res = await t.app.inject({ url: '/' });
-    expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe('/docs');
+  it('GET / redirects API clients to /docs and browsers to the portal at /app/', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    for (const [accept, location] of [
+      [undefined, '/docs'],
+      ['*/*', '/docs'],
+      ['application/json', '/docs'],
+      ['text/html;q=0, */*', '/docs'],
+      [browser, '/app/'],
+      ['TEXT/HTML', '/app/'],
+    ] as const) {
+      const res = await t.app.inject({ url: '/', headers: accept ? { accept } : {} });
+      expect(res.statusCode, accept).toBe(302);
+      expect(res.headers.location, accept).toBe(location);
+      expect(res.headers.vary).toMatch(/accept/i);
+    }
   });
 
   it('is titled "Maitred API", with our logo and favicon instead of the framework’s', async () => {
@@ -121,6 +132,16 @@ describe('the docs page', () => {
     const init = await t.app.inject({ url: /<script src="(\/docs\/theme\/[^"]+)"/.exec(page.body)![1] });
     expect(init.body).toContain("url: '/api/openapi.json'");
     expect(init.body).not.toMatch(/fastify|petstore/i);
+  });
+});
+
+describe('acceptsHtml', () => {
+  it('is true only when text/html is named with a non-zero quality', () => {
+    expect(acceptsHtml('text/html')).toBe(true);
+    expect(acceptsHtml('application/json, text/html;q=0.5')).toBe(true);
+    expect(acceptsHtml('text/html;q=0')).toBe(false);
+    expect(acceptsHtml('text/*')).toBe(false);
+    expect(acceptsHtml(undefined)).toBe(false);
   });
 });
 

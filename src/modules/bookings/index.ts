@@ -11,6 +11,8 @@
  */
 import type { Conn } from '../../db/transaction.js';
 import type { AuthInfo, GuardFactory, VenueRow } from '../../platform/auth-guard.js';
+import type { Clock } from '../../platform/clock.js';
+import type { LiveChanges } from '../../platform/live-changes.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { createDoorKeys } from './core/door-keys.js';
@@ -26,6 +28,8 @@ import type { PublicDeps } from './public/public-context.js';
 import { createPublicBookings } from './public/public.service.js';
 import { smartTablesRoutes } from './smart-tables/smart-tables.routes.js';
 import { createSmartTablesService, type SmartTablesDeps } from './smart-tables/smart-tables.service.js';
+import { changesRoutes } from './staff/changes.routes.js';
+import { floorVenuesRoutes, type FloorVenueRow } from './staff/floor-venues.routes.js';
 import { staffCreateRoutes } from './staff/staff-bookings.routes.js';
 import { createStaffBookings } from './staff/staff-create.service.js';
 import { staffRoutes } from './staff/staff.routes.js';
@@ -99,8 +103,14 @@ export const bookingsRoutes: RoutePlugin<{
   bookings: Omit<BookingsModule, 'doorKeys' | 'eventBookings'>;
   floors: (venueId: string) => Promise<unknown[]>;
   loadAuth: (request: never) => Promise<AuthInfo | undefined>;
-}> = async (app, { guard, bookings, floors, loadAuth }) => {
+  /** The live floor stream: who listens to which venue, and its keep-alive interval. */
+  live: { changes: LiveChanges; pingMs: number };
+  /** The floor's venue switcher: the venues the caller can reach, with their zones. */
+  floorVenues: { clock: Clock; venues: (auth: AuthInfo) => Promise<FloorVenueRow[]> };
+}> = async (app, { guard, bookings, floors, loadAuth, live, floorVenues }) => {
   await app.register(staffRoutes, { guard, staff: bookings.staff });
+  await app.register(floorVenuesRoutes, { guard, ...floorVenues });
+  await app.register(changesRoutes, { guard, live: live.changes, pingMs: live.pingMs });
   await app.register(staffCreateRoutes, { guard, create: bookings.staffBookings });
   await app.register(guestlistRoutes, { guard, guestlist: bookings.guestlist });
   await app.register(doorRoutes, { guard, door: bookings.door, staff: bookings.staff });

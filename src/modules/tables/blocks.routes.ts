@@ -7,7 +7,7 @@ import { SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import { tablesRouteKit } from './route-kit.js';
 import type { BlocksService } from './blocks.service.js';
-import { Block, BlockBody, BlockCreated, BlockUpdateBody, ItemParams, list, UnblockBody } from './tables.schemas.js';
+import { Block, BlockBody, BlockCreated, BlockListQuery, BlockUpdateBody, ItemParams, list, UnblockBody } from './tables.schemas.js';
 
 export const blocksRoutes: RoutePlugin<{ guard: GuardFactory; blocks: BlocksService }> = async (app, { guard, blocks }) => {
   const { base, read, write, common, readErrors, writeErrors, ok } = tablesRouteKit(guard);
@@ -15,11 +15,20 @@ export const blocksRoutes: RoutePlugin<{ guard: GuardFactory; blocks: BlocksServ
   app.get(
     `${base}/tables/blocks`,
     {
-      schema: { summary: "List the venue's table blocks", ...common, params: VenueParams, response: { 200: list(Block), ...readErrors } },
+      schema: {
+        summary: "List the venue's table blocks",
+        description:
+          'By start, table number and id. Extension: `date` (optional) keeps the blocks overlapping that service day, from 06:00 ' +
+          'venue-local to 06:00 the next morning (the reservation floor’s day); without it, every block.',
+        ...common,
+        params: VenueParams,
+        querystring: BlockListQuery,
+        response: { 200: list(Block), ...readErrors },
+      },
       onRequest: read,
     },
     async (request) => ({
-      data: await blocks.list(venueOf(request).id),
+      data: await blocks.list(venueOf(request), request.query.date),
     }),
   );
 

@@ -5,6 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { parseVenueInstant } from '../../domain/venue-instant.js';
+import { addDays, isCalendarDate, localToUtc } from '../../domain/venue-time.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -22,6 +23,9 @@ const toBlock = (row: Selectable<TableBlocksTable> & { table_number: string }) =
   blocked_to: row.blocked_to,
   reason: row.reason,
 });
+
+/** When a venue's service day (the reservation floor's day) begins, venue-local; it ends at this time the next morning. */
+const SERVICE_DAY_STARTS = '06:00';
 
 export function createBlocksService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
@@ -49,8 +53,16 @@ export function createBlocksService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async list(venueId: string) {
-      const rows = await venueBlocks(venueId).execute();
+    /** The venue's blocks; with `date`, those overlapping that service day (06:00 venue-local to 06:00 the next morning). */
+    async list(venue: Pick<VenueRow, 'id' | 'timezone'>, date?: string) {
+      let query = venueBlocks(venue.id);
+      if (date !== undefined) {
+        if (!isCalendarDate(date)) throw badRequest('date must be a real calendar date');
+        const from = localToUtc(date, SERVICE_DAY_STARTS, venue.timezone).toISOString();
+        const to = localToUtc(addDays(date, 1), SERVICE_DAY_STARTS, venue.timezone).toISOString();
+        query = query.where('b.blocked_from', '<', to).where('b.blocked_to', '>', from);
+      }
+      const rows = await query.execute();
       // Instants are fixed-format UTC text; table numbers sort naturally, the same on both engines.
       return rows
         .sort((a, b) => compareCodePoints(a.blocked_from, b.blocked_from) || byTableNumber(a, b) || compareCodePoints(a.id, b.id))

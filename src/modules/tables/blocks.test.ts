@@ -10,6 +10,25 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('table blocks', () => {
+  it('lists one service day’s blocks with `date` (06:00 venue-local to 06:00 the next morning)', async () => {
+    const { api: v } = await setupVenue(t);
+    const a = await createTable(v, { table_number: '1' });
+    const spans = [
+      ['2026-06-20T02:00', '2026-06-20T05:00'], // the night before (the 19th's service day)
+      ['2026-06-20T05:30', '2026-06-20T06:30'], // across 06:00: both days
+      ['2026-06-20T19:00', '2026-06-20T23:00'], // the evening
+      ['2026-06-21T01:00', '2026-06-21T02:00'], // after midnight: still the 20th's service day
+      ['2026-06-21T06:00', '2026-06-21T08:00'], // the 21st
+    ];
+    for (const [from, to] of spans) expect((await v.post('/tables/block', { table_ids: [a], from, to })).statusCode).toBe(200);
+    const day = (await v.get('/tables/blocks?date=2026-06-20')).json().data.map((b: { blocked_from: string }) => b.blocked_from);
+    // London is UTC+1 in June.
+    expect(day).toEqual(['2026-06-20T04:30:00.000Z', '2026-06-20T18:00:00.000Z', '2026-06-21T00:00:00.000Z']);
+    expect((await v.get('/tables/blocks')).json().data).toHaveLength(5);
+    expect((await v.get('/tables/blocks?date=2026-02-30')).statusCode).toBe(400);
+    expect((await v.get('/tables/blocks?date=soon')).statusCode).toBe(400);
+  });
+
   it('blocks several tables, lists, patches, deletes', async () => {
     const { api: v } = await setupVenue(t);
     const a = await createTable(v, { table_number: '1' });

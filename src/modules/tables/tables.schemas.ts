@@ -85,6 +85,7 @@ export const BlockUpdateBody = Type.Object({
 });
 export type BlockUpdateBody = Static<typeof BlockUpdateBody>;
 export const UnblockBody = Type.Object({ table_ids: TableIds });
+export const BlockListQuery = Type.Object({ date: Type.Optional(DateString) });
 
 export const Block = Type.Object({
   id: Type.String(),

@@ -31,6 +31,19 @@ export async function venueSummaries(db: Conn, operatorId: string, venueIds: rea
     .execute();
 }
 
+/** The venues named, of the account, with their time zones (the reservation floor's venue switcher): by name and id. */
+export async function venueZones(db: Conn, operatorId: string, venueIds: readonly string[]) {
+  if (venueIds.length === 0) return [];
+  return kyselyOf(db)
+    .selectFrom('venues')
+    .select(['id', 'name', 'status', 'timezone'])
+    .where('operator_id', '=', operatorId)
+    .where('id', 'in', [...venueIds])
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
 /** The account a venue belongs to. */
 export async function operatorOfVenue(db: Conn, venueId: string): Promise<string | undefined> {
   return (await kyselyOf(db).selectFrom('venues').select('operator_id').where('id', '=', venueId).executeTakeFirst())?.operator_id;

@@ -47,6 +47,10 @@ export function toSummary(row: BookingRow, venueName: string, tableIds: string[]
     captured_pence: row.captured_pence,
     refunded_pence: row.refunded_pence,
     created_at: row.created_at,
+    notes: row.notes,
+    lifecycle: JSON.parse(row.lifecycle) as Record<string, string>,
+    checked_in_at: row.checked_in_at,
+    closed_at: row.closed_at,
   };
 }
 
@@ -54,11 +58,7 @@ export async function toDetail(db: Conn, row: BookingRow, venueName: string): Pr
   const [tables, history] = await Promise.all([tablesByBooking(db, [row.id]), historyOf(db, row.id)]);
   return {
     ...toSummary(row, venueName, tables.get(row.id) ?? []),
-    notes: row.notes,
-    lifecycle: JSON.parse(row.lifecycle) as Record<string, string>,
     bundle_selections: JSON.parse(row.bundle_selections) as BookingDetail['bundle_selections'],
-    closed_at: row.closed_at,
-    checked_in_at: row.checked_in_at,
     cancelled_at: row.cancelled_at,
     cancel_reason: row.cancel_reason,
     payment_expires_at: row.payment_expires_at,

@@ -45,17 +45,21 @@ const summaryFields = {
   captured_pence: Type.Integer(),
   refunded_pence: Type.Integer(),
   created_at: Type.String(),
+  // What the reservation floor shows on a pill (extension): notes, the visit's steps (`late` among them),
+  // and when the guests were checked in and their table closed.
+  notes: Nullable(Type.String()),
+  lifecycle: Type.Record(Type.String(), Type.String(), {
+    description: 'flag → when it was set: arrived, late, seated, mains, dessert, bill, left',
+  }),
+  checked_in_at: Nullable(Type.String()),
+  closed_at: Nullable(Type.String()),
 };
 export const BookingSummary = Type.Object(summaryFields);
 export type BookingSummary = Static<typeof BookingSummary>;
 
 export const BookingDetail = Type.Object({
   ...summaryFields,
-  notes: Nullable(Type.String()),
-  lifecycle: Type.Record(Type.String(), Type.String()),
   bundle_selections: Type.Array(Type.Object({ bundle_id: Type.String(), quantity: Type.Integer() })),
-  closed_at: Nullable(Type.String()),
-  checked_in_at: Nullable(Type.String()),
   cancelled_at: Nullable(Type.String()),
   cancel_reason: Nullable(Type.String()),
   payment_expires_at: Nullable(Type.String()),
@@ -67,7 +71,7 @@ export type BookingDetail = Static<typeof BookingDetail>;
 export const STAFF_SETTABLE_STATUSES = ['pending', 'approved', 'confirmed', 'checked_in', 'cancelled', 'rejected', 'no_show'] as const;
 export type StaffSettableStatus = (typeof STAFF_SETTABLE_STATUSES)[number];
 
-export const LIFECYCLE_FLAGS = ['arrived', 'seated', 'mains', 'dessert', 'bill', 'left'] as const;
+export const LIFECYCLE_FLAGS = ['arrived', 'late', 'seated', 'mains', 'dessert', 'bill', 'left'] as const;
 export type LifecycleFlag = (typeof LIFECYCLE_FLAGS)[number];
 
 export const VenueBookingsParams = Type.Object({ venueId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -127,6 +131,15 @@ export const LifecycleBody = Type.Object({
 export const DurationBody = Type.Object({ duration_minutes: Type.Integer({ minimum: 15, maximum: 1440 }) });
 
 export const AssignTablesBody = Type.Object({ table_ids: Type.Array(IdText, { minItems: 1, maxItems: 20 }) });
+
+export const MoveBody = Type.Object({
+  date: Type.Optional(DateString),
+  time: ClockTime,
+  table_ids: Type.Optional(
+    Type.Array(IdText, { maxItems: 20, description: 'The tables for the new time; its own tables when omitted; empty: no table' }),
+  ),
+});
+export type MoveBody = Static<typeof MoveBody>;
 
 export const CaptureBody = Type.Object({
   amount_pence: Type.Optional(

@@ -96,6 +96,16 @@ describe('details, lock and lifecycle', () => {
     ]);
     expect((await post(op, id, 'lifecycle', { flag: 'dancing', value: true })).statusCode).toBe(400);
   });
+
+  it('`late` marks guests running late (the floor’s late flag) until cleared', async () => {
+    const { op, venueId } = await setupVenue(t);
+    const id = await insertBooking(t, op.operatorId, venueId);
+    const late = (await post(op, id, 'lifecycle', { flag: 'late', value: true })).json().booking;
+    expect(late.lifecycle).toEqual({ late: t.clock.now().toISOString() });
+    const list = (await t.app.inject({ url: `/api/my-venues/${venueId}/bookings`, headers: op.headers })).json().data;
+    expect(list.find((b: { id: string }) => b.id === id).lifecycle).toEqual({ late: t.clock.now().toISOString() });
+    expect((await post(op, id, 'lifecycle', { flag: 'late', value: false })).json().booking.lifecycle).toEqual({});
+  });
 });
 
 describe('duration and close', () => {

@@ -24,6 +24,7 @@ import {
   HoldRequested,
   LifecycleBody,
   LockBody,
+  MoveBody,
   StatusBody,
   VenueBookingsParams,
 } from './bookings.schemas.js';
@@ -191,7 +192,7 @@ export const staffRoutes: RoutePlugin<{ guard: GuardFactory; staff: StaffService
       schema: {
         summary: 'Record or clear a step of the guests’ visit',
         description:
-          'Extension (staff reservation floor). Body `{ flag, value }`, flag `arrived`, `seated`, `mains`, `dessert`, `bill` or `left`: ' +
+          'Extension (staff reservation floor). Body `{ flag, value }`, flag `arrived`, `late` (the guests said they are running late), `seated`, `mains`, `dessert`, `bill` or `left`: ' +
           '`value: true` records the time now in the booking’s `lifecycle` (a flag already set keeps its first time), `false` clears it.',
         ...common,
         params: BookingParams,
@@ -256,6 +257,29 @@ export const staffRoutes: RoutePlugin<{ guard: GuardFactory; staff: StaffService
       onRequest: write,
     },
     async (request) => staff.assignTables(authOf(request), request.params.id, request.body.table_ids),
+  );
+
+  app.post(
+    '/api/bookings/:id/move',
+    {
+      schema: {
+        summary: 'Move a booking to another time, and tables',
+        description:
+          'Extension (staff reservation floor: drag a booking along the grid). Body `{ time, date?, table_ids? }`: the booking ' +
+          'starts at `time` (venue-local, 24-hour) on `date` (its own date when omitted; a time after midnight belongs to the ' +
+          'date given, as when a booking is made) and keeps its length. `table_ids` seats it at those tables for the new time ' +
+          '(a combination moves together: name all its tables), its own tables when omitted, none when empty (the unassigned ' +
+          'strip). Tables are checked as for `assign-table` (404 for a table of another venue, 409 naming the tables when ' +
+          'inactive, too small, taken or blocked). The booking must be active, timed and not closed (409). Staff may move ' +
+          'it outside the access rule’s hours; the guest is not mailed. Recorded in the history as `move` with `from` and `to`.',
+        ...common,
+        params: BookingParams,
+        body: MoveBody,
+        response: CHANGED,
+      },
+      onRequest: write,
+    },
+    async (request) => staff.move(authOf(request), request.params.id, request.body),
   );
 
   app.post(

@@ -12,11 +12,12 @@
  */
 import type { Logger } from 'pino';
 import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../../domain/booking-status.js';
+import { isCalendarDate, localToUtc } from '../../../domain/venue-time.js';
 import type { Db } from '../../../db/connect.js';
 import { lockKey, withTransaction } from '../../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
-import { conflict, notFound } from '../../../platform/errors.js';
+import { badRequest, conflict, notFound } from '../../../platform/errors.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../../platform/text.js';
 import type { Payments } from '../../payments/index.js';
@@ -35,7 +36,15 @@ import {
 import { listBookings } from './booking-list.js';
 import { toDetail } from './booking-views.js';
 import type { DoorKeys } from '../core/door-keys.js';
-import type { BookingChanged, BookingListQuery, CancelBody, DetailsBody, LifecycleFlag, StaffSettableStatus } from './bookings.schemas.js';
+import type {
+  BookingChanged,
+  BookingListQuery,
+  CancelBody,
+  DetailsBody,
+  LifecycleFlag,
+  MoveBody,
+  StaffSettableStatus,
+} from './bookings.schemas.js';
 import { recordHistory, type Actor } from '../core/history.js';
 import { bestSeating, checkTablesFree, holdTables, namedTablesFree, stayOf } from '../core/seating.js';
 import { claimSlots, releaseSlots, slotOf } from '../core/slots.js';
@@ -309,6 +318,46 @@ export function createStaffService(deps: StaffDeps) {
         await namedTablesFree(trx, booking, ids, booking.guest_count, { startsAt, endsAt });
         await holdTables(trx, booking, ids, startsAt, endsAt);
         await recordHistory(trx, booking.id, actor, { action: 'assign_tables', detail: { from: before, to: ids } }, now);
+      }),
+
+    /**
+     * Moves the booking to another time (and date), keeping its length, at its own tables or the ones
+     * named (none: unassigned): each checked as for assign-table, free and unblocked for the new stay.
+     */
+    move: (auth: AuthInfo, id: string, body: MoveBody) =>
+      update(auth, id, async (trx, booking, { venue, actor, now }) => {
+        const stay = stayOf(booking, 'moved');
+        const date = body.date ?? booking.booking_date;
+        if (!isCalendarDate(date)) throw badRequest('date must be a real calendar date');
+        const startsAt = localToUtc(date, body.time, venue.timezone);
+        const endsAt = new Date(startsAt.getTime() + (stay.endsAt.getTime() - stay.startsAt.getTime()));
+        const before = await tableIdsOf(trx, booking.id);
+        const tableIds = body.table_ids === undefined ? before : [...new Set(body.table_ids)];
+        const sorted = [...tableIds].sort();
+        const sameTables = before.length === sorted.length && [...before].sort().every((tableId, i) => tableId === sorted[i]);
+        if (startsAt.getTime() === stay.startsAt.getTime() && date === booking.booking_date && sameTables) return;
+        if (tableIds.length > 0) await namedTablesFree(trx, booking, tableIds, booking.guest_count, { startsAt, endsAt });
+        await holdTables(trx, booking, tableIds, startsAt, endsAt);
+        await updateBooking(trx, booking.id, {
+          booking_date: date,
+          start_time: body.time,
+          starts_at: startsAt.toISOString(),
+          ends_at: endsAt.toISOString(),
+          updated_at: now.toISOString(),
+        });
+        await recordHistory(
+          trx,
+          booking.id,
+          actor,
+          {
+            action: 'move',
+            detail: {
+              from: { date: booking.booking_date, time: booking.start_time, table_ids: before },
+              to: { date, time: body.time, table_ids: tableIds },
+            },
+          },
+          now,
+        );
       }),
 
     /** Frees the booking's tables (it keeps its time, without a table). Allowed while active or rejected. */
