@@ -90,7 +90,7 @@ describe('GET /api/my-venues/:venueId/changes', () => {
     expect(forbidden.status).toBe(403);
     const foreign = await fetch(`${base}/api/my-venues/${venueId}/changes`, { headers: other.headers });
     expect(foreign.status).toBe(404);
-    expect(await foreign.json()).toEqual({ error: 'Venue not found' });
+    expect(await foreign.json()).toEqual({ request_id: expect.any(String), error: 'Venue not found' });
     // Nothing was left listening by the refusals.
     expect(t.ctx.liveChanges.listening(venueId)).toBe(0);
   });
