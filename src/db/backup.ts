@@ -201,6 +201,9 @@ export async function restoreBackup(target: { databaseUrl: string; uploadsDir: s
       `${running.length} server(s) are running against this database (last seen ${running.map((r) => r.seen_at).join(', ')}): stop them before restoring`,
     );
   }
+  const pgSchema = target.db.engine === 'postgres' ? schemaOf(target.databaseUrl) : undefined;
+  // pg_restore of one schema does not create it: a fresh database needs it first.
+  if (pgSchema) await sql.raw(`create schema if not exists "${pgSchema}"`).execute(target.db.kysely);
   await target.db.close();
   if (target.db.engine === 'sqlite') {
     const file = path.resolve(sqliteFileOf(target.databaseUrl));
@@ -216,13 +219,12 @@ export async function restoreBackup(target: { databaseUrl: string; uploadsDir: s
     for (const part of [`${file}-wal`, `${file}-shm`]) fs.rmSync(part, { force: true });
     fs.renameSync(incoming, file);
   } else {
-    const schema = schemaOf(target.databaseUrl);
     await pgTool('pg_restore', [
       '--clean',
       '--if-exists',
       '--no-owner',
       '--single-transaction',
-      ...(schema ? [`--schema=${schema}`] : []),
+      ...(pgSchema ? [`--schema=${pgSchema}`] : []),
       `--dbname=${plainUrl(target.databaseUrl)}`,
       backup,
     ]);

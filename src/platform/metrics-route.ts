@@ -54,7 +54,7 @@ export async function serveMetricsPort(options: {
   port: number;
   host: string;
   token?: string;
-}): Promise<{ close(): Promise<void> }> {
+}): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     const header = request.headers.authorization ?? '';
@@ -75,5 +75,9 @@ export async function serveMetricsPort(options: {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  return { close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : options.port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
