@@ -10,7 +10,8 @@ import { api, ApiError, call } from '../api/client';
 type Found = { token?: string; reference?: string };
 
 async function decode(source: ImageBitmap | HTMLVideoElement, width: number, height: number): Promise<string | null> {
-  const Detector = (globalThis as { BarcodeDetector?: new (o: object) => { detect(s: unknown): Promise<{ rawValue: string }[]> } }).BarcodeDetector;
+  const Detector = (globalThis as { BarcodeDetector?: new (o: object) => { detect(s: unknown): Promise<{ rawValue: string }[]> } })
+    .BarcodeDetector;
   if (Detector) {
     try {
       const codes = await new Detector({ formats: ['qr_code'] }).detect(source);
@@ -53,7 +54,7 @@ export default function DoorPage() {
             const token = await decode(el, el.videoWidth, el.videoHeight);
             if (token) {
               setCamera(false);
-              await checkIn({ token });
+              choose({ token });
               return;
             }
           }
@@ -68,19 +69,22 @@ export default function DoorPage() {
       stop = true;
       stream?.getTracks().forEach((t) => t.stop());
     };
-    // checkIn is stable enough for the scan loop's lifetime.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [camera]);
 
-  async function checkIn(what: Found) {
+  function choose(what: Found) {
     setFound(what);
     setResult(null);
+  }
+
+  async function checkIn(what: Found) {
     try {
       if (what.token) {
         const answer = await call(api.POST('/api/check-in', { body: { qr_token: what.token } }));
         setResult({ text: `Checked in: ${answer.guest_name ?? 'Guest'}, ${answer.guest_count} covers`, ok: true });
       } else if (what.reference) {
-        const answer = await call(api.PATCH('/api/bookings/{id}/status', { params: { path: { id: what.reference } }, body: { status: 'checked_in' } }));
+        const answer = await call(
+          api.PATCH('/api/bookings/{id}/status', { params: { path: { id: what.reference } }, body: { status: 'checked_in' } }),
+        );
         setResult({ text: `Checked in: ${answer.booking.guest_name ?? 'Guest'}, ${answer.booking.guest_count} covers`, ok: true });
       }
     } catch (caught) {
@@ -92,7 +96,7 @@ export default function DoorPage() {
     const bitmap = await createImageBitmap(file);
     const token = await decode(bitmap, bitmap.width, bitmap.height);
     if (!token) setResult({ text: 'No QR code found in that picture.', ok: false });
-    else await checkIn({ token });
+    else choose({ token });
   }
 
   async function reject() {
@@ -120,7 +124,12 @@ export default function DoorPage() {
           </Button>
           <label className="button file-button">
             Choose a QR image
-            <input type="file" accept="image/*" className="visually-hidden" onChange={(e) => e.target.files?.[0] && void fromFile(e.target.files[0])} />
+            <input
+              type="file"
+              accept="image/*"
+              className="visually-hidden"
+              onChange={(e) => e.target.files?.[0] && void fromFile(e.target.files[0])}
+            />
           </label>
         </div>
         {camera && <video ref={video} className="door__video" muted playsInline aria-label="Camera preview" />}
@@ -128,7 +137,7 @@ export default function DoorPage() {
           className="row-fields"
           onSubmit={(e) => {
             e.preventDefault();
-            if (reference.trim()) void checkIn({ reference: reference.trim() });
+            if (reference.trim()) choose({ reference: reference.trim() });
           }}
         >
           <TextField className="field" value={reference} onChange={setReference}>
@@ -136,7 +145,7 @@ export default function DoorPage() {
             <Input placeholder="bkg_…" />
           </TextField>
           <Button type="submit" className="button">
-            Check in
+            Find
           </Button>
         </form>
       </section>
@@ -146,8 +155,14 @@ export default function DoorPage() {
         </p>
       )}
       {found && (
-        <section className="panel" aria-labelledby="reject-title">
-          <h2 id="reject-title">Turn away</h2>
+        <section className="panel" aria-labelledby="found-title">
+          <h2 id="found-title">{found.token ? 'Scanned booking' : `Booking ${found.reference}`}</h2>
+          <div className="actions">
+            <Button className="button button--primary" onPress={() => void checkIn(found)} autoFocus>
+              Check in
+            </Button>
+          </div>
+          <h3>Turn away</h3>
           <TextField className="field" value={reason} onChange={setReason}>
             <Label>Reason</Label>
             <Input />

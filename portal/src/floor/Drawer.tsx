@@ -1,7 +1,21 @@
 /** The open booking: its details, every action its status allows, a "Move…" dialog and its history. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Checkbox, Dialog, Heading, Input, Label, Modal, ModalOverlay, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Heading,
+  Input,
+  Label,
+  Modal,
+  ModalOverlay,
+  Tab,
+  TabList,
+  TabPanel,
+  Tabs,
+  TextField,
+} from 'react-aria-components';
 import { api, call } from '../api/client';
 import { bookingApi, type Change } from './actions';
 import type { Table } from './data';
@@ -9,14 +23,22 @@ import { STATUS } from './model';
 
 const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
-export function Drawer(props: { bookingId: string; venueId: string; tables: Table[]; writable: boolean; run: (c: Change) => void; onClose: () => void }) {
+export function Drawer(props: {
+  bookingId: string;
+  venueId: string;
+  tables: Table[];
+  writable: boolean;
+  run: (c: Change) => void;
+  onClose: () => void;
+}) {
   const { data: b, error } = useQuery({
     queryKey: ['floor', props.venueId, 'booking', props.bookingId],
     queryFn: () => call(api.GET('/api/bookings/{id}', { params: { path: { id: props.bookingId } } })),
   });
   const [ask, setAsk] = useState<null | 'cancel' | 'capture' | 'move' | 'reject'>(null);
   const name = b?.guest_name ?? 'Guest';
-  const act = (done: string, run: () => Promise<unknown>, patch?: Change['patch']) => props.run({ bookingId: props.bookingId, done, run, patch });
+  const act = (done: string, run: () => Promise<unknown>, patch?: Change['patch']) =>
+    props.run({ bookingId: props.bookingId, done, run, patch });
   const tableNames = (ids: string[]) => ids.map((id) => props.tables.find((t) => t.id === id)?.table_number ?? '?').join('+') || 'none';
 
   const active = b && ['pending', 'pending_payment', 'approved', 'confirmed', 'checked_in'].includes(b.status);
@@ -91,7 +113,10 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
                 {props.writable && (
                   <div className="actions">
                     {b.status === 'pending' && (
-                      <Button className="button button--primary" onPress={() => act(`${name} approved`, () => bookingApi.approve(b.id), { status: 'approved' })}>
+                      <Button
+                        className="button button--primary"
+                        onPress={() => act(`${name} approved`, () => bookingApi.approve(b.id), { status: 'approved' })}
+                      >
                         Approve
                       </Button>
                     )}
@@ -101,17 +126,28 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
                       </Button>
                     )}
                     {waiting && (
-                      <Button className="button button--primary" onPress={() => act(`${name} seated`, () => bookingApi.status(b.id, 'checked_in', true), { status: 'checked_in' })}>
+                      <Button
+                        className="button button--primary"
+                        onPress={() => act(`${name} seated`, () => bookingApi.status(b.id, 'checked_in', true), { status: 'checked_in' })}
+                      >
                         Seat / check in
                       </Button>
                     )}
                     {waiting && !b.lifecycle.arrived && (
-                      <Button className="button" onPress={() => act(`${name} marked as arrived, waiting`, () => bookingApi.arrived(b.id, true))}>
+                      <Button
+                        className="button"
+                        onPress={() => act(`${name} marked as arrived, waiting`, () => bookingApi.arrived(b.id, true))}
+                      >
                         Arrived, not seated
                       </Button>
                     )}
                     {waiting && (
-                      <Button className="button" onPress={() => act(`${name} marked as a no-show`, () => bookingApi.status(b.id, 'no_show', true), { status: 'no_show' })}>
+                      <Button
+                        className="button"
+                        onPress={() =>
+                          act(`${name} marked as a no-show`, () => bookingApi.status(b.id, 'no_show', true), { status: 'no_show' })
+                        }
+                      >
                         No-show
                       </Button>
                     )}
@@ -126,12 +162,22 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
                       </Button>
                     )}
                     {active && (
-                      <Button className="button" onPress={() => act(b.table_locked ? `${name} unlocked` : `${name} locked`, () => bookingApi.lock(b.id, !b.table_locked), { table_locked: !b.table_locked })}>
+                      <Button
+                        className="button"
+                        onPress={() =>
+                          act(b.table_locked ? `${name} unlocked` : `${name} locked`, () => bookingApi.lock(b.id, !b.table_locked), {
+                            table_locked: !b.table_locked,
+                          })
+                        }
+                      >
                         {b.table_locked ? 'Unlock tables' : 'Lock tables'}
                       </Button>
                     )}
                     {active && !b.table_locked && (
-                      <Button className="button" onPress={() => act(`${name} seated at the best free tables`, () => bookingApi.autoAssign(b.id))}>
+                      <Button
+                        className="button"
+                        onPress={() => act(`${name} seated at the best free tables`, () => bookingApi.autoAssign(b.id))}
+                      >
                         Auto-assign
                       </Button>
                     )}
@@ -146,7 +192,10 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
                       </>
                     )}
                     {active && (b.deposit_type === 'none' || ['none', 'released', 'failed'].includes(b.payment_status)) && (
-                      <Button className="button" onPress={() => act(`Card hold requested from ${name}`, () => bookingApi.requestHold(b.id))}>
+                      <Button
+                        className="button"
+                        onPress={() => act(`Card hold requested from ${name}`, () => bookingApi.requestHold(b.id))}
+                      >
                         Request deposit
                       </Button>
                     )}
@@ -162,8 +211,10 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
                 <ol className="history">
                   {[...b.history].reverse().map((h, i) => (
                     <li key={i}>
-                      <span className="muted">{h.at.slice(0, 16).replace('T', ' ')} UTC</span> <strong>{h.action.replace(/_/g, ' ')}</strong>
-                      {h.to_status ? ` → ${STATUS[h.to_status]?.label ?? h.to_status}` : ''} <span className="muted">by {h.actor.name ?? h.actor.kind}</span>
+                      <span className="muted">{h.at.slice(0, 16).replace('T', ' ')} UTC</span>{' '}
+                      <strong>{h.action.replace(/_/g, ' ')}</strong>
+                      {h.to_status ? ` → ${STATUS[h.to_status]?.label ?? h.to_status}` : ''}{' '}
+                      <span className="muted">by {h.actor.name ?? h.actor.kind}</span>
                     </li>
                   ))}
                 </ol>
@@ -177,7 +228,9 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
               reason
               refund={b.payment_status !== 'none'}
               onClose={() => setAsk(null)}
-              onConfirm={({ reason, refund }) => act(`${name}'s booking cancelled`, () => bookingApi.cancel(b.id, reason, refund), { status: 'cancelled' })}
+              onConfirm={({ reason, refund }) =>
+                act(`${name}'s booking cancelled`, () => bookingApi.cancel(b.id, reason, refund), { status: 'cancelled' })
+              }
             />
           )}
           {b && ask === 'reject' && (
@@ -205,7 +258,9 @@ export function Drawer(props: { bookingId: string; venueId: string; tables: Tabl
               confirm="Capture"
               amount={b.deposit_pence}
               onClose={() => setAsk(null)}
-              onConfirm={({ amount }) => act(`Captured ${money(amount ?? b.deposit_pence)} from ${name}`, () => bookingApi.capture(b.id, amount))}
+              onConfirm={({ amount }) =>
+                act(`Captured ${money(amount ?? b.deposit_pence)} from ${name}`, () => bookingApi.capture(b.id, amount))
+              }
             />
           )}
           {b && ask === 'move' && (
@@ -286,10 +341,18 @@ function Ask(props: {
   );
 }
 
-function MoveDialog(props: { tables: Table[]; current: string[]; duration: number; onClose: () => void; onMove: (ids: string[], minutes: number) => void }) {
+function MoveDialog(props: {
+  tables: Table[];
+  current: string[];
+  duration: number;
+  onClose: () => void;
+  onMove: (ids: string[], minutes: number) => void;
+}) {
   const [ids, setIds] = useState<string[]>(props.current);
   const [minutes, setMinutes] = useState(String(props.duration));
-  const sorted = [...props.tables].filter((t) => t.status === 'active').sort((a, b) => a.table_number.localeCompare(b.table_number, 'en', { numeric: true }));
+  const sorted = [...props.tables]
+    .filter((t) => t.status === 'active')
+    .sort((a, b) => a.table_number.localeCompare(b.table_number, 'en', { numeric: true }));
   return (
     <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && props.onClose()} className="modal-overlay">
       <Modal className="modal">

@@ -56,9 +56,9 @@ export function FloorPage() {
   const [slot, setSlot] = useState<Slot | null>(null);
   const [preview, setPreview] = useState(false);
 
-  const tables = data.tables.data?.data ?? [];
-  const areas = data.areas.data?.data ?? [];
-  const bookings = data.bookings.data ?? [];
+  const tables = useMemo(() => data.tables.data?.data ?? [], [data.tables.data]);
+  const areas = useMemo(() => data.areas.data?.data ?? [], [data.areas.data]);
+  const bookings = useMemo(() => data.bookings.data ?? [], [data.bookings.data]);
   const layout = useMemo(() => layoutRows(tables, areas), [tables, areas]);
   const tableMap = useMemo(() => new Map(tables.map((t) => [t.id, t])), [tables]);
   const placed = useMemo(
@@ -73,7 +73,8 @@ export function FloorPage() {
 
   const smart = useQuery({
     queryKey: ['smart-preview', venue.id, date],
-    queryFn: () => call(api.GET('/api/my-venues/{venueId}/smart-tables/preview', { params: { path: { venueId: venue.id }, query: { date } } })),
+    queryFn: () =>
+      call(api.GET('/api/my-venues/{venueId}/smart-tables/preview', { params: { path: { venueId: venue.id }, query: { date } } })),
     enabled: preview,
   });
 
@@ -105,7 +106,13 @@ export function FloorPage() {
         </div>
         <nav className="toolbar__group segmented" aria-label="View">
           {(['grid', 'list', 'floor'] as const).map((v) => (
-            <Link key={v} to="/floor" search={(prev) => ({ ...prev, venue: venue.id, view: v === 'grid' ? undefined : v })} aria-current={view === v ? 'page' : undefined} className="segmented__item">
+            <Link
+              key={v}
+              to="/floor"
+              search={(prev) => ({ ...prev, venue: venue.id, view: v === 'grid' ? undefined : v })}
+              aria-current={view === v ? 'page' : undefined}
+              className="segmented__item"
+            >
               {v === 'grid' ? 'Grid' : v === 'list' ? 'List' : 'Floor plan'}
             </Link>
           ))}
@@ -121,7 +128,10 @@ export function FloorPage() {
             </Button>
           )}
           {writable && (
-            <Button className="button button--primary" onPress={() => setSlot({ tableId: null, minute: Math.max(0, Math.ceil(nowMinute / 15) * 15) })}>
+            <Button
+              className="button button--primary"
+              onPress={() => setSlot({ tableId: null, minute: Math.max(0, Math.ceil(nowMinute / 15) * 15) })}
+            >
               New…
             </Button>
           )}
@@ -154,13 +164,17 @@ export function FloorPage() {
             <ul className="moves">
               {smart.data.moves.map((m) => (
                 <li key={m.booking_id}>
-                  <strong>{m.start_time}</strong> {m.guest_name ?? 'Guest'} ({m.party_size}): table {m.from.table_numbers.join('+') || '—'} →{' '}
-                  <strong>{m.to.table_numbers.join('+')}</strong>
+                  <strong>{m.start_time}</strong> {m.guest_name ?? 'Guest'} ({m.party_size}): table {m.from.table_numbers.join('+') || '—'}{' '}
+                  → <strong>{m.to.table_numbers.join('+')}</strong>
                 </li>
               ))}
             </ul>
           )}
-          {smart.data && <p className="muted">{smart.data.seats_freed} seats freed. Shown on the grid as dashed outlines; the nightly pass applies them.</p>}
+          {smart.data && (
+            <p className="muted">
+              {smart.data.seats_freed} seats freed. Shown on the grid as dashed outlines; the nightly pass applies them.
+            </p>
+          )}
         </section>
       )}
 
@@ -195,7 +209,9 @@ export function FloorPage() {
             run({
               bookingId: p.booking.id,
               patch: { table_ids: tableIds },
-              done: tableIds.length ? `Moved ${p.booking.guest_name ?? 'the booking'} to ${label}` : `${p.booking.guest_name ?? 'Booking'} is unassigned`,
+              done: tableIds.length
+                ? `Moved ${p.booking.guest_name ?? 'the booking'} to ${label}`
+                : `${p.booking.guest_name ?? 'Booking'} is unassigned`,
               run: () => bookingApi.assign(p.booking.id, tableIds),
             })
           }
@@ -228,7 +244,9 @@ export function FloorPage() {
         <PacingBars steps={steps} />
       </footer>
 
-      {openId && <Drawer bookingId={openId} venueId={venue.id} tables={tables} run={run} onClose={() => setOpenId(null)} writable={writable} />}
+      {openId && (
+        <Drawer bookingId={openId} venueId={venue.id} tables={tables} run={run} onClose={() => setOpenId(null)} writable={writable} />
+      )}
       {slot && (
         <NewDialog
           venueId={venue.id}

@@ -5,7 +5,7 @@
  * combination together; the right edge resizes in 15-minute steps; to and from the unassigned strip) and by
  * keyboard (arrows up/down: table; Shift+arrows left/right: length; Enter commits; Escape cancels).
  */
-import { memo, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { Table } from './data';
 import { DAY_MINUTES, SNAP, clockOf, snap } from './time';
 import { GROUP_HEIGHT, LABEL_WIDTH, PX_PER_MINUTE, ROW_HEIGHT, STATUS, type Layout, type Placed, type PlacedBlock } from './model';
@@ -53,6 +53,12 @@ export function Grid(props: {
   const body = useRef<HTMLDivElement>(null);
   const strip = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+
+  // How long a render of the grid takes, up to the DOM being in place (the browser tests read it).
+  performance.mark('floor-grid:render');
+  useLayoutEffect(() => {
+    performance.measure('floor-grid', 'floor-grid:render');
+  });
 
   // Open at "now" (or the evening's first booking): the now line a quarter in from the left.
   useEffect(() => {
@@ -218,7 +224,10 @@ export function Grid(props: {
               row.kind === 'group' ? (
                 <div key={row.key} className="row row--group" style={{ height: GROUP_HEIGHT }}>
                   <div className="row__label">
-                    {row.name} <span className="muted">· {row.tables} tables</span>
+                    {row.name}{' '}
+                    <span className="muted">
+                      · {row.tables} tables · {row.covers} covers
+                    </span>
                   </div>
                 </div>
               ) : (
@@ -245,7 +254,12 @@ export function Grid(props: {
                   <div
                     key={b.block.id}
                     className="block"
-                    style={{ top: layout.rowY[i] + 3, left: b.start * PX_PER_MINUTE, width: (b.end - b.start) * PX_PER_MINUTE, height: ROW_HEIGHT - 6 }}
+                    style={{
+                      top: layout.rowY[i] + 3,
+                      left: b.start * PX_PER_MINUTE,
+                      width: (b.end - b.start) * PX_PER_MINUTE,
+                      height: ROW_HEIGHT - 6,
+                    }}
                   >
                     <span>Blocked: {b.block.reason}</span>
                   </div>
@@ -276,14 +290,22 @@ export function Grid(props: {
               {pending &&
                 pending.over !== 'strip' &&
                 (() => {
-                  const tables = pending.mode === 'resize' ? pending.placed.booking.table_ids.map((id) => layout.tableRows[layout.tableIndex.get(id) ?? -1]).filter(Boolean) : targetTables(pending);
+                  const tables =
+                    pending.mode === 'resize'
+                      ? pending.placed.booking.table_ids.map((id) => layout.tableRows[layout.tableIndex.get(id) ?? -1]).filter(Boolean)
+                      : targetTables(pending);
                   const width = (pending.placed.duration + (pending.mode === 'resize' ? pending.minutes : 0)) * PX_PER_MINUTE;
                   return (tables ?? []).map((t) => (
                     <div
                       key={`ghost-${t.id}`}
                       className="ghost"
                       aria-hidden="true"
-                      style={{ top: layout.rowY[layout.tableIndex.get(t.id)!] + 3, left: pending.placed.start * PX_PER_MINUTE, width, height: ROW_HEIGHT - 6 }}
+                      style={{
+                        top: layout.rowY[layout.tableIndex.get(t.id)!] + 3,
+                        left: pending.placed.start * PX_PER_MINUTE,
+                        width,
+                        height: ROW_HEIGHT - 6,
+                      }}
                     >
                       {describe(pending)}
                     </div>
@@ -299,7 +321,12 @@ export function Grid(props: {
                     <div
                       key={`proposal-${p.booking.id}-${id}`}
                       className="proposal"
-                      style={{ top: layout.rowY[i] + 3, left: p.start * PX_PER_MINUTE, width: p.duration * PX_PER_MINUTE, height: ROW_HEIGHT - 6 }}
+                      style={{
+                        top: layout.rowY[i] + 3,
+                        left: p.start * PX_PER_MINUTE,
+                        width: p.duration * PX_PER_MINUTE,
+                        height: ROW_HEIGHT - 6,
+                      }}
                     >
                       → {p.booking.guest_name ?? 'Guest'} ({p.booking.guest_count})
                     </div>
@@ -349,7 +376,14 @@ const Pill = memo(function Pill(props: {
   const { p } = props;
   const b = p.booking;
   const status = STATUS[b.status] ?? { label: b.status, icon: '' };
-  const classes = ['pill', `status-${b.status}`, p.conflict && 'pill--conflict', p.tooSmall && 'pill--small', p.late && 'pill--late', props.dragging && 'pill--dragging']
+  const classes = [
+    'pill',
+    `status-${b.status}`,
+    p.conflict && 'pill--conflict',
+    p.tooSmall && 'pill--small',
+    p.late && 'pill--late',
+    props.dragging && 'pill--dragging',
+  ]
     .filter(Boolean)
     .join(' ');
   return (

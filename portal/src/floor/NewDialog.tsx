@@ -1,7 +1,22 @@
 /** From an empty cell (or "New…"): a reservation, a walk-in or a block, with a guest search box. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, ComboBox, Dialog, Heading, Input, Label, ListBox, ListBoxItem, Modal, ModalOverlay, Popover, Radio, RadioGroup, TextField } from 'react-aria-components';
+import {
+  Button,
+  ComboBox,
+  Dialog,
+  Heading,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Modal,
+  ModalOverlay,
+  Popover,
+  Radio,
+  RadioGroup,
+  TextField,
+} from 'react-aria-components';
 import { api, ApiError, call } from '../api/client';
 import { floorKey, type Table } from './data';
 import type { Slot } from './Grid';
@@ -11,7 +26,14 @@ const endOf = (date: string, time: string, minutes: number) => atServiceMinute(d
 
 type Kind = 'reservation' | 'walk_in' | 'block';
 
-export function NewDialog(props: { venueId: string; date: string; slot: Slot; tables: Table[]; onClose: () => void; onDone: (text: string) => void }) {
+export function NewDialog(props: {
+  venueId: string;
+  date: string;
+  slot: Slot;
+  tables: Table[];
+  onClose: () => void;
+  onDone: (text: string) => void;
+}) {
   const client = useQueryClient();
   const start = atServiceMinute(props.date, props.slot.minute);
   const [kind, setKind] = useState<Kind>(props.slot.kind ?? 'reservation');
@@ -29,7 +51,8 @@ export function NewDialog(props: { venueId: string; date: string; slot: Slot; ta
 
   const search = useQuery({
     queryKey: ['guest-search', props.venueId, query],
-    queryFn: () => call(api.GET('/api/my-venues/{venueId}/guests/search', { params: { path: { venueId: props.venueId }, query: { q: query } } })),
+    queryFn: () =>
+      call(api.GET('/api/my-venues/{venueId}/guests/search', { params: { path: { venueId: props.venueId }, query: { q: query } } })),
     enabled: kind !== 'block' && query.trim().length >= 2 && !guestId,
     staleTime: 30_000,
   });
@@ -76,7 +99,7 @@ export function NewDialog(props: { venueId: string; date: string; slot: Slot; ta
       <Modal className="modal">
         <Dialog>
           <Heading slot="title">New at {table ? `table ${table.table_number}` : 'the venue'}</Heading>
-          <form onSubmit={submit} className="form">
+          <form onSubmit={(e) => void submit(e)} className="form">
             <RadioGroup value={kind} onChange={(v) => setKind(v as Kind)} orientation="horizontal" className="segmented-radio">
               <Label>What</Label>
               <div className="segmented">

@@ -4,7 +4,9 @@ import { clockOf } from './time';
 import { STATUS, type Placed, type PlacedBlock } from './model';
 
 export function ListView(props: { placed: Placed[]; tables: Map<string, Table>; onOpen: (id: string) => void }) {
-  const rows = [...props.placed].sort((a, b) => a.start - b.start || (a.booking.guest_name ?? '').localeCompare(b.booking.guest_name ?? ''));
+  const rows = [...props.placed].sort(
+    (a, b) => a.start - b.start || (a.booking.guest_name ?? '').localeCompare(b.booking.guest_name ?? ''),
+  );
   return (
     <div className="list-wrap" tabIndex={0} role="region" aria-label="Bookings list">
       <table className="list">
@@ -48,7 +50,13 @@ export function ListView(props: { placed: Placed[]; tables: Map<string, Table>; 
 }
 
 type TableState = 'free' | 'upcoming' | 'seated' | 'late' | 'blocked';
-const STATE_LABEL: Record<TableState, string> = { free: 'Free', upcoming: 'Booked soon', seated: 'Seated', late: 'Late', blocked: 'Blocked' };
+const STATE_LABEL: Record<TableState, string> = {
+  free: 'Free',
+  upcoming: 'Booked soon',
+  seated: 'Seated',
+  late: 'Late',
+  blocked: 'Blocked',
+};
 
 export function FloorPlan(props: {
   tables: Table[];
@@ -64,7 +72,9 @@ export function FloorPlan(props: {
   const floors = [...props.floors].sort((a, b) => a.sort_order - b.sort_order);
   const floor = floors.find((f) => f.id === props.floorId) ?? floors[0];
   const now = props.nowMinute >= 0 ? props.nowMinute : 0;
-  const onFloor = props.tables.filter((t) => t.status === 'active' && (!floor || t.floor_id === floor.id || (!t.floor_id && floor === floors[0])));
+  const onFloor = props.tables.filter(
+    (t) => t.status === 'active' && (!floor || t.floor_id === floor.id || (!t.floor_id && floor === floors[0])),
+  );
   const placed = onFloor.map((t, i) => ({ t, x: t.x ?? 40 + (i % 8) * 110, y: t.y ?? 40 + Math.floor(i / 8) * 110 }));
   const width = Math.max(600, ...placed.map((p) => p.x + 120));
   const height = Math.max(300, ...placed.map((p) => p.y + 120));
@@ -86,7 +96,13 @@ export function FloorPlan(props: {
       {floors.length > 1 && (
         <nav className="segmented" aria-label="Floors">
           {floors.map((f) => (
-            <button key={f.id} type="button" className="segmented__item" aria-current={f.id === floor?.id ? 'page' : undefined} onClick={() => props.onFloor(f.id)}>
+            <button
+              key={f.id}
+              type="button"
+              className="segmented__item"
+              aria-current={f.id === floor?.id ? 'page' : undefined}
+              onClick={() => props.onFloor(f.id)}
+            >
               {f.name}
             </button>
           ))}

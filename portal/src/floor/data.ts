@@ -35,7 +35,10 @@ async function dayBookings(venueId: string, date: string): Promise<Booking[]> {
   do {
     const page = await call(
       api.GET('/api/my-venues/{venueId}/bookings', {
-        params: { path: { venueId }, query: { from: date, to: addDays(date, 1), paging: 'cursor', limit: 200, ...(cursor ? { cursor } : {}) } },
+        params: {
+          path: { venueId },
+          query: { from: date, to: addDays(date, 1), paging: 'cursor', limit: 200, ...(cursor ? { cursor } : {}) },
+        },
       }),
     );
     all.push(...page.data);
@@ -52,9 +55,17 @@ export function useFloorData(venueId: string, date: string, pollMs: number) {
     queries: [
       { queryKey: [...key, 'tables'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables', { params: path })), ...options },
       { queryKey: [...key, 'areas'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/seating-areas', { params: path })), ...options },
-      { queryKey: [...key, 'combos'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables/combos', { params: path })), ...options },
+      {
+        queryKey: [...key, 'combos'],
+        queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables/combos', { params: path })),
+        ...options,
+      },
       { queryKey: [...key, 'floors'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/floors', { params: path })), ...options },
-      { queryKey: [...key, 'blocks'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables/blocks', { params: path })), ...options },
+      {
+        queryKey: [...key, 'blocks'],
+        queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables/blocks', { params: path })),
+        ...options,
+      },
       { queryKey: [...key, 'bookings', date], queryFn: () => dayBookings(venueId, date), ...options },
       {
         queryKey: [...key, 'shifts'],
@@ -88,7 +99,7 @@ export function useLiveChanges(venueId: string, onLive: (live: boolean) => void)
         if (!response.ok || !response.body) {
           onLive(false);
           // No stream on this server (404): polling only. Other failures: try again in a while.
-          if (response.status !== 404 && response.status !== 401) retry = setTimeout(connect, 30_000);
+          if (response.status !== 404 && response.status !== 401) retry = setTimeout(() => void connect(), 30_000);
           return;
         }
         onLive(true);
@@ -107,10 +118,10 @@ export function useLiveChanges(venueId: string, onLive: (live: boolean) => void)
           }
         }
         onLive(false);
-        if (!stopped) retry = setTimeout(connect, 2_000);
+        if (!stopped) retry = setTimeout(() => void connect(), 2_000);
       } catch {
         onLive(false);
-        if (!stopped) retry = setTimeout(connect, 30_000);
+        if (!stopped) retry = setTimeout(() => void connect(), 30_000);
       }
     };
     void connect();

@@ -100,7 +100,12 @@ export function flagsOf(booking: Booking, late: boolean): string[] {
 }
 
 /** The day's bookings placed on the grid, with conflicts (two on a table at once) and too-small tables. */
-export function placeBookings(bookings: Booking[], tables: Map<string, Table>, day: string, now: { day: string; minute: number }): Placed[] {
+export function placeBookings(
+  bookings: Booking[],
+  tables: Map<string, Table>,
+  day: string,
+  now: { day: string; minute: number },
+): Placed[] {
   const placed: Placed[] = [];
   for (const booking of bookings) {
     if (!SHOWN_STATUSES.has(booking.status) || !booking.start_time) continue;

@@ -49,7 +49,7 @@ export function SignIn({ expired }: { expired: boolean }) {
             Session expired: sign in again to carry on where you were.
           </p>
         )}
-        <Form onSubmit={submit} validationBehavior="aria">
+        <Form onSubmit={(e) => void submit(e)} validationBehavior="aria">
           {challenge ? (
             <TextField name="code" isRequired autoFocus inputMode="numeric" autoComplete="one-time-code" className="field">
               <Label>Authentication code</Label>

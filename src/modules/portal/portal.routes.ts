@@ -65,7 +65,10 @@ export const portalRoutes: RoutePlugin<{ build: () => PortalBuild | undefined; c
     if (/\.[A-Za-z0-9]+$/.test(last)) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found' });
     const current = build();
     if (!current) return reply.code(503).header('cache-control', 'no-store').header('retry-after', '5').send({ error: NOT_BUILT });
-    const html = current.index.replace('<head>', `<head>\n    <meta name="server-now" content="${escapeAttribute(clock.now().toISOString())}" />`);
+    const html = current.index.replace(
+      '<head>',
+      `<head>\n    <meta name="server-now" content="${escapeAttribute(clock.now().toISOString())}" />`,
+    );
     return pageHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   });
 };
