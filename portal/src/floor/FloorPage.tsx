@@ -273,7 +273,7 @@ function PacingBars({ steps }: { steps: number[] }) {
   const shown = steps.slice(Math.max(0, first - 2), Math.min(steps.length, last + 3));
   const offset = Math.max(0, first - 2);
   return (
-    <ol className="pacing__bars" aria-label="Covers per 15 minutes">
+    <ol className="pacing__bars" aria-label="Covers per 15 minutes" tabIndex={0}>
       {shown.map((covers, i) => (
         <li key={i} title={`${clockOf((offset + i) * 15)}: ${covers} covers`}>
           <span className="pacing__bar" style={{ height: `${Math.round((covers / max) * 28) + 2}px` }} aria-hidden="true" />
