@@ -53,6 +53,8 @@ export function Grid(props: {
   const body = useRef<HTMLDivElement>(null);
   const strip = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+  // A drag ends in a click on the pill: that click must not open the drawer.
+  const dragged = useRef(false);
 
   // How long a render of the grid takes, up to the DOM being in place (the browser tests read it).
   performance.mark('floor-grid:render');
@@ -122,6 +124,7 @@ export function Grid(props: {
   };
 
   const startDrag = (event: PointerEvent<HTMLElement>, p: Placed, mode: Pending['mode']) => {
+    dragged.current = false;
     if (!props.writable || event.button !== 0 || p.booking.table_locked) return;
     event.preventDefault();
     event.currentTarget.setPointerCapture(event.pointerId);
@@ -143,9 +146,9 @@ export function Grid(props: {
   const dragEnd = (event: PointerEvent<HTMLElement>) => {
     if (!pending?.origin) return;
     const moved = Math.abs(event.clientX - pending.origin.x) + Math.abs(event.clientY - pending.origin.y) > 4;
+    dragged.current = moved;
     if (!moved) {
       setPending(null);
-      props.onOpen(pending.placed.booking.id);
       return;
     }
     commit(pending);
@@ -176,6 +179,11 @@ export function Grid(props: {
     }
   };
 
+  const openUnlessDragged = (id: string) => {
+    if (dragged.current) dragged.current = false;
+    else props.onOpen(id);
+  };
+
   const emptyClick = (event: React.MouseEvent<HTMLDivElement>) => {
     if ((event.target as HTMLElement).closest('.pill, .block, .row__label')) return;
     const rect = body.current!.getBoundingClientRect();
@@ -200,7 +208,7 @@ export function Grid(props: {
             onPointerDown={(e) => startDrag(e, p, 'assign')}
             onPointerMove={dragMove}
             onPointerUp={dragEnd}
-            onKeyDown={(e) => e.key === 'Enter' && props.onOpen(p.booking.id)}
+            onClick={() => openUnlessDragged(p.booking.id)}
             aria-label={`${label(p)}. Drag onto a table to seat.`}
           >
             <strong>{p.booking.start_time}</strong> {p.booking.guest_name ?? 'Guest'} · {p.booking.guest_count}
@@ -282,7 +290,7 @@ export function Grid(props: {
                       onPointerMove={dragMove}
                       onPointerUp={dragEnd}
                       onKeyDown={keyDown}
-                      onOpen={props.onOpen}
+                      onOpen={openUnlessDragged}
                     />
                   );
                 }),
@@ -400,6 +408,7 @@ const Pill = memo(function Pill(props: {
         onPointerDown={(e) => props.onPointerDown(e, p, 'move')}
         onPointerMove={props.onPointerMove}
         onPointerUp={props.onPointerUp}
+        onClick={() => props.onOpen(b.id)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.defaultPrevented && !props.dragging) {
             props.onOpen(b.id);
