@@ -75,7 +75,7 @@ describe.skipIf(!chromiumPresent)('signing in to the portal', () => {
     await page.getByRole('link', { name: 'Floor', exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Door' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'New…' }).count()).toBe(0);
-    await page.locator('.pill__body').first().click();
+    await page.locator('.pill').first().click();
     const drawer = page.getByRole('dialog');
     await drawer.getByRole('tab', { name: 'Details' }).waitFor();
     expect(await drawer.getByRole('button', { name: /No-show|Seat|Cancel/ }).count()).toBe(0);

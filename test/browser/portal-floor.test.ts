@@ -95,14 +95,11 @@ describe.skipIf(!chromiumPresent)('the reservation floor', () => {
     expect((await booking(h, id)).table_ids).toEqual([await tableId(h, '8')]);
 
     // Resize: the right edge dragged by 30 minutes (60 px at 2 px a minute).
-    const box = (await pill(page, 'Drew Drag').boundingBox())!;
-    await page.mouse.move(box.x + box.width + 4, box.y + box.height / 2);
-    const handle = page.locator('.pill', { has: pill(page, 'Drew Drag') }).locator('.pill__resize');
-    const edge = (await handle.boundingBox())!;
-    await page.mouse.move(edge.x + 3, edge.y + edge.height / 2);
+    const edge = (await pill(page, 'Drew Drag').boundingBox())!;
+    await page.mouse.move(edge.x + edge.width - 4, edge.y + edge.height / 2);
     await page.mouse.down();
-    await page.mouse.move(edge.x + 33, edge.y + edge.height / 2, { steps: 4 });
-    await page.mouse.move(edge.x + 63, edge.y + edge.height / 2, { steps: 4 });
+    await page.mouse.move(edge.x + edge.width + 26, edge.y + edge.height / 2, { steps: 4 });
+    await page.mouse.move(edge.x + edge.width + 56, edge.y + edge.height / 2, { steps: 4 });
     await page.mouse.up();
     await expect.poll(async () => (await booking(h, id)).duration_minutes).toBe(120);
     await screenshot(page, 'after-moves');

@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, call } from '../api/client';
 import { floorRoute } from '../router';
@@ -66,7 +66,8 @@ export function FloorPage() {
     [bookings, tableMap, date, today, nowMinute],
   );
   const blocks = useMemo(() => placeBlocks(data.blocks.data?.data ?? [], date, timeZone), [data.blocks.data, date, timeZone]);
-  const steps = useMemo(() => pacing(placed), [placed]);
+  // The pacing strip follows the grid in a second, lower-priority render: the grid is what staff wait for.
+  const steps = useDeferredValue(useMemo(() => pacing(placed), [placed]));
   const totals = useMemo(() => shiftTotals(placed, data.shifts.data?.data ?? [], date), [placed, data.shifts.data, date]);
   const unassigned = placed.filter((p) => p.booking.table_ids.length === 0 && p.booking.status !== 'no_show');
   const writable = can('bookings', 'write');
@@ -265,7 +266,7 @@ export function FloorPage() {
 }
 
 /** Covers starting in each 15 minutes of the busy part of the day, as a compact bar strip with numbers. */
-function PacingBars({ steps }: { steps: number[] }) {
+const PacingBars = memo(function PacingBars({ steps }: { steps: number[] }) {
   const first = steps.findIndex((s) => s > 0);
   if (first < 0) return <p className="muted">No covers booked for this day yet.</p>;
   const last = steps.length - 1 - [...steps].reverse().findIndex((s) => s > 0);
@@ -286,4 +287,4 @@ function PacingBars({ steps }: { steps: number[] }) {
       ))}
     </ol>
   );
-}
+});
