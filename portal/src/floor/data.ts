@@ -6,7 +6,7 @@
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, call } from '../api/client';
-import type { components, paths } from '../api/schema';
+import type { paths } from '../api/schema';
 import { session } from '../api/session';
 import { addDays } from './time';
 
@@ -17,14 +17,10 @@ type Json<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends
   : never;
 
 export type Booking = Json<'/api/my-venues/{venueId}/bookings', 'get'>['data'][number];
-export type BookingDetail = Json<'/api/bookings/{id}', 'get'>;
 export type Table = Json<'/api/my-venues/{venueId}/tables', 'get'>['data'][number];
 export type Block = Json<'/api/my-venues/{venueId}/tables/blocks', 'get'>['data'][number];
-export type Combo = Json<'/api/my-venues/{venueId}/tables/combos', 'get'>['data'][number];
 export type Area = Json<'/api/my-venues/{venueId}/seating-areas', 'get'>['data'][number];
 export type Floor = Json<'/api/my-venues/{venueId}/floors', 'get'>['data'][number];
-export type Shift = Json<'/api/my-venues/{venueId}/shifts', 'get'>['data'][number];
-export type { components };
 
 export const floorKey = (venueId: string) => ['floor', venueId] as const;
 
