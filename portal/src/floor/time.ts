@@ -4,17 +4,16 @@
  * 06:00 → 06:00: a position on the grid is a "service minute", 0 at 06:00 of the floor's date.
  * Instants (block times, "now") are turned into venue-local parts with Intl in the venue's zone.
  */
+import { parseDate } from '@internationalized/date';
 export const DAY_START = 6 * 60;
 export const DAY_MINUTES = 24 * 60;
 export const SNAP = 15;
 
 export const clockMinutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-/** Calendar arithmetic on `YYYY-MM-DD` (UTC noon: no zone or daylight-saving step can move the day). */
+/** Calendar arithmetic on `YYYY-MM-DD`, on calendar dates (no zone, so no daylight-saving step can move the day). */
 export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  return parseDate(date).add({ days }).toString();
 }
 
 /** The service minute of a venue-local date and time on the floor of `day` (negative or ≥ 1440 when outside). */
