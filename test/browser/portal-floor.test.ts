@@ -162,6 +162,59 @@ describe.skipIf(!chromiumPresent)('the reservation floor', () => {
     await expect.poll(() => drawer.count()).toBe(0);
   });
 
+  it('drags a booking off its table onto the unassigned strip, and back onto another table', async () => {
+    const id = await staffBooking(h, {
+      time: '17:00',
+      duration_minutes: 60,
+      guest_name: 'Uma Unassigned',
+      table_ids: [await tableId(h, '6')],
+    });
+    await pill(page, 'Uma Unassigned').waitFor();
+    await cellPoint(page, '6', '17:00');
+    const from = (await pill(page, 'Uma Unassigned').boundingBox())!;
+    const strip = (await page.getByRole('group', { name: 'Unassigned bookings' }).boundingBox())!;
+    await page.mouse.move(from.x + 10, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 10, strip.y + strip.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await expect.poll(async () => (await booking(h, id)).table_ids).toEqual([]);
+    const chip = page.getByRole('button', { name: /^Uma Unassigned,.*Drag onto a table/ });
+    await chip.waitFor();
+    await screenshot(page, 'unassigned');
+
+    await cellPoint(page, '5', '17:00');
+    const at = (await chip.boundingBox())!;
+    const row = (await rowOf(page, '5').boundingBox())!;
+    await page.mouse.move(at.x + 10, at.y + at.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(at.x + 40, row.y + row.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await expect.poll(async () => (await booking(h, id)).table_ids).toEqual([await tableId(h, '5')]);
+  });
+
+  it('blocks a table from the new dialog, drawn hatched on the grid', async () => {
+    await page.getByRole('button', { name: 'New…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('label', { hasText: 'Block' }).click();
+    await dialog.getByLabel('Table').selectOption({ label: '7 (4)' });
+    await dialog.getByLabel('Reason').fill('Private party');
+    await dialog.getByRole('button', { name: 'Block table' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const blocks = (await h.t.app.inject({ url: `/api/my-venues/${h.venueId}/tables/blocks`, headers: h.staff })).json() as {
+      data: { table_number: string; reason: string }[];
+    };
+    expect(blocks.data).toContainEqual(expect.objectContaining({ table_number: '7', reason: 'Private party' }));
+    await page.locator('.block', { hasText: 'Private party' }).waitFor();
+  });
+
+  it('shows the smart-table proposal', async () => {
+    await page.getByRole('button', { name: 'Smart tables' }).click();
+    const panel = page.getByRole('region', { name: 'Smart-table proposal' });
+    await expect.poll(() => panel.textContent()).toMatch(/seats freed|already as good/);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Smart tables' }).click();
+  });
+
   it('shows a booking made through the public API without a reload', async () => {
     const slots = (await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=${h.today}&party_size=2` })).json() as {
       slots: { time: string; access_rule_id: string; available: boolean }[];
