@@ -115,7 +115,13 @@ export function FloorPlan(props: {
           </span>
         ))}
       </p>
-      <svg className="plan" viewBox={`0 0 ${width} ${height}`} style={{ maxWidth: width }} role="group" aria-label={`Floor plan${floor ? `: ${floor.name}` : ''}`}>
+      <svg
+        className="plan"
+        viewBox={`0 0 ${width} ${height}`}
+        style={{ maxWidth: width }}
+        role="group"
+        aria-label={`Floor plan${floor ? `: ${floor.name}` : ''}`}
+      >
         {placed.map(({ t, x, y }) => {
           const { state, booking } = stateOf(t);
           const round = t.shape === 'round' || t.shape === 'circle';
