@@ -65,8 +65,7 @@ describe.skipIf(!chromiumPresent)('the floor at scale', () => {
     await expect.poll(() => page.locator('.pill').count(), { timeout: 15_000 }).toBe(300);
     expect(await page.locator('.row:not(.row--group)').count()).toBe(80);
 
-    // The busy day's first render, four times (away to the empty next day and back): this machine is shared,
-    // so the fastest of the four is the grid's own cost, the others include waiting for a CPU.
+    // The busy day's first render (cold), then three more after a trip to the empty next day and back.
     for (let i = 0; i < 3; i++) {
       await page.getByRole('button', { name: 'Next day' }).click();
       await expect.poll(() => page.locator('.pill').count()).toBe(0);
@@ -78,10 +77,12 @@ describe.skipIf(!chromiumPresent)('the floor at scale', () => {
         .filter((m) => (m.detail as { bookings: number; fresh: boolean }).bookings === 300 && (m.detail as { fresh: boolean }).fresh)
         .map((m) => m.duration),
     );
-    const fastest = Math.min(...measures);
     console.log(`80 tables × 300 bookings: ${measures.map((m) => m.toFixed(1)).join(', ')} ms`);
-    expect(measures.length).toBeGreaterThanOrEqual(4);
-    expect(fastest).toBeLessThan(100);
+    expect(measures.length).toBe(4);
+    // The first, cold render is the one staff wait for; the machine is shared, so a later one may be
+    // held up by another process: the median of the four is held to the same bound.
+    expect(measures[0]).toBeLessThan(100);
+    expect([...measures].sort((a, b) => a - b)[1]).toBeLessThan(100);
 
     // No waterfall: tables, blocks and the first page of bookings are all asked for before any of them answers.
     const first = (pattern: RegExp) => requests.find((r) => pattern.test(r.url))!;
