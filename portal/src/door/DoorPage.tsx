@@ -81,11 +81,14 @@ export default function DoorPage() {
       if (what.token) {
         const answer = await call(api.POST('/api/check-in', { body: { qr_token: what.token } }));
         setResult({ text: `Checked in: ${answer.guest_name ?? 'Guest'}, ${answer.guest_count} covers`, ok: true });
+        setFound(null);
       } else if (what.reference) {
         const answer = await call(
           api.PATCH('/api/bookings/{id}/status', { params: { path: { id: what.reference } }, body: { status: 'checked_in' } }),
         );
         setResult({ text: `Checked in: ${answer.booking.guest_name ?? 'Guest'}, ${answer.booking.guest_count} covers`, ok: true });
+        setFound(null);
+        setReference('');
       }
     } catch (caught) {
       setResult({ text: caught instanceof ApiError ? caught.message : 'Could not reach the server', ok: false });
@@ -108,6 +111,9 @@ export default function DoorPage() {
         }),
       );
       setResult({ text: `Turned away: ${answer.booking.guest_name ?? 'Guest'}${refund ? ' (refunded)' : ''}`, ok: true });
+      setFound(null);
+      setReference('');
+      setReason('');
     } catch (caught) {
       setResult({ text: caught instanceof ApiError ? caught.message : 'Could not reach the server', ok: false });
     }
