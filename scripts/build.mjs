@@ -104,9 +104,12 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
 
 function swapIn(outdir) {
   const old = `${DIST}.old-${process.pid}`;
-  // The widget build (scripts/build-widget.mjs) lives in dist/widget/ and has its own staleness check.
-  const widget = path.join(DIST, 'widget');
-  if (fs.existsSync(widget)) fs.renameSync(widget, path.join(outdir, 'widget'));
+  // The widget and portal builds (scripts/build-widget.mjs, scripts/build-portal.mjs) live in dist/widget/
+  // and dist/portal/ with their own staleness checks: they move over to the new dist/.
+  for (const ui of ['widget', 'portal']) {
+    const built = path.join(DIST, ui);
+    if (fs.existsSync(built)) fs.renameSync(built, path.join(outdir, ui));
+  }
   if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
   fs.renameSync(outdir, DIST);
   fs.rmSync(old, { recursive: true, force: true });

@@ -61,7 +61,7 @@ async function ensureRedis() {
   }
 }
 
-/** The widget pages' tests need the built widgets (dist/widget), built here when widget/ changed. */
+/** The widget pages' tests need the built widgets (dist/widget), built here when widget/ changed; the portal's likewise. */
 async function ensureWidgetBuild() {
   // @ts-expect-error: a plain ES module script without type declarations
   const { buildWidget, widgetIsStale } = (await import('../scripts/build-widget.mjs')) as {
@@ -76,6 +76,17 @@ async function ensureWidgetBuild() {
     await withBuildLock(
       () => buildWidget(),
       () => !widgetIsStale(),
+    );
+  // The portal's tests (and the browser tests) need the built portal (dist/portal) likewise.
+  // @ts-expect-error: a plain ES module script without type declarations
+  const { buildPortal, portalIsStale } = (await import('../scripts/build-portal.mjs')) as {
+    buildPortal: () => Promise<boolean>;
+    portalIsStale: () => boolean;
+  };
+  if (portalIsStale())
+    await withBuildLock(
+      () => buildPortal(),
+      () => !portalIsStale(),
     );
 }
 

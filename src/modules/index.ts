@@ -50,6 +50,7 @@ import {
   venuesRoutes,
 } from './venues/index.js';
 import { anonymiseGuestVouchers, createVouchersModule, guestVouchers, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
+import { portalBuildLoader, portalRoutes } from './portal/index.js';
 import { createWidgetPages, widgetBuildLoader, widgetRoutes } from './widgets/index.js';
 
 export function composeModules(infra: Infra) {
@@ -267,4 +268,5 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
+  await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }

@@ -1,0 +1,69 @@
+/**
+ * The portal's routes (code-based, under /app/) with typed search params: the floor's venue, date, view
+ * and floor live in the URL, so a view is linkable and survives a reload.
+ */
+import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { lazy } from 'react';
+import { Shell } from './shell/Shell';
+import { FloorPage } from './floor/FloorPage';
+
+export type FloorView = 'grid' | 'list' | 'floor';
+export interface FloorSearch {
+  venue?: string;
+  date?: string;
+  view?: FloorView;
+  floor?: string;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.length > 0 && value.length < 100 ? value : undefined);
+const date = (value: unknown) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined);
+
+const rootRoute = createRootRoute({ component: Shell });
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/floor', search: {} });
+  },
+});
+
+export const floorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/floor',
+  validateSearch: (search: Record<string, unknown>): FloorSearch => ({
+    venue: text(search.venue),
+    date: date(search.date),
+    view: search.view === 'list' || search.view === 'floor' ? search.view : undefined,
+    floor: text(search.floor),
+  }),
+  component: FloorPage,
+});
+
+// The door screen brings the QR decoder along: loaded when first opened, not with the floor.
+const DoorPage = lazy(() => import('./door/DoorPage'));
+export const doorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/door',
+  validateSearch: (search: Record<string, unknown>): { venue?: string } => ({ venue: text(search.venue) }),
+  component: DoorPage,
+});
+
+export const router = createRouter({
+  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute]),
+  basepath: '/app',
+  defaultNotFoundComponent: () => (
+    <main className="page" id="main">
+      <h1>Page not found</h1>
+      <p>
+        <a href="/app/floor">Go to the floor</a>
+      </p>
+    </main>
+  ),
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

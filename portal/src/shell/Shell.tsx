@@ -1,0 +1,94 @@
+/**
+ * The app shell: sign-in when there is no session (the URL stays, so the same page opens after it), then
+ * the top bar with the venue switcher, the navigation the caller's permissions allow, and sign-out.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Suspense } from 'react';
+import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { api } from '../api/client';
+import { session } from '../api/session';
+import { SignIn } from './SignIn';
+import { useCan, useCurrentVenue, useSession, useVenues } from './account';
+
+export function Shell() {
+  const { session: current, expired } = useSession();
+  if (!current) return <SignIn expired={expired} />;
+  return <SignedIn name={current.user.name} />;
+}
+
+function SignedIn({ name }: { name: string }) {
+  const can = useCan();
+  const venue = useCurrentVenue();
+  const { data: venues, error } = useVenues();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const path = useRouterState({ select: (state) => state.location.pathname });
+
+  async function signOut() {
+    await api.POST('/api/auth/logout').catch(() => undefined);
+    session.signOut();
+    client.clear();
+  }
+
+  return (
+    <div className="app">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Maitred</span>
+        {venues && venues.length > 0 && venue && (
+          <Select
+            className="venue-switch"
+            selectedKey={venue.id}
+            onSelectionChange={(key) => void navigate({ to: path.endsWith('/door') ? '/door' : '/floor', search: { venue: String(key) } })}
+          >
+            <Label className="visually-hidden">Venue</Label>
+            <Button className="button button--quiet">
+              <SelectValue />
+              <span aria-hidden="true"> ▾</span>
+            </Button>
+            <Popover>
+              <ListBox items={venues} className="menu">
+                {(item) => (
+                  <ListBoxItem id={item.id} className="menu__item">
+                    {item.name}
+                  </ListBoxItem>
+                )}
+              </ListBox>
+            </Popover>
+          </Select>
+        )}
+        <nav aria-label="Main" className="nav">
+          {can('bookings', 'read') && (
+            <Link to="/floor" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Floor
+            </Link>
+          )}
+          {can('bookings', 'write') && (
+            <Link to="/door" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Door
+            </Link>
+          )}
+        </nav>
+        <span className="topbar__user">{name}</span>
+        <Button className="button button--quiet" onPress={() => void signOut()}>
+          Sign out
+        </Button>
+      </header>
+      {error && (
+        <p className="error page" role="alert">
+          {error.message}
+        </p>
+      )}
+      {venues && venues.length === 0 && (
+        <main className="page" id="main">
+          <h1>No venues yet</h1>
+          <p>Your account has no venue you may work on.</p>
+        </main>
+      )}
+      <Suspense fallback={<p className="page">Loading…</p>}>{venue && <Outlet />}</Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * What the portal browser tests share: the application with the demo venue on 127.0.0.1 (its fixed test
+ * clock is the venue's "now"), Debian's chromium, a page signed in as the demo manager at a given width,
+ * and checks: no console errors or failed requests, axe (WCAG 2.1 A/AA), screenshots under test-results/.
+ */
+import fs from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { DEMO_EMAIL, DEMO_PASSWORD, runDemo } from '../../src/demo/demo.js';
+import { createOperatorAccount } from '../../src/modules/team/index.js';
+import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
+import { CHROMIUM } from './widget-harness.js';
+
+export { chromiumPresent } from './widget-harness.js';
+export { DEMO_EMAIL, DEMO_PASSWORD };
+
+export interface PortalHarness {
+  t: TestApp;
+  browser: Browser;
+  origin: string;
+  venueId: string;
+  operatorId: string;
+  /** The demo manager's API headers (to check what the portal did). */
+  staff: Record<string, string>;
+  today: string;
+  close(): Promise<void>;
+}
+
+export async function startPortal(): Promise<PortalHarness> {
+  const t = await createTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const demo = await runDemo(t.app, (input) => createOperatorAccount(t.db, input, t.clock.now()), t.ctx);
+  const staff = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-background-networking', '--headless'],
+  });
+  return {
+    t,
+    browser,
+    origin,
+    venueId: demo.venue_id,
+    operatorId: demo.operator_id,
+    staff,
+    today: '2026-06-15',
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/** A new page (its own context: no session) at `width`, polling every `pollMs` when the change stream is absent. */
+export async function openPortal(h: PortalHarness, width = 1280, pollMs?: number) {
+  const context = await h.browser.newContext({ viewport: { width, height: 860 }, timezoneId: 'America/Los_Angeles' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems = watch(page);
+  if (pollMs) await page.addInitScript((ms) => sessionStorage.setItem('maitred.poll-ms', String(ms)), pollMs);
+  return { page, problems };
+}
+
+/**
+ * Console errors, page errors and failed requests, as lines: a test expects none. The venue's change
+ * stream may be absent (404) or cut off when the page leaves: the floor then polls, which is not a problem.
+ */
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  const stream = (url: string) => /\/api\/venues\/[^/]+\/changes$/.test(url);
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !stream(response.url()) && !response.url().includes('/api/'))
+      problems.push(`${response.status()}: ${response.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (!stream(request.url())) problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+  });
+  return problems;
+}
+
+export async function signIn(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const violations = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
+  expect(violations).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync('test-results/portal', { recursive: true });
+  await page.screenshot({ path: `test-results/portal/${name}-${page.viewportSize()!.width}.png` });
+}
+
+export async function booking(h: PortalHarness, id: string) {
+  return (await h.t.app.inject({ url: `/api/bookings/${id}`, headers: h.staff })).json() as {
+    id: string;
+    status: string;
+    table_ids: string[];
+    duration_minutes: number | null;
+    start_time: string | null;
+    guest_name: string | null;
+    guest_count: number;
+    payment_status: string;
+    captured_pence: number;
+    refunded_pence: number;
+  };
+}
+
+export async function dayBookings(h: PortalHarness, date = h.today) {
+  const res = await h.t.app.inject({ url: `/api/my-venues/${h.venueId}/bookings?date=${date}&limit=200`, headers: h.staff });
+  return (res.json() as { data: Awaited<ReturnType<typeof booking>>[] }).data;
+}
+
+export async function venueTables(h: PortalHarness) {
+  const res = await h.t.app.inject({ url: `/api/my-venues/${h.venueId}/tables`, headers: h.staff });
+  return (res.json() as { data: { id: string; table_number: string; capacity: number }[] }).data;
+}
+
+/** A booking made by staff through the API (another device), on a table at a venue-local time of today. */
+export async function staffBooking(h: PortalHarness, body: Record<string, unknown>): Promise<string> {
+  const res = await h.t.app.inject({
+    method: 'POST',
+    url: `/api/my-venues/${h.venueId}/staff-bookings`,
+    headers: h.staff,
+    payload: { date: h.today, party_size: 2, status: 'confirmed', send_confirmation: false, ...body },
+  });
+  if (res.statusCode !== 200) throw new Error(`staff booking: ${res.statusCode} ${res.body}`);
+  return (res.json() as { id: string }).id;
+}
+
+export async function tableId(h: PortalHarness, number: string): Promise<string> {
+  return (await venueTables(h)).find((t) => t.table_number === number)!.id;
+}
+
+/** The grid row of a table and the x of a venue-local time on screen, after scrolling the time into view. */
+export async function cellPoint(page: Page, table: string, time: string): Promise<{ x: number; y: number }> {
+  const minutes = (Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) - 360 + 1440) % 1440;
+  const row = rowOf(page, table);
+  const top = await row.evaluate((el) => (el as HTMLElement).offsetTop);
+  await page.evaluate(
+    ([m, y]) => {
+      const grid = document.querySelector('.grid')!;
+      grid.scrollLeft = Math.max(0, m * 2 - 300);
+      grid.scrollTop = Math.max(0, y - 120);
+    },
+    [minutes, top],
+  );
+  const body = (await page.locator('.grid__body').boundingBox())!;
+  const box = (await row.boundingBox())!;
+  return { x: body.x + 112 + minutes * 2 + 6, y: box.y + box.height / 2 };
+}
+
+export const rowOf = (page: Page, table: string) =>
+  page.locator('.row:not(.row--group)').filter({ has: page.locator('.row__label strong', { hasText: new RegExp(`^${table}$`) }) });
+
+export const pill = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name},`) }).first();

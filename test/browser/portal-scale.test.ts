@@ -1,0 +1,95 @@
+/**
+ * A busy venue's day: 80 tables and 300 bookings render in under 100 ms (the floor's own performance
+ * measure, from the page's render to the grid's DOM in place), and the floor's data is fetched in parallel.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../src/modules/bookings/core/bookings.test-support.js';
+import { chromiumPresent, openPortal, screenshot, signIn, startPortal, type PortalHarness } from './portal-harness.js';
+
+let h: PortalHarness;
+let venueId: string;
+const DATE = '2026-06-20';
+
+describe.skipIf(!chromiumPresent)('the floor at scale', () => {
+  beforeAll(async () => {
+    h = await startPortal();
+    const made = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/my-venues',
+      headers: h.staff,
+      payload: { name: 'The Big Hall', address: '1 Long Street, London', timezone: 'Europe/London' },
+    });
+    venueId = (made.json() as { id: string }).id;
+    const tables: string[] = [];
+    for (let i = 1; i <= 80; i++) {
+      const res = await h.t.app.inject({
+        method: 'POST',
+        url: `/api/my-venues/${venueId}/tables`,
+        headers: h.staff,
+        payload: { table_number: String(i), capacity: 2 + (i % 4) * 2 },
+      });
+      tables.push((res.json() as { id: string }).id);
+    }
+    // 300 bookings: four sittings a table (12:00, 15:00, 18:00, 21:00 local), 90 minutes each, until 300.
+    const sittings = ['12:00', '15:00', '18:00', '21:00'];
+    for (let n = 0; n < 300; n++) {
+      const table = n % 80;
+      const time = sittings[Math.floor(n / 80)];
+      const hour = Number(time.slice(0, 2)) - 1; // London is UTC+1 in June
+      await insertBooking(h.t, h.operatorId, venueId, {
+        guest_name: `Guest ${n + 1}`,
+        guest_count: 2 + (n % 3),
+        booking_date: DATE,
+        start_time: time,
+        starts_at: `${DATE}T${String(hour).padStart(2, '0')}:00:00.000Z`,
+        ends_at: `${DATE}T${String(hour + 1).padStart(2, '0')}:30:00.000Z`,
+        tableIds: [tables[table]],
+      });
+    }
+  }, 120_000);
+  afterAll(async () => h?.close());
+
+  it('renders 80 tables × 300 bookings in under 100 ms, with the data fetched in parallel', async () => {
+    const { page, problems } = await openPortal(h, 1280);
+    await page.goto(`${h.origin}/app/floor?venue=${venueId}`);
+    await signIn(page);
+    await page.getByRole('region', { name: 'Reservations by table and time' }).waitFor();
+
+    // From a fresh load of the busy day: the floor's data requests as the page made them.
+    const requests: { url: string; start: number; end: number }[] = [];
+    page.on('requestfinished', (request) => {
+      const timing = request.timing();
+      requests.push({ url: request.url(), start: timing.startTime, end: timing.startTime + timing.responseEnd });
+    });
+    await page.goto(`${h.origin}/app/floor?venue=${venueId}&date=${DATE}`);
+    await expect.poll(() => page.locator('.pill').count(), { timeout: 15_000 }).toBe(300);
+    expect(await page.locator('.row:not(.row--group)').count()).toBe(80);
+
+    // The busy day's first render (cold), then three more after a trip to the empty next day and back.
+    for (let i = 0; i < 3; i++) {
+      await page.getByRole('button', { name: 'Next day' }).click();
+      await expect.poll(() => page.locator('.pill').count()).toBe(0);
+      await page.getByRole('button', { name: 'Previous day' }).click();
+      await expect.poll(() => page.locator('.pill').count()).toBe(300);
+    }
+    const measures = await page.evaluate(() =>
+      (performance.getEntriesByName('floor-grid') as PerformanceMeasure[])
+        .filter((m) => (m.detail as { bookings: number; fresh: boolean }).bookings === 300 && (m.detail as { fresh: boolean }).fresh)
+        .map((m) => m.duration),
+    );
+    console.log(`80 tables × 300 bookings: ${measures.map((m) => m.toFixed(1)).join(', ')} ms`);
+    expect(measures.length).toBe(4);
+    // The first, cold render is the one staff wait for; the machine is shared, so a later one may be
+    // held up by another process: the median of the four is held to the same bound.
+    expect(measures[0]).toBeLessThan(100);
+    expect([...measures].sort((a, b) => a - b)[1]).toBeLessThan(100);
+
+    // No waterfall: tables, blocks and the first page of bookings are all asked for before any of them answers.
+    const first = (pattern: RegExp) => requests.find((r) => pattern.test(r.url))!;
+    const load = [first(/\/tables$/), first(/\/tables\/blocks$/), first(/\/bookings\?/)];
+    const firstEnd = Math.min(...load.map((r) => r.end));
+    for (const r of load) expect(r.start, r.url).toBeLessThan(firstEnd);
+    await screenshot(page, 'floor-busy');
+    expect(problems).toEqual([]);
+  });
+});
