@@ -45,6 +45,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -58,6 +60,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -71,6 +75,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -129,6 +135,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -142,6 +150,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -155,6 +165,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -168,6 +180,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -221,6 +235,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -234,6 +250,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -301,6 +319,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -314,6 +334,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -327,6 +349,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -400,6 +424,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -413,6 +439,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -426,6 +454,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -477,6 +507,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -533,6 +565,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -603,6 +637,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -616,6 +652,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -629,6 +667,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -699,6 +739,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -712,6 +754,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -725,6 +769,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -800,6 +846,7 @@ export interface paths {
                             }[];
                             id: string;
                             kind: string;
+                            /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                             lifecycle: {
                                 [key: string]: string;
                             };
@@ -829,6 +876,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -842,6 +891,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -855,6 +906,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -938,6 +991,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -969,6 +1023,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -982,6 +1038,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -995,6 +1053,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1008,6 +1068,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1021,6 +1083,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1108,6 +1172,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -1139,6 +1204,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1152,6 +1219,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1165,6 +1234,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1178,6 +1249,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1191,6 +1264,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1272,6 +1347,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -1303,6 +1379,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1316,6 +1394,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1329,6 +1409,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1342,6 +1424,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1355,6 +1439,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1436,6 +1522,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -1467,6 +1554,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1480,6 +1569,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1493,6 +1584,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1506,6 +1599,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1519,6 +1614,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1615,6 +1712,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -1646,6 +1744,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1659,6 +1759,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1672,6 +1774,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1685,6 +1789,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1698,6 +1804,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1781,6 +1889,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -1812,6 +1921,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1825,6 +1936,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1838,6 +1951,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1851,6 +1966,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1864,6 +1981,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1952,6 +2071,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -1983,6 +2103,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1996,6 +2118,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2009,6 +2133,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2022,6 +2148,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2035,6 +2163,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2048,6 +2178,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2061,6 +2193,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2074,6 +2208,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2155,6 +2291,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -2186,6 +2323,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2199,6 +2338,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2212,6 +2353,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2225,6 +2368,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2238,6 +2383,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2251,6 +2398,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2264,6 +2413,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2328,6 +2479,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2341,6 +2494,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2354,6 +2509,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2367,6 +2524,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2380,6 +2539,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2393,6 +2554,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2406,6 +2569,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2430,7 +2595,7 @@ export interface paths {
         put?: never;
         /**
          * Record or clear a step of the guests’ visit
-         * @description Extension (staff reservation floor). Body `{ flag, value }`, flag `arrived`, `seated`, `mains`, `dessert`, `bill` or `left`: `value: true` records the time now in the booking’s `lifecycle` (a flag already set keeps its first time), `false` clears it.
+         * @description Extension (staff reservation floor). Body `{ flag, value }`, flag `arrived`, `late` (the guests said they are running late), `seated`, `mains`, `dessert`, `bill` or `left`: `value: true` records the time now in the booking’s `lifecycle` (a flag already set keeps its first time), `false` clears it.
          */
         post: {
             parameters: {
@@ -2445,7 +2610,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        flag: "arrived" | "seated" | "mains" | "dessert" | "bill" | "left";
+                        flag: "arrived" | "late" | "seated" | "mains" | "dessert" | "bill" | "left";
                         value: boolean | 0 | 1;
                     };
                 };
@@ -2495,6 +2660,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -2526,6 +2692,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2539,6 +2707,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2552,6 +2722,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2565,6 +2737,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2578,6 +2752,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2665,6 +2841,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -2696,6 +2873,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2709,6 +2888,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2722,6 +2903,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2735,6 +2918,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2748,6 +2933,194 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a booking to another time, and tables
+         * @description Extension (staff reservation floor: drag a booking along the grid). Body `{ time, date?, table_ids? }`: the booking starts at `time` (venue-local, 24-hour) on `date` (its own date when omitted; a time after midnight belongs to the date given, as when a booking is made) and keeps its length. `table_ids` seats it at those tables for the new time (a combination moves together: name all its tables), its own tables when omitted, none when empty (the unassigned strip). Tables are checked as for `assign-table` (404 for a table of another venue, 409 naming the tables when inactive, too small, taken or blocked). The booking must be active, timed and not closed (409). Staff may move it outside the access rule’s hours; the guest is not mailed. Recorded in the history as `move` with `from` and `to`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a date as YYYY-MM-DD */
+                        date?: string;
+                        /** @description The tables for the new time; its own tables when omitted; empty: no table */
+                        table_ids?: string[];
+                        /** @description a clock time as HH:MM (24-hour) */
+                        time: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: `{ success: true, booking }` with the booking as it now is (tables, payment, history) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            booking: {
+                                access_rule_id: string | null;
+                                booking_date: string;
+                                bundle_selections: {
+                                    bundle_id: string;
+                                    quantity: number;
+                                }[];
+                                cancel_reason: string | null;
+                                cancelled_at: string | null;
+                                captured_pence: number;
+                                checked_in_at: string | null;
+                                closed_at: string | null;
+                                created_at: string;
+                                deposit_pence: number;
+                                deposit_type: string;
+                                duration_minutes: number | null;
+                                ends_at: string | null;
+                                guest_count: number;
+                                guest_email: string | null;
+                                guest_name: string | null;
+                                guest_phone: string | null;
+                                history: {
+                                    action: string;
+                                    actor: {
+                                        id: string | null;
+                                        kind: string;
+                                        name: string | null;
+                                    };
+                                    at: string;
+                                    detail: {
+                                        [key: string]: unknown;
+                                    };
+                                    from_status: string | null;
+                                    to_status: string | null;
+                                }[];
+                                id: string;
+                                kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
+                                lifecycle: {
+                                    [key: string]: string;
+                                };
+                                notes: string | null;
+                                payment_expires_at: string | null;
+                                payment_status: string;
+                                refunded_pence: number;
+                                rule_type: string | null;
+                                source: string;
+                                start_time: string | null;
+                                starts_at: string | null;
+                                /** @enum {unknown} */
+                                status: "pending" | "pending_payment" | "approved" | "confirmed" | "checked_in" | "cancelled" | "rejected" | "expired" | "door_rejected" | "no_show";
+                                table_ids: string[];
+                                table_locked: boolean;
+                                user_name: string | null;
+                                venue_id: string;
+                                venue_name: string;
+                            };
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Conflicts with the current state; `error` says why */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2829,6 +3202,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -2860,6 +3234,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2873,6 +3249,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2886,6 +3264,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2899,6 +3279,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2912,6 +3294,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3000,6 +3384,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -3031,6 +3416,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3044,6 +3431,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3057,6 +3446,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3070,6 +3461,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3083,6 +3476,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3096,6 +3491,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3109,6 +3506,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3122,6 +3521,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3216,6 +3617,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -3247,6 +3649,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3260,6 +3664,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3273,6 +3679,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3286,6 +3694,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3299,6 +3709,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3376,6 +3788,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -3407,6 +3820,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3420,6 +3835,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3433,6 +3850,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3446,6 +3865,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3459,6 +3880,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3540,6 +3963,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -3571,6 +3995,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3584,6 +4010,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3597,6 +4025,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3610,6 +4040,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3623,6 +4055,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3689,6 +4123,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3702,6 +4138,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3715,6 +4153,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3728,6 +4168,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3741,6 +4183,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3827,6 +4271,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3840,6 +4286,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3930,6 +4378,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -3961,6 +4410,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3974,6 +4425,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3987,6 +4440,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4000,6 +4455,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4013,6 +4470,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4026,6 +4485,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4039,6 +4500,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4103,6 +4566,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4116,6 +4581,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4129,6 +4596,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4142,6 +4611,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4197,6 +4668,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4350,6 +4823,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4363,6 +4838,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4462,6 +4939,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4475,6 +4954,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4488,6 +4969,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4570,6 +5053,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4583,6 +5068,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4596,6 +5083,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4609,6 +5098,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4622,6 +5113,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4689,6 +5182,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4702,6 +5197,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4715,6 +5212,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4771,6 +5270,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4784,6 +5285,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4797,6 +5300,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4810,6 +5315,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4879,6 +5386,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4892,6 +5401,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4905,6 +5416,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4918,6 +5431,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4931,6 +5446,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4974,6 +5491,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -4987,6 +5506,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5000,6 +5521,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5013,6 +5536,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5089,6 +5614,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5102,6 +5629,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5115,6 +5644,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5198,6 +5729,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5211,6 +5744,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5224,6 +5759,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5237,6 +5774,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5250,6 +5789,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5263,6 +5804,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5276,6 +5819,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5318,6 +5863,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5331,6 +5878,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5344,6 +5893,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5357,6 +5908,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5413,6 +5966,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5426,6 +5981,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5439,6 +5996,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5452,6 +6011,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5465,6 +6026,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5478,6 +6041,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5546,6 +6111,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5559,6 +6126,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5572,6 +6141,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5631,6 +6202,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5644,6 +6217,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5657,6 +6232,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5670,6 +6247,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5683,6 +6262,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5696,6 +6277,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5752,6 +6335,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5765,6 +6350,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5778,6 +6365,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5791,6 +6380,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5874,6 +6465,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5887,6 +6480,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5900,6 +6495,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5970,6 +6567,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5983,6 +6582,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -5996,6 +6597,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6009,6 +6612,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6022,6 +6627,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6035,6 +6642,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6048,6 +6657,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6100,6 +6711,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6113,6 +6726,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6126,6 +6741,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6139,6 +6756,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6206,6 +6825,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6219,6 +6840,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6232,6 +6855,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6245,6 +6870,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6258,6 +6885,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6271,6 +6900,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6332,6 +6963,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6345,6 +6978,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6358,6 +6993,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6378,6 +7015,87 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-floor-venues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Venues whose reservation floor the caller can open
+         * @description Extension (operator portal). The venues of the caller’s account within its role’s venue scope, by name, each with its `timezone` and `today` (venue-local), and the server’s `now`. Needs `bookings` read only (`GET /api/my-venues` needs the venue settings permission).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The venues by name, with their zones and today */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                status: string;
+                                /** @description IANA time zone: every date and time of the venue is in it */
+                                timezone: string;
+                                /** @description the venue’s calendar date now (YYYY-MM-DD), venue-local */
+                                today: string;
+                            }[];
+                            /** @description the server’s time now (ISO 8601 UTC), for the floor’s now line */
+                            now: string;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6455,6 +7173,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6468,6 +7188,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6481,6 +7203,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6606,6 +7330,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6619,6 +7345,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6632,6 +7360,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6679,6 +7409,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6692,6 +7424,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6705,6 +7439,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6766,6 +7502,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6779,6 +7517,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6792,6 +7532,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6855,6 +7597,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6868,6 +7612,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6881,6 +7627,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6948,6 +7696,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6961,6 +7711,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -6974,6 +7726,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7129,6 +7883,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7142,6 +7898,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7155,6 +7913,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7228,6 +7988,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7241,6 +8003,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7254,6 +8018,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7320,6 +8086,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7333,6 +8101,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7346,6 +8116,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7359,6 +8131,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7432,6 +8206,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7445,6 +8221,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7517,6 +8295,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7530,6 +8310,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7543,6 +8325,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7602,6 +8386,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7615,6 +8401,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7663,6 +8451,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7676,6 +8466,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7689,6 +8481,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7749,6 +8543,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7762,6 +8558,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7811,6 +8609,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7824,6 +8624,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7837,6 +8639,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7850,6 +8654,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7863,6 +8669,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7922,6 +8730,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7935,6 +8745,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7948,6 +8760,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -7961,6 +8775,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8003,6 +8819,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8016,6 +8834,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8029,6 +8849,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8042,6 +8864,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8096,6 +8920,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8109,6 +8935,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8122,6 +8950,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8135,6 +8965,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8192,6 +9024,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8205,6 +9039,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8265,6 +9101,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8278,6 +9116,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8291,6 +9131,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8356,6 +9198,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8369,6 +9213,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8417,6 +9263,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8430,6 +9278,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8443,6 +9293,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8456,6 +9308,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8519,6 +9373,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8532,6 +9388,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8545,6 +9403,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8601,6 +9461,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8614,6 +9476,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8627,6 +9491,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8640,6 +9506,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8653,6 +9521,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8695,6 +9565,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8708,6 +9580,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8721,6 +9595,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8734,6 +9610,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8747,6 +9625,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8808,6 +9688,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8821,6 +9703,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8881,6 +9765,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8894,6 +9780,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8946,6 +9834,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8959,6 +9849,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8972,6 +9864,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -8985,6 +9879,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9051,6 +9947,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9064,6 +9962,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9077,6 +9977,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9090,6 +9992,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9103,6 +10007,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9145,6 +10051,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9158,6 +10066,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9171,6 +10081,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9184,6 +10096,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9321,6 +10235,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9334,6 +10250,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9469,6 +10387,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9482,6 +10402,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9495,6 +10417,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9636,6 +10560,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9649,6 +10575,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9662,6 +10590,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9792,6 +10722,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9805,6 +10737,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9818,6 +10752,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9831,6 +10767,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9931,6 +10869,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9944,6 +10884,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9957,6 +10899,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9970,6 +10914,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10026,6 +10972,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10039,6 +10987,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10052,6 +11002,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10065,6 +11017,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10124,6 +11078,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10137,6 +11093,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10150,6 +11108,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10198,6 +11158,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10211,6 +11173,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10224,6 +11188,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10237,6 +11203,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10292,6 +11260,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10305,6 +11275,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10318,6 +11290,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10397,6 +11371,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10410,6 +11386,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10423,6 +11401,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10490,6 +11470,8 @@ export interface paths {
                             error: string;
                             /** @description fields a go-live still needs (`logo` for the logo) */
                             missing?: string[];
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         };
                     };
                 };
@@ -10501,6 +11483,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10514,6 +11498,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10527,6 +11513,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10540,6 +11528,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10595,6 +11585,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10608,6 +11600,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10621,6 +11615,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10634,6 +11630,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10733,6 +11731,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10746,6 +11746,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10759,6 +11761,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10857,6 +11861,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10870,6 +11876,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10883,6 +11891,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -10896,6 +11906,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11007,6 +12019,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11020,6 +12034,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11033,6 +12049,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11046,6 +12064,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11086,6 +12106,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11099,6 +12121,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11112,6 +12136,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11175,6 +12201,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11188,6 +12216,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11201,6 +12231,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11214,6 +12246,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11302,6 +12336,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11315,6 +12351,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11328,6 +12366,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11375,6 +12415,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11388,6 +12430,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11401,6 +12445,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11414,6 +12460,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11474,6 +12522,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11487,6 +12537,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11500,6 +12552,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11513,6 +12567,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11556,6 +12612,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11569,6 +12627,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11582,6 +12642,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11653,6 +12715,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11666,6 +12730,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11679,6 +12745,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11692,6 +12760,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11763,6 +12833,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11776,6 +12848,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11789,6 +12863,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11802,6 +12878,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11843,6 +12921,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11856,6 +12936,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11869,6 +12951,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11927,6 +13011,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11940,6 +13026,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -11953,6 +13041,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12006,6 +13096,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12019,6 +13111,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12032,6 +13126,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12045,6 +13141,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12111,6 +13209,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12124,6 +13224,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12137,6 +13239,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12150,6 +13254,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12190,6 +13296,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12203,6 +13311,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12216,6 +13326,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12268,6 +13380,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12281,6 +13395,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12294,6 +13410,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12340,6 +13458,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12353,6 +13473,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12366,6 +13488,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12379,6 +13503,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12447,6 +13573,8 @@ export interface paths {
                                 access_rule_id: string | null;
                                 booking_date: string;
                                 captured_pence: number;
+                                checked_in_at: string | null;
+                                closed_at: string | null;
                                 created_at: string;
                                 deposit_pence: number;
                                 deposit_type: string;
@@ -12458,6 +13586,11 @@ export interface paths {
                                 guest_phone: string | null;
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
+                                lifecycle: {
+                                    [key: string]: string;
+                                };
+                                notes: string | null;
                                 payment_status: string;
                                 refunded_pence: number;
                                 rule_type: string | null;
@@ -12489,6 +13622,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12502,6 +13637,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12515,6 +13652,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12528,6 +13667,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12591,6 +13732,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12604,6 +13747,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12617,6 +13762,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12671,6 +13818,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12684,6 +13833,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12697,6 +13848,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12710,6 +13863,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12772,6 +13927,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12785,6 +13942,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12798,6 +13957,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12811,6 +13972,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12891,6 +14054,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12904,6 +14069,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12917,6 +14084,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12964,6 +14133,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12977,6 +14148,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12990,6 +14163,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13003,6 +14178,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13063,6 +14240,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13076,6 +14255,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13089,6 +14270,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13102,6 +14285,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13145,6 +14330,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13158,6 +14345,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13171,6 +14360,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13235,6 +14426,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13248,6 +14441,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13261,6 +14456,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13274,6 +14471,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13338,6 +14537,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13351,6 +14552,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13364,6 +14567,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13377,6 +14582,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13418,6 +14625,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13431,6 +14640,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13444,6 +14655,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13508,6 +14721,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13521,6 +14736,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13534,6 +14751,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13547,6 +14766,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13567,6 +14788,122 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-venues/{venueId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the venue’s bookings as they change (server-sent events)
+         * @description Extension (staff reservation floor). Read with `fetch` and the bearer token (an `EventSource` cannot send it). After each `bookings` event, refetch the day (bookings, blocks, tables); the event names only the venue. A change the server cannot attribute to one venue is sent to every stream. Coalesced: at most one event per venue per 250 ms, sent after the change is committed, on whichever instance it was made. `: ping` comments keep proxies from closing an idle stream. At most `LIVE_STREAMS_PER_ACCOUNT` streams per account on one server instance (429 with `Retry-After` beyond), and `LIVE_STREAMS_MAX` per instance (503 with `Retry-After`). When the stream ends or cannot open, poll every 30 s.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A `text/event-stream` that stays open: `event: bookings` with `data: {"venue_id":"…"}` after the venue’s bookings, blocks or table assignments change (at most one per 250 ms), and a `: ping` comment line every 15 s */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A dependency is unconfigured or unreachable, or the platform is in maintenance (`Retry-After`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -13624,6 +14961,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13637,6 +14976,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13650,6 +14991,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13663,6 +15006,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13676,6 +15021,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13740,6 +15087,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13753,6 +15102,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13766,6 +15117,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13779,6 +15132,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13849,6 +15204,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13862,6 +15219,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13875,6 +15234,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13945,6 +15306,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13958,6 +15321,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13971,6 +15336,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14028,6 +15395,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14041,6 +15410,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14054,6 +15425,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14067,6 +15440,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14137,6 +15512,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14150,6 +15527,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14163,6 +15542,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14176,6 +15557,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14219,6 +15602,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14232,6 +15617,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14245,6 +15632,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14316,6 +15705,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14329,6 +15720,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14342,6 +15735,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14355,6 +15750,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14421,6 +15818,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14434,6 +15833,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14447,6 +15848,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14460,6 +15863,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14473,6 +15878,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14560,6 +15967,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14573,6 +15982,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14586,6 +15997,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14599,6 +16012,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14667,6 +16082,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14680,6 +16097,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14693,6 +16112,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14706,6 +16127,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14719,6 +16142,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14759,6 +16184,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14772,6 +16199,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14785,6 +16214,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14798,6 +16229,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14860,6 +16293,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14873,6 +16308,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14886,6 +16323,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14899,6 +16338,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14967,6 +16408,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14980,6 +16423,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14993,6 +16438,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15006,6 +16453,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15086,6 +16535,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15099,6 +16550,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15112,6 +16565,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15181,6 +16636,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15194,6 +16651,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15207,6 +16666,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15220,6 +16681,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15302,6 +16765,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15315,6 +16780,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15328,6 +16795,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15341,6 +16810,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15384,6 +16855,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15397,6 +16870,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15410,6 +16885,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15471,6 +16948,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15484,6 +16963,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15497,6 +16978,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15549,6 +17032,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15562,6 +17047,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15575,6 +17062,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15588,6 +17077,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15653,6 +17144,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15666,6 +17159,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15679,6 +17174,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15692,6 +17189,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15735,6 +17234,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15748,6 +17249,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15761,6 +17264,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15820,6 +17325,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15833,6 +17340,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15846,6 +17355,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15859,6 +17370,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15909,6 +17422,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15922,6 +17437,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15935,6 +17452,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15948,6 +17467,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15961,6 +17482,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16021,6 +17544,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16034,6 +17559,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16047,6 +17574,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16060,6 +17589,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16073,6 +17604,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16116,6 +17649,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16129,6 +17664,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16142,6 +17679,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16155,6 +17694,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16215,6 +17756,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16228,6 +17771,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16241,6 +17786,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16254,6 +17801,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16267,6 +17816,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16330,6 +17881,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16343,6 +17896,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16356,6 +17911,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16407,6 +17964,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16420,6 +17979,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16433,6 +17994,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16446,6 +18009,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16459,6 +18024,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16523,6 +18090,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16536,6 +18105,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16549,6 +18120,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16562,6 +18135,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16575,6 +18150,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16615,6 +18192,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16628,6 +18207,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16641,6 +18222,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16697,6 +18280,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16710,6 +18295,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16723,6 +18310,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16777,6 +18366,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16790,6 +18381,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16803,6 +18396,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16816,6 +18411,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16863,6 +18460,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16876,6 +18475,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16889,6 +18490,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16902,6 +18505,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16915,6 +18520,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16974,6 +18581,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16987,6 +18596,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17000,6 +18611,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17013,6 +18626,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17026,6 +18641,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17069,6 +18686,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17082,6 +18701,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17095,6 +18716,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17108,6 +18731,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17175,6 +18800,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17188,6 +18815,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17201,6 +18830,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17273,6 +18904,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17286,6 +18919,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17299,6 +18934,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17312,6 +18949,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17400,6 +19039,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17413,6 +19054,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17426,6 +19069,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17439,6 +19084,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17479,6 +19126,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17492,6 +19141,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17505,6 +19156,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17558,6 +19211,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17571,6 +19226,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17584,6 +19241,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17597,6 +19256,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17653,6 +19314,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17666,6 +19329,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17679,6 +19344,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17692,6 +19359,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17705,6 +19374,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17814,6 +19485,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17827,6 +19500,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17840,6 +19515,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17853,6 +19530,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -17964,6 +19643,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -17996,6 +19676,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18009,6 +19691,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18022,6 +19706,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18035,6 +19721,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18048,6 +19736,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18153,6 +19843,7 @@ export interface paths {
                                 }[];
                                 id: string;
                                 kind: string;
+                                /** @description flag → when it was set: arrived, late, seated, mains, dessert, bill, left */
                                 lifecycle: {
                                     [key: string]: string;
                                 };
@@ -18185,6 +19876,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18198,6 +19891,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18211,6 +19906,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18224,6 +19921,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18237,6 +19936,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18314,6 +20015,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18327,6 +20030,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18340,6 +20045,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18406,6 +20113,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18419,6 +20128,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18432,6 +20143,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18445,6 +20158,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18524,6 +20239,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18537,6 +20254,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18550,6 +20269,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18563,6 +20284,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18606,6 +20329,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18619,6 +20344,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18632,6 +20359,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18707,6 +20436,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18720,6 +20451,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18733,6 +20466,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18746,6 +20481,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18802,6 +20539,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18815,6 +20554,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18828,6 +20569,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18841,6 +20584,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18854,6 +20599,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18919,6 +20666,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18932,6 +20681,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18945,6 +20696,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -18958,6 +20711,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19013,6 +20768,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19026,6 +20783,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19039,6 +20798,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19052,6 +20813,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19065,6 +20828,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19108,6 +20873,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19121,6 +20888,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19134,6 +20903,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19147,6 +20918,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19160,6 +20933,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19227,6 +21002,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19240,6 +21017,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19253,6 +21032,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19266,6 +21047,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19279,6 +21062,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19299,10 +21084,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the venue's table blocks */
+        /**
+         * List the venue's table blocks
+         * @description By start, table number and id. Extension: `date` (optional) keeps the blocks overlapping that service day, from 06:00 venue-local to 06:00 the next morning (the reservation floor’s day); without it, every block.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description a date as YYYY-MM-DD */
+                    date?: string;
+                };
                 header?: never;
                 path: {
                     venueId: string;
@@ -19337,6 +21128,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19350,6 +21143,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19363,6 +21158,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19376,6 +21173,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19433,6 +21232,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19446,6 +21247,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19459,6 +21262,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19472,6 +21277,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19523,6 +21330,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19536,6 +21345,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19549,6 +21360,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19562,6 +21375,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19575,6 +21390,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19627,6 +21444,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19640,6 +21459,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19653,6 +21474,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19666,6 +21489,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19714,6 +21539,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19727,6 +21554,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19740,6 +21569,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19753,6 +21584,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19766,6 +21599,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19821,6 +21656,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19834,6 +21671,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19847,6 +21686,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19860,6 +21701,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19922,6 +21765,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19935,6 +21780,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19948,6 +21795,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19961,6 +21810,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -19974,6 +21825,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20035,6 +21888,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20048,6 +21903,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20061,6 +21918,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20074,6 +21933,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20087,6 +21948,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20149,6 +22012,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20162,6 +22027,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20175,6 +22042,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20188,6 +22057,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20201,6 +22072,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20273,6 +22146,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20286,6 +22161,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20299,6 +22176,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20312,6 +22191,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20377,6 +22258,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20390,6 +22273,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20403,6 +22288,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20416,6 +22303,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20429,6 +22318,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20483,6 +22374,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20496,6 +22389,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20509,6 +22404,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20522,6 +22419,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20579,6 +22478,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20592,6 +22493,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20605,6 +22508,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20618,6 +22523,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20631,6 +22538,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20676,6 +22585,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20689,6 +22600,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20702,6 +22615,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20715,6 +22630,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20779,6 +22696,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20792,6 +22711,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20805,6 +22726,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20859,6 +22782,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20872,6 +22797,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20885,6 +22812,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20898,6 +22827,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20965,6 +22896,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20978,6 +22911,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -20991,6 +22926,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21004,6 +22941,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21047,6 +22986,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21060,6 +23001,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21073,6 +23016,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21128,6 +23073,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21141,6 +23088,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21154,6 +23103,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21204,6 +23155,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21217,6 +23170,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21230,6 +23185,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21243,6 +23200,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21309,6 +23268,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21322,6 +23283,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21335,6 +23298,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21348,6 +23313,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21388,6 +23355,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21401,6 +23370,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21414,6 +23385,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21479,6 +23452,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21492,6 +23467,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21505,6 +23482,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21518,6 +23497,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21531,6 +23512,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21544,6 +23527,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21605,6 +23590,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21618,6 +23605,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21631,6 +23620,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21688,6 +23679,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21701,6 +23694,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21714,6 +23709,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21727,6 +23724,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21818,6 +23817,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21831,6 +23832,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21844,6 +23847,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21857,6 +23862,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21921,6 +23928,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21934,6 +23943,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21947,6 +23958,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21960,6 +23973,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21973,6 +23988,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21986,6 +24003,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -21999,6 +24018,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22012,6 +24033,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22071,6 +24094,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22084,6 +24109,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22097,6 +24124,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22110,6 +24139,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22123,6 +24154,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22136,6 +24169,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22230,6 +24265,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22243,6 +24280,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22256,6 +24295,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22269,6 +24310,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22282,6 +24325,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22362,6 +24407,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22375,6 +24422,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22388,6 +24437,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22401,6 +24452,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22414,6 +24467,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22427,6 +24482,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22493,6 +24550,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22506,6 +24565,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22519,6 +24580,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22532,6 +24595,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22674,6 +24739,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22687,6 +24754,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22700,6 +24769,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22770,6 +24841,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22783,6 +24856,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22796,6 +24871,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22809,6 +24886,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22879,6 +24958,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22892,6 +24973,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22905,6 +24988,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22918,6 +25003,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -22989,6 +25076,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23002,6 +25091,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23015,6 +25106,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23081,6 +25174,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23094,6 +25189,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23107,6 +25204,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23120,6 +25219,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23172,6 +25273,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23185,6 +25288,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23198,6 +25303,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23211,6 +25318,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23269,6 +25378,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23282,6 +25393,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23295,6 +25408,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23308,6 +25423,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23351,6 +25468,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23364,6 +25483,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23377,6 +25498,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23390,6 +25513,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23493,6 +25618,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23506,6 +25633,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23519,6 +25648,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23591,6 +25722,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23604,6 +25737,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23617,6 +25752,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23630,6 +25767,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23643,6 +25782,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23656,6 +25797,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23743,6 +25886,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23824,6 +25969,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23837,6 +25984,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23850,6 +25999,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23863,6 +26014,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23876,6 +26029,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23889,6 +26044,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23902,6 +26059,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23967,6 +26126,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23980,6 +26141,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -23993,6 +26156,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24006,6 +26171,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24019,6 +26186,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24090,6 +26259,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24103,6 +26274,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24116,6 +26289,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24204,6 +26379,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24217,6 +26394,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24313,6 +26492,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24326,6 +26507,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24339,6 +26522,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24352,6 +26537,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24365,6 +26552,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24378,6 +26567,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24391,6 +26582,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24404,6 +26597,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24468,6 +26663,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24481,6 +26678,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24494,6 +26693,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24507,6 +26708,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24520,6 +26723,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24664,6 +26869,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24726,6 +26933,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24793,6 +27002,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24891,6 +27102,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -24970,6 +27183,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25107,6 +27322,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25177,6 +27394,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25190,6 +27409,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25266,6 +27487,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25279,6 +27502,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25292,6 +27517,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25305,6 +27532,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25318,6 +27547,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25331,6 +27562,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25344,6 +27577,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25449,6 +27684,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25462,6 +27699,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25613,6 +27852,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25696,6 +27937,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25709,6 +27952,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25722,6 +27967,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25735,6 +27982,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25748,6 +27997,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25761,6 +28012,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25774,6 +28027,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25844,6 +28099,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25857,6 +28114,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25870,6 +28129,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25883,6 +28144,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25896,6 +28159,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25957,6 +28222,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25970,6 +28237,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25983,6 +28252,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -25996,6 +28267,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -26064,6 +28337,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -26077,6 +28352,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -26090,6 +28367,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -26177,6 +28456,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
                         } & {
                             [key: string]: unknown;
                         };
