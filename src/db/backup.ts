@@ -194,12 +194,19 @@ export async function checkBackup(file: string, engine: 'sqlite' | 'postgres'): 
  */
 export async function restoreBackup(target: { databaseUrl: string; uploadsDir: string; db: Db }, file: string) {
   const backup = path.resolve(file);
-  const manifest = await checkBackup(backup, target.db.engine);
-  const running = await liveInstances(target.db).catch(() => []);
-  if (running.length > 0) {
-    throw new BackupError(
-      `${running.length} server(s) are running against this database (last seen ${running.map((r) => r.seen_at).join(', ')}): stop them before restoring`,
-    );
+  let manifest: BackupManifest;
+  try {
+    manifest = await checkBackup(backup, target.db.engine);
+    // A database that is not migrated yet (a fresh one) has no heartbeats to read: nothing runs against it.
+    const running = await liveInstances(target.db).catch(() => []);
+    if (running.length > 0) {
+      throw new BackupError(
+        `${running.length} server(s) are running against this database (last seen ${running.map((r) => r.seen_at).join(', ')}): stop them before restoring`,
+      );
+    }
+  } catch (error) {
+    await target.db.close();
+    throw error;
   }
   const pgSchema = target.db.engine === 'postgres' ? schemaOf(target.databaseUrl) : undefined;
   // pg_restore of one schema does not create it: a fresh database needs it first.

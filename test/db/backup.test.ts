@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createContext } from '../../src/context.js';
+import { runCli } from '../../src/cli.js';
 import { restoreBackup, takeBackup } from '../../src/db/backup.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { heartbeat } from '../../src/platform/instances.js';
@@ -124,7 +125,6 @@ describe('backup and restore', () => {
     await migrateToLatest(running);
     await heartbeat(running, 'instance-a', new Date());
     await expect(restoreBackup({ db: running, databaseUrl: target, uploadsDir: work }, file)).rejects.toThrow(/server\(s\) are running/);
-    await running.close();
 
     const manifest = JSON.parse(fs.readFileSync(`${file}.manifest.json`, 'utf8'));
     fs.writeFileSync(`${file}.manifest.json`, JSON.stringify({ ...manifest, engine: ENGINE === 'sqlite' ? 'postgres' : 'sqlite' }));
@@ -136,6 +136,30 @@ describe('backup and restore', () => {
     fs.writeFileSync(`${file}.manifest.json`, JSON.stringify(manifest));
     fs.appendFileSync(file, 'garbage');
     await expect(restoreBackup({ db: openDatabase(target), databaseUrl: target, uploadsDir: work }, file)).rejects.toThrow(/checksum/);
+  });
+
+  it('maitred backup and maitred restore: one JSON line each; the restored database answers what the backup held', async () => {
+    const file = path.join(work, 'cli.backup');
+    const env = { DATABASE_URL: t.db.url, UPLOADS_DIR: t.config.uploadsDir, LOG_LEVEL: 'silent' };
+    const backup = await runCli(['backup', '--to', file, '--json'], { env });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(JSON.parse(backup.stdout)).toMatchObject({
+      file,
+      engine: ENGINE,
+      uploads: true,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    const target = await otherDatabase();
+    const restore = await runCli(['restore', file, '--json'], {
+      env: { ...env, DATABASE_URL: target, UPLOADS_DIR: path.join(work, 'cli-uploads') },
+    });
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(JSON.parse(restore.stdout)).toEqual({ restored: file, migrated: [], erasures_reapplied: 0 });
+    const source = await bookingIds(t.db.url);
+    expect(await bookingIds(target)).toEqual(source);
+    const missing = await runCli(['restore', path.join(work, 'nothing.backup')], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^maitred: .*nothing\.backup does not exist\n$/);
   });
 
   it('guests erased after the backup are erased again once it is restored', async () => {
