@@ -11,7 +11,7 @@ import { createScheduler } from '../../src/platform/scheduler.js';
 import { authRetention } from '../../src/modules/auth/index.js';
 import { paymentsRetention } from '../../src/modules/payments/index.js';
 import { depositBooker, depositVenue } from '../../src/modules/bookings/public/deposits.test-support.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createOperator, createTestApp, type TestApp } from '../helpers/app.js';
 
 const TOKEN = 'metrics-secret-token';
 let t: TestApp;
@@ -189,7 +189,7 @@ describe('retention', () => {
     const now = t.clock.now();
     const old = daysBefore(now, 400);
     const recent = daysBefore(now, 2);
-    const user = (await t.db.kysely.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+    const user = (await createOperator(t)).userId;
     for (const [id, at] of [
       ['ses_old1', old],
       ['ses_old2', old],
@@ -235,6 +235,40 @@ describe('retention', () => {
         .values({ id, type: 'x', kind: null, target_key: null, outcome: 'ok', event_created: null, payload: '{}', received_at: at })
         .execute();
     }
+    // Codes live minutes and go a day after they expired: one that expired an hour ago stays.
+    const anHourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+    for (const [id, at] of [
+      ['tfc_old', daysBefore(now, 2)],
+      ['tfc_new', anHourAgo],
+    ]) {
+      await t.db.kysely
+        .insertInto('two_factor_challenges')
+        .values({ id, user_id: user, expires_at: at, used_at: null, created_at: at })
+        .execute();
+      await t.db.kysely
+        .insertInto('email_verifications')
+        .values({
+          id: `ev_${id}`,
+          email: `${id}@example.test`,
+          name: 'N',
+          password_hash: 'h',
+          code_salt: 's',
+          code_hash: 'c',
+          expires_at: at,
+          created_at: at,
+        })
+        .execute();
+    }
+    for (const [id, status, at] of [
+      ['sim_old_delivered', 'delivered', old],
+      ['sim_new_delivered', 'delivered', recent],
+      ['sim_old_pending', 'pending', old],
+    ] as const) {
+      await t.db.kysely
+        .insertInto('sim_events')
+        .values({ id, type: 'x', payload: '{}', status, next_attempt_at: at, created_at: at })
+        .execute();
+    }
     const rules = [
       ...authRetention(t.db, t.config.retention),
       ...paymentsRetention(t.db, t.config.retention),
@@ -252,5 +286,13 @@ describe('retention', () => {
     expect(await ids('mail_outbox')).not.toContain('mail_old_sent');
     expect(await ids('webhook_events')).toContain('evt_new');
     expect(await ids('webhook_events')).not.toContain('evt_old');
+    const left = async (table: 'two_factor_challenges' | 'email_verifications' | 'sim_events') =>
+      (await t.db.kysely.selectFrom(table).select('id').execute()).map((r) => r.id).sort();
+    expect(await left('two_factor_challenges')).toEqual(expect.arrayContaining(['tfc_new']));
+    expect(await left('two_factor_challenges')).not.toContain('tfc_old');
+    expect(await left('email_verifications')).toContain('ev_tfc_new');
+    expect(await left('email_verifications')).not.toContain('ev_tfc_old');
+    expect(await left('sim_events')).toEqual(expect.arrayContaining(['sim_new_delivered', 'sim_old_pending']));
+    expect(await left('sim_events')).not.toContain('sim_old_delivered');
   });
 });
