@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { createContext } from '../../src/context.js';
 import { runCli } from '../../src/cli.js';
-import { restoreBackup, takeBackup } from '../../src/db/backup.js';
+import { restoreBackup, scheduledBackup, takeBackup } from '../../src/db/backup.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { heartbeat } from '../../src/platform/instances.js';
 import { createTestApp, insertVenue, insertVenueRow, createOperator, type TestApp } from '../helpers/app.js';
@@ -160,6 +160,26 @@ describe('backup and restore', () => {
     const missing = await runCli(['restore', path.join(work, 'nothing.backup')], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^maitred: .*nothing\.backup does not exist\n$/);
+  });
+
+  it('scheduled backups keep the newest BACKUP_KEEP, each with its manifest and uploads', async () => {
+    const dir = path.join(work, 'scheduled');
+    const source = { db: t.db, databaseUrl: t.db.url, uploadsDir: t.config.uploadsDir };
+    const taken: string[] = [];
+    for (let hour = 0; hour < 4; hour++) {
+      const { file, removed } = await scheduledBackup(source, dir, 2, new Date(Date.UTC(2026, 10, 27, hour)));
+      taken.push(path.basename(file));
+      expect(removed).toHaveLength(hour < 2 ? 0 : 1);
+    }
+    const left = fs.readdirSync(dir).sort();
+    expect(left).toEqual([
+      taken[2],
+      `${taken[2]}.manifest.json`,
+      `${taken[2]}.uploads`,
+      taken[3],
+      `${taken[3]}.manifest.json`,
+      `${taken[3]}.uploads`,
+    ]);
   });
 
   it('guests erased after the backup are erased again once it is restored', async () => {
