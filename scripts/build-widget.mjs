@@ -10,55 +10,25 @@
  * The output is built beside dist/widget and swapped in when complete; scripts/build.mjs keeps it when it
  * swaps in a new dist/.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isMain, uiTarget } from './ui-build.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = path.join(ROOT, 'widget');
-export const WIDGET_DIST = path.join(ROOT, 'dist', 'widget');
-const STAMP = path.join(WIDGET_DIST, '.built');
-const INPUTS = ['package-lock.json', 'scripts/build-widget.mjs'].map((file) => path.join(ROOT, file));
+const widget = uiTarget({
+  name: 'widget',
+  sources: 'widget',
+  dist: 'dist/widget',
+  script: 'scripts/build-widget.mjs',
+  without: 'the widget pages are not built; the API works without them',
+});
+export const WIDGET_DIST = widget.dist;
+export const widgetIsStale = widget.isStale;
 
-const mtimeMs = (file) => {
-  try {
-    return fs.statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-};
-
-function newest(dir) {
-  let latest = mtimeMs(dir);
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : mtimeMs(full));
-  }
-  return latest;
-}
-
-export function widgetIsStale() {
-  if (!fs.existsSync(SOURCES)) return false;
-  const built = mtimeMs(STAMP);
-  return !built || Math.max(newest(SOURCES), ...INPUTS.map(mtimeMs)) > built;
-}
-
-export async function buildWidget({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
-  let vite;
-  try {
-    vite = await import('vite');
-  } catch {
-    log('widget: Vite is not installed (dev dependencies), so the widget pages are not built; the API works without them');
-    return false;
-  }
-  const startedAt = new Date();
-  const outDir = `${WIDGET_DIST}.tmp-${process.pid}`;
-  fs.rmSync(outDir, { recursive: true, force: true });
-  try {
-    await vite.build({ configFile: path.join(SOURCES, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+export function buildWidget(options = {}) {
+  return widget.build(async (outDir, vite) => {
+    await vite.build({ configFile: path.join(widget.sourceDir, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
     const { build: esbuild } = await import('esbuild');
     await esbuild({
-      entryPoints: [path.join(SOURCES, 'loader', 'loader.ts')],
+      entryPoints: [path.join(widget.sourceDir, 'loader', 'loader.ts')],
       outfile: path.join(outDir, 'loader.js'),
       bundle: true,
       format: 'iife',
@@ -66,32 +36,7 @@ export async function buildWidget({ log = (line) => process.stderr.write(`${line
       minify: true,
       logLevel: 'warning',
     });
-    fs.writeFileSync(path.join(outDir, '.built'), `${startedAt.toISOString()}\n`);
-    fs.utimesSync(path.join(outDir, '.built'), startedAt, startedAt);
-    fs.mkdirSync(path.dirname(WIDGET_DIST), { recursive: true });
-    const old = `${WIDGET_DIST}.old-${process.pid}`;
-    if (fs.existsSync(WIDGET_DIST)) fs.renameSync(WIDGET_DIST, old);
-    fs.renameSync(outDir, WIDGET_DIST);
-    fs.rmSync(old, { recursive: true, force: true });
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
-  }
-  log(`built dist/widget/ from widget/ in ${Date.now() - startedAt.getTime()} ms`);
-  return true;
+  }, options);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    // The same lock as the server build: the two never swap parts of dist/ at once.
-    const { withBuildLock } = await import('./ensure-built.mjs');
-    if (!process.argv.includes('--if-stale')) await withBuildLock(() => buildWidget());
-    else if (widgetIsStale())
-      await withBuildLock(
-        () => buildWidget(),
-        () => !widgetIsStale(),
-      );
-  } catch (error) {
-    process.stderr.write(`widget build failed: ${error instanceof Error ? error.message : error}\n`);
-    process.exit(1);
-  }
-}
+if (isMain(import.meta.url)) await widget.main(() => buildWidget());

@@ -1,12 +1,10 @@
 /**
  * The built operator portal (scripts/build-portal.mjs → dist/portal/): its index.html and the hashed files
- * under assets/. Read from disk on first use and kept (hashed files never change under their name; a new
- * build comes with a restart); a missing build is looked for again at most every few seconds, so a server
- * started before the build finds it without a restart.
+ * under assets/, loaded as platform/built-app.ts loads a built app.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { assetReader, builtAppDir, builtAppLoader } from '../../platform/built-app.js';
 
 export interface PortalBuild {
   index: string;
@@ -14,48 +12,12 @@ export interface PortalBuild {
   asset(name: string): Buffer | undefined;
 }
 
-const RETRY_MS = 5_000;
-
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
-}
-
-export function portalBuildDir(): string {
-  return path.join(projectRoot(), 'dist', 'portal');
-}
+export const portalBuildDir = (): string => builtAppDir('portal');
 
 function loadBuild(dir: string): PortalBuild {
-  const assets = new Map<string, Buffer>();
-  return {
-    index: readFileSync(path.join(dir, 'index.html'), 'utf8'),
-    asset(name) {
-      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return undefined;
-      let bytes = assets.get(name);
-      if (!bytes) {
-        const file = path.join(dir, 'assets', name);
-        if (!existsSync(file)) return undefined;
-        bytes = readFileSync(file);
-        assets.set(name, bytes);
-      }
-      return bytes;
-    },
-  };
+  return { index: readFileSync(path.join(dir, 'index.html'), 'utf8'), asset: assetReader(dir) };
 }
 
 /** The build, loaded on first use; undefined while there is none (the portal answers 503). */
-export function portalBuildLoader(dir = portalBuildDir(), now: () => number = Date.now): () => PortalBuild | undefined {
-  let build: PortalBuild | undefined;
-  let lastTry = Number.NEGATIVE_INFINITY;
-  return () => {
-    if (build || now() - lastTry < RETRY_MS) return build;
-    lastTry = now();
-    if (existsSync(path.join(dir, '.built'))) build = loadBuild(dir);
-    return build;
-  };
-}
+export const portalBuildLoader = (dir = portalBuildDir(), now: () => number = Date.now): (() => PortalBuild | undefined) =>
+  builtAppLoader(dir, loadBuild, now);

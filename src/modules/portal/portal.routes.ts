@@ -10,6 +10,7 @@ import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { PortalBuild } from './portal-build.js';
+import { sendBuiltAsset } from '../../platform/built-app.js';
 
 /** The portal's policy: everything from this origin (API calls included); camera frames and chosen images as blob:/data:. */
 export const PORTAL_CSP = [
@@ -26,14 +27,6 @@ export const PORTAL_CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const TYPES: Record<string, string> = {
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  woff2: 'font/woff2',
-};
 const NOT_BUILT = 'The portal is not built yet: run npm run build:portal (or npm install) and reload';
 
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -49,22 +42,21 @@ export const portalRoutes: RoutePlugin<{ build: () => PortalBuild | undefined; c
   app.get('/app', { schema: hidden }, async (_request, reply) => reply.redirect('/app/', 302));
 
   app.get<{ Params: { file: string } }>('/app/assets/:file', { schema: hidden }, async (request, reply) => {
-    const bytes = build()?.asset(request.params.file);
-    if (!bytes) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Asset not found' });
-    const extension = request.params.file.split('.').pop() ?? '';
-    return reply
-      .type(TYPES[extension] ?? 'application/octet-stream')
-      .header('cache-control', IMMUTABLE)
-      .header('cross-origin-resource-policy', 'same-origin')
-      .send(bytes);
+    return sendBuiltAsset(request, reply, build()?.asset(request.params.file));
   });
 
   app.get<{ Params: { '*': string } }>('/app/*', { schema: hidden }, async (request, reply) => {
     const last = request.params['*'].split('/').pop() ?? '';
     // A missing file (an old hashed asset, a typo, a favicon) is a 404, never the page cached under its name.
-    if (/\.[A-Za-z0-9]+$/.test(last)) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found' });
+    if (/\.[A-Za-z0-9]+$/.test(last))
+      return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found', request_id: request.id });
     const current = build();
-    if (!current) return reply.code(503).header('cache-control', 'no-store').header('retry-after', '5').send({ error: NOT_BUILT });
+    if (!current)
+      return reply
+        .code(503)
+        .header('cache-control', 'no-store')
+        .header('retry-after', '5')
+        .send({ error: NOT_BUILT, request_id: request.id });
     const html = current.index.replace(
       '<head>',
       `<head>\n    <meta name="server-now" content="${escapeAttribute(clock.now().toISOString())}" />`,

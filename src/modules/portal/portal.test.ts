@@ -45,7 +45,7 @@ describe('the portal at /app/', () => {
       const missing = await t.app.inject({ url });
       expect(missing.statusCode, url).toBe(404);
       expect(missing.headers['cache-control']).toBe('no-store');
-      expect(missing.json()).toEqual({ error: expect.any(String) });
+      expect(missing.json()).toEqual({ error: expect.any(String), request_id: expect.any(String) });
     }
   });
 
@@ -57,7 +57,7 @@ describe('the portal at /app/', () => {
     try {
       const res = await app.inject({ url: '/app/floor' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ error: expect.stringContaining('not built') });
+      expect(res.json()).toEqual({ error: expect.stringContaining('not built'), request_id: expect.any(String) });
       fs.mkdirSync(path.join(dir, 'assets'));
       fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head><title>x</title></head><body></body></html>');
       fs.writeFileSync(path.join(dir, '.built'), 'now');

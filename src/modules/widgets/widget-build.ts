@@ -5,9 +5,9 @@
  * new build comes with a restart. A missing build is looked for again at most every few seconds, so a
  * server started before the build finds it without a restart.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { assetReader, builtAppDir, builtAppLoader } from '../../platform/built-app.js';
 
 export const WIDGET_ENTRIES = {
   bookings: 'src/entries/bookings.tsx',
@@ -37,22 +37,7 @@ export interface WidgetBuild {
   loader: Buffer;
 }
 
-const RETRY_MS = 5_000;
-
-/** The project root: the nearest directory above this file (in src/ or dist/) with a package.json. */
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
-  return dir;
-}
-
-export function widgetBuildDir(): string {
-  return path.join(projectRoot(), 'dist', 'widget');
-}
+export const widgetBuildDir = (): string => builtAppDir('widget');
 
 function loadBuild(dir: string): WidgetBuild {
   const manifest = JSON.parse(readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
@@ -76,32 +61,13 @@ function loadBuild(dir: string): WidgetBuild {
     for (const key of chunk.imports ?? []) walk(key);
     entries.set(type, { script: url(chunk.file), styles: [...styles].map(url), preloads });
   }
-  const assets = new Map<string, Buffer>();
   return {
     entry: (type) => entries.get(type)!,
-    asset(name) {
-      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return undefined;
-      let bytes = assets.get(name);
-      if (!bytes) {
-        const file = path.join(dir, 'assets', name);
-        if (!existsSync(file)) return undefined;
-        bytes = readFileSync(file);
-        assets.set(name, bytes);
-      }
-      return bytes;
-    },
+    asset: assetReader(dir),
     loader: readFileSync(path.join(dir, 'loader.js')),
   };
 }
 
 /** The build, loaded on first use; undefined while there is none (the pages answer 503). */
-export function widgetBuildLoader(dir = widgetBuildDir(), now: () => number = Date.now): () => WidgetBuild | undefined {
-  let build: WidgetBuild | undefined;
-  let lastTry = Number.NEGATIVE_INFINITY;
-  return () => {
-    if (build || now() - lastTry < RETRY_MS) return build;
-    lastTry = now();
-    if (existsSync(path.join(dir, '.built'))) build = loadBuild(dir);
-    return build;
-  };
-}
+export const widgetBuildLoader = (dir = widgetBuildDir(), now: () => number = Date.now): (() => WidgetBuild | undefined) =>
+  builtAppLoader(dir, loadBuild, now);

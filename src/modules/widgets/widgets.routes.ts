@@ -10,6 +10,7 @@
 import type { FastifyReply } from 'fastify';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { WidgetPages } from './widget-pages.service.js';
+import { sendBuiltAsset } from '../../platform/built-app.js';
 
 /**
  * The widget pages' policy: scripts and styles from this origin, Stripe.js (loaded at the payment step
@@ -44,16 +45,6 @@ const MANAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const TYPES: Record<string, string> = {
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  woff2: 'font/woff2',
-  map: 'application/json; charset=utf-8',
-};
-
 /** May be framed anywhere: the strict policy set on every answer is replaced, X-Frame-Options dropped. */
 function frameable(reply: FastifyReply): FastifyReply {
   reply.raw.removeHeader('x-frame-options');
@@ -68,21 +59,14 @@ export const widgetRoutes: RoutePlugin<{ pages: WidgetPages }> = async (app, { p
     if (!loader) return frameable(reply).code(503).type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send('');
     // A stable address venues paste into their sites: revalidated every few minutes, loadable from any origin.
     return reply
-      .type(TYPES.js)
+      .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
       .send(loader.toString('utf8'));
   });
 
   app.get<{ Params: { file: string } }>('/widget/assets/:file', { schema: hidden }, async (request, reply) => {
-    const bytes = pages.asset(request.params.file);
-    if (!bytes) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Asset not found', request_id: request.id });
-    const extension = request.params.file.split('.').pop() ?? '';
-    return reply
-      .type(TYPES[extension] ?? 'application/octet-stream')
-      .header('cache-control', IMMUTABLE)
-      .header('cross-origin-resource-policy', 'same-origin')
-      .send(bytes);
+    return sendBuiltAsset(request, reply, pages.asset(request.params.file));
   });
 
   // The booking mail's manage link. Never cached (the page is the same for everyone, but it is opened
@@ -109,8 +93,8 @@ export const widgetRoutes: RoutePlugin<{ pages: WidgetPages }> = async (app, { p
     { schema: hidden, config: { etag: true } },
     async (request, reply) => {
       const css = await pages.theme(request.params.publicId);
-      if (css === undefined) return reply.code(404).type(TYPES.css).header('cache-control', 'no-store').send('');
-      return reply.type(TYPES.css).header('cache-control', 'no-cache').send(css);
+      if (css === undefined) return reply.code(404).type('text/css; charset=utf-8').header('cache-control', 'no-store').send('');
+      return reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(css);
     },
   );
 };
