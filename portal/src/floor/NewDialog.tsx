@@ -46,7 +46,7 @@ export function NewDialog(props: {
   const [minutes, setMinutes] = useState('120');
   const [tableId, setTableId] = useState(props.slot.tableId ?? '');
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ text: string; ref?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const search = useQuery({
@@ -88,7 +88,7 @@ export function NewDialog(props: {
       }
       await client.invalidateQueries({ queryKey: floorKey(props.venueId) });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Could not reach the server');
+      setError(caught instanceof ApiError ? { text: caught.message, ref: caught.requestId } : { text: 'Could not reach the server' });
     } finally {
       setBusy(false);
     }
@@ -197,7 +197,8 @@ export function NewDialog(props: {
             )}
             {error && (
               <p className="error" role="alert">
-                {error}
+                {error.text}
+                {error.ref && <small className="toast__ref">Ref: {error.ref}</small>}
               </p>
             )}
             <div className="actions">
