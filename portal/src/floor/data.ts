@@ -43,25 +43,31 @@ async function dayBookings(venueId: string, date: string): Promise<Booking[]> {
   return all;
 }
 
-export function useFloorData(venueId: string, date: string, pollMs: number) {
+/** `tablesReadable`: the role may read tables (a door role may not): without it only the bookings are fetched. */
+export function useFloorData(venueId: string, date: string, pollMs: number, tablesReadable: boolean) {
   const key = floorKey(venueId);
   const path = { path: { venueId } };
   const options = { refetchInterval: pollMs, refetchOnWindowFocus: true } as const;
+  const tableOptions = { ...options, enabled: tablesReadable };
   const [tables, areas, combos, floors, blocks, bookings, shifts] = useQueries({
     queries: [
-      { queryKey: [...key, 'tables'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables', { params: path })), ...options },
-      { queryKey: [...key, 'areas'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/seating-areas', { params: path })), ...options },
+      { queryKey: [...key, 'tables'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables', { params: path })), ...tableOptions },
+      {
+        queryKey: [...key, 'areas'],
+        queryFn: () => call(api.GET('/api/my-venues/{venueId}/seating-areas', { params: path })),
+        ...tableOptions,
+      },
       {
         queryKey: [...key, 'combos'],
         queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables/combos', { params: path })),
-        ...options,
+        ...tableOptions,
       },
-      { queryKey: [...key, 'floors'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/floors', { params: path })), ...options },
+      { queryKey: [...key, 'floors'], queryFn: () => call(api.GET('/api/my-venues/{venueId}/floors', { params: path })), ...tableOptions },
       {
         // Only the blocks overlapping the service day (06:00 → 06:00 venue-local).
         queryKey: [...key, 'blocks', date],
         queryFn: () => call(api.GET('/api/my-venues/{venueId}/tables/blocks', { params: { ...path, query: { date } } })),
-        ...options,
+        ...tableOptions,
       },
       { queryKey: [...key, 'bookings', date], queryFn: () => dayBookings(venueId, date), ...options },
       {
