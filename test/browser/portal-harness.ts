@@ -53,7 +53,7 @@ export async function startPortal(): Promise<PortalHarness> {
   };
 }
 
-/** A new page (its own context: no session) at `width`, polling every `pollMs` when the change stream is absent. */
+/** A new page (its own context: no session) at `width`, polling every `pollMs` while the change stream is not open. */
 export async function openPortal(h: PortalHarness, width = 1280, pollMs?: number) {
   const context = await h.browser.newContext({ viewport: { width, height: 860 }, timezoneId: 'America/Los_Angeles' });
   const page = await context.newPage();

@@ -30,7 +30,7 @@ import {
   DAY_MINUTES,
 } from './time';
 
-/** Polling when the change stream is absent (tests shorten it with `sessionStorage['maitred.poll-ms']`). */
+/** Polling while the change stream is not open (tests set it with `sessionStorage['maitred.poll-ms']`). */
 function pollInterval(): number {
   const override = Number(sessionStorage.getItem('maitred.poll-ms'));
   return Number.isFinite(override) && override >= 200 ? override : 30_000;

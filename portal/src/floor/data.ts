@@ -1,7 +1,7 @@
 /**
  * The floor's data: tables, areas, combinations, floors, blocks and the service day's bookings, fetched in
- * parallel (one query each, no waterfall), and kept fresh by the venue's change stream when the server has
- * one, else by polling (every 30 s and on window focus).
+ * parallel (one query each, no waterfall), and kept fresh by the venue's change stream, polling (every 30 s
+ * and on window focus) while it is not open.
  */
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';

@@ -102,6 +102,7 @@ export function flagsOf(booking: Booking, state: { late: boolean; arrived: boole
   if (booking.table_locked) flags.push('Locked');
   if (state.late) flags.push('Late');
   if (booking.source === 'widget') flags.push('Online');
+  else if (booking.source === 'walk_in') flags.push('Walk-in');
   if (booking.kind && booking.kind !== 'table') flags.push(booking.kind.replace(/_/g, ' '));
   return flags;
 }
