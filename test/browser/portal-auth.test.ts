@@ -113,6 +113,13 @@ describe.skipIf(!chromiumPresent)('signing in to the portal', () => {
     await page.getByRole('table').waitFor();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Back Room');
     await page.getByText('List only: your role cannot see tables').waitFor();
+    await screenshot(page, 'door-role-floor');
+    // New… offers bookings and walk-ins, not blocks (`tables` write).
+    await page.getByRole('button', { name: 'New…' }).click();
+    await page.getByRole('radio', { name: 'Walk-in' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Block' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Reservations by table and time' }).count()).toBe(0);
     await page.locator('.venue-switch button').click();
     await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Back Room', 'The Night Owl']);

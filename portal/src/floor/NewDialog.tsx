@@ -18,6 +18,7 @@ import {
   TextField,
 } from 'react-aria-components';
 import { api, ApiError, call } from '../api/client';
+import { useCan } from '../shell/account';
 import { floorKey, type Table } from './data';
 import type { Slot } from './Grid';
 import { atServiceMinute, serviceMinute } from './time';
@@ -35,6 +36,8 @@ export function NewDialog(props: {
   onDone: (text: string) => void;
 }) {
   const client = useQueryClient();
+  // What the role may not do is not offered: blocks need `tables` write, the guest search `guests` read.
+  const can = useCan();
   const start = atServiceMinute(props.date, props.slot.minute);
   const [kind, setKind] = useState<Kind>(props.slot.kind ?? 'reservation');
   const [query, setQuery] = useState('');
@@ -53,7 +56,7 @@ export function NewDialog(props: {
     queryKey: ['guest-search', props.venueId, query],
     queryFn: () =>
       call(api.GET('/api/my-venues/{venueId}/guests/search', { params: { path: { venueId: props.venueId }, query: { q: query } } })),
-    enabled: kind !== 'block' && query.trim().length >= 2 && !guestId,
+    enabled: can('guests', 'read') && kind !== 'block' && query.trim().length >= 2 && !guestId,
     staleTime: 30_000,
   });
   const guests = search.data?.data ?? [];
@@ -109,9 +112,11 @@ export function NewDialog(props: {
                 <Radio value="walk_in" className="segmented__item">
                   Walk-in
                 </Radio>
-                <Radio value="block" className="segmented__item">
-                  Block
-                </Radio>
+                {can('tables', 'write') && (
+                  <Radio value="block" className="segmented__item">
+                    Block
+                  </Radio>
+                )}
               </div>
             </RadioGroup>
             {kind !== 'block' && (
