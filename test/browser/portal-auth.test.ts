@@ -1,10 +1,11 @@
 /**
  * Signing in to the portal: with a two-factor code; "Session expired" bringing the form back over the same
- * page; sign-out; and navigation gated by the caller's permissions (what a role may not do is not offered).
+ * page; sign-out; navigation gated by the caller's permissions (what a role may not do is not offered); and
+ * host and door roles, which lack the venue settings permission, working from `GET /api/my-floor-venues`.
  */
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, TEST_PASSWORD, type TestOperator } from '../helpers/app.js';
+import { createOperator, createStaff, insertVenue, TEST_PASSWORD, type TestOperator } from '../helpers/app.js';
 import { chromiumPresent, expectAccessible, openPortal, screenshot, signIn, startPortal, type PortalHarness } from './portal-harness.js';
 
 let h: PortalHarness;
@@ -79,6 +80,57 @@ describe.skipIf(!chromiumPresent)('signing in to the portal', () => {
     const drawer = page.getByRole('dialog');
     await drawer.getByRole('tab', { name: 'Details' }).waitFor();
     expect(await drawer.getByRole('button', { name: /No-show|Seat|Cancel/ }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+  it('lets host and door roles without the venue settings permission pick their venue and use the floor and the door', async () => {
+    // A second venue in the account: the host's role is scoped to the first, the door role's to both.
+    const backRoom = await insertVenue(h.t, h.operatorId, { name: 'Back Room', timezone: 'Europe/London' });
+    const operator = { operatorId: h.operatorId } as TestOperator;
+    const host = await createStaff(h.t, operator, { bookings: 'write', tables: 'read', guests: 'read' }, [h.venueId]);
+    const door = await createStaff(h.t, operator, { bookings: 'write' }, [h.venueId, backRoom]);
+    for (const who of [host, door]) expect((await h.t.app.inject({ url: '/api/my-venues', headers: who.headers })).statusCode).toBe(403);
+
+    const { page, problems } = await openPortal(h, 820);
+    await page.goto(`${h.origin}/app/`);
+    await signIn(page, host.email, TEST_PASSWORD);
+    await page.getByRole('region', { name: 'Reservations by table and time' }).waitFor();
+    // The venue, its name and its day, from /api/my-floor-venues.
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('The Night Owl');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Mon, 15 Jun 2026');
+    await expect.poll(() => page.locator('.pill').count()).toBeGreaterThan(5);
+    await page.getByRole('button', { name: 'New…' }).waitFor();
+    await page.locator('.venue-switch button').click();
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['The Night Owl']);
+    await page.keyboard.press('Escape');
+    await expectAccessible(page);
+    await screenshot(page, 'host-floor');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // The door role: no tables, so the floor is the day's list; both venues in the switcher; the door.
+    await signIn(page, door.email, TEST_PASSWORD);
+    // Without a venue in the URL, the first of the role's venues by name.
+    await page.getByRole('table').waitFor();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Back Room');
+    await page.getByText('List only: your role cannot see tables').waitFor();
+    await screenshot(page, 'door-role-floor');
+    // New… offers bookings and walk-ins, not blocks (`tables` write).
+    await page.getByRole('button', { name: 'New…' }).click();
+    await page.getByRole('radio', { name: 'Walk-in' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Block' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Reservations by table and time' }).count()).toBe(0);
+    await page.locator('.venue-switch button').click();
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Back Room', 'The Night Owl']);
+    await page.getByRole('option', { name: 'The Night Owl' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('The Night Owl');
+    expect(page.url()).toContain(`venue=${h.venueId}`);
+    await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(5);
+    await page.getByRole('link', { name: 'Door' }).click();
+    await page.getByRole('heading', { name: 'Door', level: 1 }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'door-role');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -53,7 +53,7 @@ export async function startPortal(): Promise<PortalHarness> {
   };
 }
 
-/** A new page (its own context: no session) at `width`, polling every `pollMs` when the change stream is absent. */
+/** A new page (its own context: no session) at `width`, polling every `pollMs` while the change stream is not open. */
 export async function openPortal(h: PortalHarness, width = 1280, pollMs?: number) {
   const context = await h.browser.newContext({ viewport: { width, height: 860 }, timezoneId: 'America/Los_Angeles' });
   const page = await context.newPage();
@@ -65,11 +65,12 @@ export async function openPortal(h: PortalHarness, width = 1280, pollMs?: number
 
 /**
  * Console errors, page errors and failed requests, as lines: a test expects none. The venue's change
- * stream may be absent (404) or cut off when the page leaves: the floor then polls, which is not a problem.
+ * stream is cut off when the page leaves or the server closes (and may be refused at its caps): the floor
+ * then polls, which is not a problem.
  */
 function watch(page: Page): string[] {
   const problems: string[] = [];
-  const stream = (url: string) => /\/api\/venues\/[^/]+\/changes$/.test(url);
+  const stream = (url: string) => /\/api\/my-venues\/[^/]+\/changes$/.test(url);
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
   });
@@ -108,6 +109,8 @@ export async function booking(h: PortalHarness, id: string) {
     table_ids: string[];
     duration_minutes: number | null;
     start_time: string | null;
+    booking_date: string;
+    lifecycle: Record<string, string>;
     guest_name: string | null;
     guest_count: number;
     payment_status: string;

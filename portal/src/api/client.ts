@@ -1,7 +1,7 @@
 /**
  * The typed API client (openapi-fetch over the generated `paths`): one middleware adds the bearer token
  * and turns a 401 into "session expired". `call` unwraps an answer or throws an ApiError with the
- * server's `{ error }` message, which the screens show as is.
+ * server's `{ error }` message (and its `request_id`), which the screens show as is.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
@@ -11,6 +11,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The request's id from the error body (`request_id`), which staff can quote to support. */
+    readonly requestId?: string,
   ) {
     super(message);
   }
@@ -41,5 +43,9 @@ export async function call<T>(pending: Promise<{ data?: T; error?: unknown; resp
       : response.status === 429
         ? `Too many attempts: try again in ${response.headers.get('retry-after') ?? 'a few'} seconds`
         : `The server answered ${response.status}`;
-  throw new ApiError(response.status, message);
+  const requestId =
+    error && typeof error === 'object' && 'request_id' in error && typeof error.request_id === 'string'
+      ? error.request_id
+      : (response.headers.get('x-request-id') ?? undefined);
+  throw new ApiError(response.status, message, requestId);
 }

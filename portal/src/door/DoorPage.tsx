@@ -33,7 +33,7 @@ async function decode(source: ImageBitmap | HTMLVideoElement, width: number, hei
 export default function DoorPage() {
   const [found, setFound] = useState<Found | null>(null);
   const [reference, setReference] = useState('');
-  const [result, setResult] = useState<{ text: string; ok: boolean } | null>(null);
+  const [result, setResult] = useState<{ text: string; ok: boolean; ref?: string } | null>(null);
   const [camera, setCamera] = useState(false);
   const [reason, setReason] = useState('');
   const [refund, setRefund] = useState(true);
@@ -91,7 +91,11 @@ export default function DoorPage() {
         setReference('');
       }
     } catch (caught) {
-      setResult({ text: caught instanceof ApiError ? caught.message : 'Could not reach the server', ok: false });
+      setResult({
+        text: caught instanceof ApiError ? caught.message : 'Could not reach the server',
+        ok: false,
+        ref: caught instanceof ApiError ? caught.requestId : undefined,
+      });
     }
   }
 
@@ -115,7 +119,11 @@ export default function DoorPage() {
       setReference('');
       setReason('');
     } catch (caught) {
-      setResult({ text: caught instanceof ApiError ? caught.message : 'Could not reach the server', ok: false });
+      setResult({
+        text: caught instanceof ApiError ? caught.message : 'Could not reach the server',
+        ok: false,
+        ref: caught instanceof ApiError ? caught.requestId : undefined,
+      });
     }
   }
 
@@ -158,6 +166,7 @@ export default function DoorPage() {
       {result && (
         <p className={result.ok ? 'notice notice--ok' : 'error'} role={result.ok ? 'status' : 'alert'}>
           {result.text}
+          {result.ref && <small className="toast__ref">Ref: {result.ref}</small>}
         </p>
       )}
       {found && (

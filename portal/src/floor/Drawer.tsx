@@ -20,12 +20,14 @@ import { api, call } from '../api/client';
 import { bookingApi, type Change } from './actions';
 import type { Table } from './data';
 import { STATUS } from './model';
+import { addDays, atServiceMinute, clockMinutes, DAY_MINUTES, DAY_START, venueLocal } from './time';
 
 const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 
 export function Drawer(props: {
   bookingId: string;
   venueId: string;
+  timeZone: string;
   tables: Table[];
   writable: boolean;
   run: (c: Change) => void;
@@ -42,6 +44,16 @@ export function Drawer(props: {
   const tableNames = (ids: string[]) => ids.map((id) => props.tables.find((t) => t.id === id)?.table_number ?? '?').join('+') || 'none';
 
   const active = b && ['pending', 'pending_payment', 'approved', 'confirmed', 'checked_in'].includes(b.status);
+  // The visit as the server recorded it: the lifecycle flags (flag → when set) and the table's closing.
+  const at = (iso: string | null | undefined) => (iso ? venueLocal(new Date(iso), props.timeZone).time : '');
+  const visit = b
+    ? [
+        b.lifecycle.arrived && b.status !== 'checked_in' && `Arrived ${at(b.lifecycle.arrived)}`,
+        b.lifecycle.late && `Marked late ${at(b.lifecycle.late)}`,
+        b.checked_in_at && `Checked in ${at(b.checked_in_at)}`,
+        b.closed_at && `Closed ${at(b.closed_at)}`,
+      ].filter((v): v is string => Boolean(v))
+    : [];
   const waiting = b && ['pending', 'approved', 'confirmed'].includes(b.status);
   return (
     <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && props.onClose()} className="drawer-overlay">
@@ -72,6 +84,7 @@ export function Drawer(props: {
                 <p className={`status-badge status-${b.status}`}>
                   <span aria-hidden="true">{STATUS[b.status]?.icon} </span>
                   {STATUS[b.status]?.label ?? b.status}
+                  {visit.length > 0 && <span> · {visit.join(' · ')}</span>}
                 </p>
                 <dl className="facts">
                   <dt>When</dt>
@@ -139,6 +152,18 @@ export function Drawer(props: {
                         onPress={() => act(`${name} marked as arrived, waiting`, () => bookingApi.arrived(b.id, true))}
                       >
                         Arrived, not seated
+                      </Button>
+                    )}
+                    {waiting && (
+                      <Button
+                        className="button"
+                        onPress={() =>
+                          b.lifecycle.late
+                            ? act(`${name} no longer marked late`, () => bookingApi.late(b.id, false))
+                            : act(`${name} marked late`, () => bookingApi.late(b.id, true))
+                        }
+                      >
+                        {b.lifecycle.late ? 'Clear late' : 'Mark late'}
                       </Button>
                     )}
                     {waiting && (
@@ -267,10 +292,22 @@ export function Drawer(props: {
             <MoveDialog
               tables={props.tables}
               current={b.table_ids}
+              time={b.start_time ?? ''}
               duration={b.duration_minutes ?? 120}
               onClose={() => setAsk(null)}
-              onMove={(ids, minutes) => {
-                if (ids.join() !== b.table_ids.join())
+              onMove={(ids, time, minutes) => {
+                const tablesChanged = ids.join() !== b.table_ids.join();
+                if (time && time !== b.start_time) {
+                  // Time and tables in one call (`move` keeps the length; the tables only when changed).
+                  // Within the booking's service day (06:00 → 06:00): 00:30 is the small hours after its evening.
+                  const day = b.start_time && clockMinutes(b.start_time) < DAY_START ? addDays(b.booking_date, -1) : b.booking_date;
+                  const to = atServiceMinute(day, (clockMinutes(time) - DAY_START + DAY_MINUTES) % DAY_MINUTES);
+                  act(
+                    `Moved ${name} to ${time}${tablesChanged ? `, table ${tableNames(ids)}` : ''}`,
+                    () => bookingApi.move(b.id, to, tablesChanged ? ids : undefined),
+                    { booking_date: to.date, start_time: time, ...(tablesChanged ? { table_ids: ids } : {}) },
+                  );
+                } else if (tablesChanged)
                   act(`Moved ${name} to table ${tableNames(ids)}`, () => bookingApi.assign(b.id, ids), { table_ids: ids });
                 if (minutes !== (b.duration_minutes ?? 120))
                   act(`${name} now stays ${minutes} minutes`, () => bookingApi.duration(b.id, minutes), { duration_minutes: minutes });
@@ -344,11 +381,13 @@ function Ask(props: {
 function MoveDialog(props: {
   tables: Table[];
   current: string[];
+  time: string;
   duration: number;
   onClose: () => void;
-  onMove: (ids: string[], minutes: number) => void;
+  onMove: (ids: string[], time: string, minutes: number) => void;
 }) {
   const [ids, setIds] = useState<string[]>(props.current);
+  const [time, setTime] = useState(props.time);
   const [minutes, setMinutes] = useState(String(props.duration));
   const sorted = [...props.tables]
     .filter((t) => t.status === 'active')
@@ -361,10 +400,16 @@ function MoveDialog(props: {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              props.onMove(ids, Math.max(15, Math.round(Number(minutes) / 15) * 15));
+              props.onMove(ids, time, Math.max(15, Math.round(Number(minutes) / 15) * 15));
               props.onClose();
             }}
           >
+            {props.time && (
+              <TextField className="field" value={time} onChange={setTime} isRequired>
+                <Label>Time</Label>
+                <Input type="time" step={900} />
+              </TextField>
+            )}
             <fieldset className="table-picks">
               <legend>Tables</legend>
               {sorted.map((t) => (

@@ -9,17 +9,28 @@ import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } fro
 import { Button } from 'react-aria-components';
 import { api, call } from '../api/client';
 import { floorRoute } from '../router';
-import { useCan, useCurrentVenue } from '../shell/account';
-import { bookingApi, useBookingChange, type Change } from './actions';
+import { useCan, useCurrentVenue, usePermissions } from '../shell/account';
+import { bookingApi, useBookingChange, type Change, type Report } from './actions';
 import { useFloorData, useLiveChanges } from './data';
 import { Drawer } from './Drawer';
 import { Grid, type Slot } from './Grid';
 import { layoutRows, pacing, placeBlocks, placeBookings, shiftTotals, STATUS } from './model';
 import { NewDialog } from './NewDialog';
 import { FloorPlan, ListView } from './Views';
-import { addDays, clockOf, longDate, serverNow, serviceDayOf, venueLocal, clockMinutes, DAY_START, DAY_MINUTES } from './time';
+import {
+  addDays,
+  atServiceMinute,
+  clockOf,
+  longDate,
+  serverNow,
+  serviceDayOf,
+  venueLocal,
+  clockMinutes,
+  DAY_START,
+  DAY_MINUTES,
+} from './time';
 
-/** Polling when the change stream is absent (tests shorten it with `sessionStorage['maitred.poll-ms']`). */
+/** Polling while the change stream is not open (tests set it with `sessionStorage['maitred.poll-ms']`). */
 function pollInterval(): number {
   const override = Number(sessionStorage.getItem('maitred.poll-ms'));
   return Number.isFinite(override) && override >= 200 ? override : 30_000;
@@ -38,17 +49,20 @@ export function FloorPage() {
   }, []);
   const today = serviceDayOf(clock, timeZone);
   const date = search.date ?? today;
-  const view = search.view ?? 'grid';
+  // A role that may not read tables (a door role) gets the list: bookings without the grid or the plan.
+  const permissions = usePermissions();
+  const tablesReadable = can('tables', 'read');
+  const view = tablesReadable ? (search.view ?? 'grid') : 'list';
   const nowLocal = venueLocal(clock, timeZone);
   const nowMinute = (clockMinutes(nowLocal.time) - DAY_START + DAY_MINUTES) % DAY_MINUTES;
 
   const [live, setLive] = useState(false);
   const [poll] = useState(pollInterval);
-  const data = useFloorData(venue.id, date, live ? 5 * 60_000 : poll);
+  const data = useFloorData(venue.id, date, live ? 5 * 60_000 : poll, tablesReadable);
   useLiveChanges(venue.id, setLive);
 
-  const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
-  const report = useCallback((text: string, kind: 'ok' | 'error') => setMessage({ text, kind }), []);
+  const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error'; ref?: string } | null>(null);
+  const report = useCallback<Report>((text, kind, ref) => setMessage({ text, kind, ref }), []);
   const change = useBookingChange(venue.id, date, report);
   const run = useCallback((c: Change) => change.mutate(c), [change]);
 
@@ -79,7 +93,7 @@ export function FloorPage() {
     enabled: preview,
   });
 
-  const loading = data.tables.isPending || data.bookings.isPending;
+  const loading = permissions.isPending || (tablesReadable && data.tables.isPending) || data.bookings.isPending;
   const failed = [data.tables, data.areas, data.bookings, data.blocks].find((q) => q.error)?.error;
   const set = (next: Partial<typeof search>) => void navigate({ search: (prev) => ({ ...prev, venue: venue.id, ...next }) });
   const dayCovers = placed.filter((p) => p.booking.status !== 'no_show').reduce((s, p) => s + p.booking.guest_count, 0);
@@ -105,19 +119,23 @@ export function FloorPage() {
             <input type="date" value={date} onChange={(e) => e.target.value && set({ date: e.target.value })} />
           </label>
         </div>
-        <nav className="toolbar__group segmented" aria-label="View">
-          {(['grid', 'list', 'floor'] as const).map((v) => (
-            <Link
-              key={v}
-              to="/floor"
-              search={(prev) => ({ ...prev, venue: venue.id, view: v === 'grid' ? undefined : v })}
-              aria-current={view === v ? 'page' : undefined}
-              className="segmented__item"
-            >
-              {v === 'grid' ? 'Grid' : v === 'list' ? 'List' : 'Floor plan'}
-            </Link>
-          ))}
-        </nav>
+        {tablesReadable ? (
+          <nav className="toolbar__group segmented" aria-label="View">
+            {(['grid', 'list', 'floor'] as const).map((v) => (
+              <Link
+                key={v}
+                to="/floor"
+                search={(prev) => ({ ...prev, venue: venue.id, view: v === 'grid' ? undefined : v })}
+                aria-current={view === v ? 'page' : undefined}
+                className="segmented__item"
+              >
+                {v === 'grid' ? 'Grid' : v === 'list' ? 'List' : 'Floor plan'}
+              </Link>
+            ))}
+          </nav>
+        ) : (
+          <span className="muted">List only: your role cannot see tables</span>
+        )}
         <div className="toolbar__group toolbar__end">
           <span className="summary">
             <strong>{placed.filter((p) => p.booking.status !== 'no_show').length}</strong> bookings · <strong>{dayCovers}</strong> covers
@@ -144,7 +162,10 @@ export function FloorPage() {
       </div>
       {message?.kind === 'error' && (
         <div className="toast toast--error" role="alert">
-          {message.text}
+          <span>
+            {message.text}
+            {message.ref && <small className="toast__ref">Ref: {message.ref}</small>}
+          </span>
           <Button className="button button--quiet" onPress={() => setMessage(null)}>
             Dismiss
           </Button>
@@ -206,16 +227,26 @@ export function FloorPage() {
           proposals={preview ? (smart.data?.moves ?? []) : []}
           onOpen={setOpenId}
           onEmpty={(s) => writable && setSlot(s)}
-          onMove={(p, tableIds, label) =>
+          onMove={(p, to, label) => {
+            const name = p.booking.guest_name ?? 'the booking';
+            if (to.start === undefined) {
+              const tableIds = to.tableIds ?? p.booking.table_ids;
+              return run({
+                bookingId: p.booking.id,
+                patch: { table_ids: tableIds },
+                done: tableIds.length ? `Moved ${name} to ${label}` : `${p.booking.guest_name ?? 'Booking'} is unassigned`,
+                run: () => bookingApi.assign(p.booking.id, tableIds),
+              });
+            }
+            // A new time (and maybe tables): one call, so the two never half-happen.
+            const at = atServiceMinute(date, to.start);
             run({
               bookingId: p.booking.id,
-              patch: { table_ids: tableIds },
-              done: tableIds.length
-                ? `Moved ${p.booking.guest_name ?? 'the booking'} to ${label}`
-                : `${p.booking.guest_name ?? 'Booking'} is unassigned`,
-              run: () => bookingApi.assign(p.booking.id, tableIds),
-            })
-          }
+              patch: { booking_date: at.date, start_time: at.time, ...(to.tableIds ? { table_ids: to.tableIds } : {}) },
+              done: `Moved ${name} to ${label}`,
+              run: () => bookingApi.move(p.booking.id, at, to.tableIds),
+            });
+          }}
           onResize={(p, minutes) =>
             run({
               bookingId: p.booking.id,
@@ -246,7 +277,15 @@ export function FloorPage() {
       </footer>
 
       {openId && (
-        <Drawer bookingId={openId} venueId={venue.id} tables={tables} run={run} onClose={() => setOpenId(null)} writable={writable} />
+        <Drawer
+          bookingId={openId}
+          venueId={venue.id}
+          timeZone={timeZone}
+          tables={tables}
+          run={run}
+          onClose={() => setOpenId(null)}
+          writable={writable}
+        />
       )}
       {slot && (
         <NewDialog

@@ -1,9 +1,10 @@
 /**
  * The grid: tables (grouped by area) × the service day. Rows are one element each (the 15-minute lines are
  * their background), pills and blocks are absolutely placed over them, so a day of 80 tables and 300
- * bookings is a few hundred elements. Pills move by drag (tables: up and down, with every table of a
- * combination together; the right edge resizes in 15-minute steps; to and from the unassigned strip) and by
- * keyboard (arrows up/down: table; Shift+arrows left/right: length; Enter commits; Escape cancels).
+ * bookings is a few hundred elements. Pills move by drag (time and tables together: along in 15-minute
+ * steps, up and down with every table of a combination together; the right edge resizes in 15-minute steps;
+ * to and from the unassigned strip) and by keyboard (arrows left/right: 15 minutes earlier or later; up/down:
+ * table; Shift+arrows left/right: length; Enter commits; Escape cancels).
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { Table } from './data';
@@ -25,7 +26,10 @@ interface Pending {
   placed: Placed;
   mode: 'move' | 'resize' | 'assign';
   rows: number;
+  /** Resize: minutes added to the length. */
   minutes: number;
+  /** Move: minutes the start moves by (15-minute steps). */
+  shift: number;
   /** Pointer drags: where it started; keyboard moves have none. */
   origin?: { x: number; y: number };
   over?: 'strip' | 'grid';
@@ -33,6 +37,12 @@ interface Pending {
 }
 
 const WIDTH = DAY_MINUTES * PX_PER_MINUTE;
+
+/** A move the grid asks for: new tables (absent: the same), a new start (service minute; absent: the same). */
+export interface MoveTo {
+  tableIds?: string[];
+  start?: number;
+}
 
 export function Grid(props: {
   layout: Layout;
@@ -44,7 +54,7 @@ export function Grid(props: {
   proposals: Proposal[];
   onOpen: (id: string) => void;
   onEmpty: (slot: Slot) => void;
-  onMove: (placed: Placed, tableIds: string[], label: string) => void;
+  onMove: (placed: Placed, to: MoveTo, label: string) => void;
   onResize: (placed: Placed, minutes: number) => void;
   onAnnounce: (text: string) => void;
 }) {
@@ -90,12 +100,18 @@ export function Grid(props: {
     if (moved.some((i) => i < 0 || i >= layout.tableRows.length)) return null;
     return moved.map((i) => layout.tableRows[i]);
   };
+  /** Where a move would start (service minute), kept inside the day. */
+  const startOf = (p: Pending) => Math.min(DAY_MINUTES - SNAP, Math.max(0, p.placed.start + (p.mode === 'move' ? p.shift : 0)));
+  const tablesLabel = (tables: Table[]) => `table ${tables.map((t) => t.table_number).join('+')}`;
   const describe = (p: Pending) => {
     const name = p.placed.booking.guest_name ?? 'Booking';
     if (p.mode === 'resize') return `${name}: ${clockOf(p.placed.start)}–${clockOf(p.placed.start + p.placed.duration + p.minutes)}`;
     if (p.over === 'strip') return `${name}: drop to unassign`;
     const tables = targetTables(p);
-    return tables ? `${name}: table ${tables.map((t) => t.table_number).join('+')}` : `${name}: no table there`;
+    if (!tables) return `${name}: no table there`;
+    return p.mode === 'move' && startOf(p) !== p.placed.start
+      ? `${name}: ${clockOf(startOf(p))}, ${tablesLabel(tables)}`
+      : `${name}: ${tablesLabel(tables)}`;
   };
 
   const commit = (p: Pending) => {
@@ -106,14 +122,18 @@ export function Grid(props: {
       return;
     }
     if (p.over === 'strip') {
-      if (p.placed.booking.table_ids.length) props.onMove(p.placed, [], 'the unassigned strip');
+      if (p.placed.booking.table_ids.length) props.onMove(p.placed, { tableIds: [] }, 'the unassigned strip');
       return;
     }
     const tables = targetTables(p);
     if (!tables) return;
     const ids = tables.map((t) => t.id);
-    if (ids.join() === p.placed.booking.table_ids.join()) return;
-    props.onMove(p.placed, ids, `table ${tables.map((t) => t.table_number).join('+')}`);
+    const sameTables = ids.join() === p.placed.booking.table_ids.join();
+    const start = startOf(p);
+    if (start !== p.placed.start) {
+      const label = `${clockOf(start)}${sameTables ? '' : `, ${tablesLabel(tables)}`}`;
+      props.onMove(p.placed, { start, ...(sameTables ? {} : { tableIds: ids }) }, label);
+    } else if (!sameTables) props.onMove(p.placed, { tableIds: ids }, tablesLabel(tables));
   };
 
   const rowAt = (clientY: number) => {
@@ -135,7 +155,7 @@ export function Grid(props: {
     if (!props.writable || event.button !== 0 || p.booking.table_locked) return;
     event.preventDefault();
     event.currentTarget.setPointerCapture(event.pointerId);
-    setPending({ placed: p, mode, rows: 0, minutes: 0, origin: { x: event.clientX, y: event.clientY } });
+    setPending({ placed: p, mode, rows: 0, minutes: 0, shift: 0, origin: { x: event.clientX, y: event.clientY } });
   };
   const dragMove = (event: PointerEvent<HTMLElement>) => {
     if (!pending?.origin) return;
@@ -147,7 +167,8 @@ export function Grid(props: {
     else {
       const from = layout.tableIndex.get(pending.placed.booking.table_ids[0]) ?? 0;
       const row = rowAt(event.clientY);
-      setPending({ ...pending, over, rows: row >= 0 ? row - from : Math.round(dy / ROW_HEIGHT) });
+      // Time and table together: along the row in 15-minute steps, across rows by table.
+      setPending({ ...pending, over, rows: row >= 0 ? row - from : Math.round(dy / ROW_HEIGHT), shift: snap(dx / PX_PER_MINUTE) });
     }
   };
   const dragEnd = (event: PointerEvent<HTMLElement>) => {
@@ -165,17 +186,24 @@ export function Grid(props: {
     if (!props.writable) return;
     const current = pending && pending.placed.booking.id === p.booking.id && !pending.origin ? pending : null;
     const next = (change: Partial<Pending>) => {
-      const value: Pending = { ...(current ?? { placed: p, mode: 'move', rows: 0, minutes: 0 }), ...change };
+      const value: Pending = { ...(current ?? { placed: p, mode: 'move', rows: 0, minutes: 0, shift: 0 }), ...change };
       setPending(value);
       props.onAnnounce(`${describe(value)}. Enter to confirm, Escape to cancel.`);
       event.preventDefault();
     };
     if (p.booking.table_ids.length === 0 && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) return;
-    if (event.key === 'ArrowDown' && !event.shiftKey) next({ mode: 'move', rows: (current?.rows ?? 0) + 1 });
-    else if (event.key === 'ArrowUp' && !event.shiftKey) next({ mode: 'move', rows: (current?.rows ?? 0) - 1 });
-    else if (event.key === 'ArrowRight' && event.shiftKey) next({ mode: 'resize', minutes: (current?.minutes ?? 0) + SNAP });
+    // A move and a resize are separate steps: starting one drops what the other had pending.
+    const moving = current?.mode === 'move' ? current : null;
+    if (event.key === 'ArrowDown' && !event.shiftKey) next({ mode: 'move', minutes: 0, rows: (moving?.rows ?? 0) + 1 });
+    else if (event.key === 'ArrowUp' && !event.shiftKey) next({ mode: 'move', minutes: 0, rows: (moving?.rows ?? 0) - 1 });
+    else if (event.key === 'ArrowRight' && !event.shiftKey)
+      next({ mode: 'move', minutes: 0, shift: Math.min(DAY_MINUTES - SNAP - p.start, (moving?.shift ?? 0) + SNAP) });
+    else if (event.key === 'ArrowLeft' && !event.shiftKey)
+      next({ mode: 'move', minutes: 0, shift: Math.max(-p.start, (moving?.shift ?? 0) - SNAP) });
+    else if (event.key === 'ArrowRight' && event.shiftKey)
+      next({ mode: 'resize', rows: 0, shift: 0, minutes: (current?.minutes ?? 0) + SNAP });
     else if (event.key === 'ArrowLeft' && event.shiftKey)
-      next({ mode: 'resize', minutes: Math.max(SNAP - p.duration, (current?.minutes ?? 0) - SNAP) });
+      next({ mode: 'resize', rows: 0, shift: 0, minutes: Math.max(SNAP - p.duration, (current?.minutes ?? 0) - SNAP) });
     else if (event.key === 'Enter' && current) {
       event.preventDefault();
       commit(current);
@@ -317,7 +345,7 @@ export function Grid(props: {
                       aria-hidden="true"
                       style={{
                         top: layout.rowY[layout.tableIndex.get(t.id)!] + 3,
-                        left: pending.placed.start * PX_PER_MINUTE,
+                        left: startOf(pending) * PX_PER_MINUTE,
                         width,
                         height: ROW_HEIGHT - 6,
                       }}
@@ -401,6 +429,8 @@ const Pill = memo(function Pill(props: {
     p.conflict && 'pill--conflict',
     p.tooSmall && 'pill--small',
     p.late && 'pill--late',
+    p.arrived && 'pill--arrived',
+    p.closed && 'pill--closed',
     props.dragging && 'pill--dragging',
     resizable && 'pill--resizable',
   ]
@@ -422,7 +452,9 @@ const Pill = memo(function Pill(props: {
       style={{ top: props.top + 3, left: p.start * PX_PER_MINUTE, width: Math.max(p.duration * PX_PER_MINUTE, 28), height: ROW_HEIGHT - 6 }}
       tabIndex={props.first ? 0 : -1}
       aria-label={label(p)}
-      aria-keyshortcuts={props.writable ? 'ArrowUp ArrowDown Shift+ArrowLeft Shift+ArrowRight Enter Escape' : undefined}
+      aria-keyshortcuts={
+        props.writable ? 'ArrowLeft ArrowRight ArrowUp ArrowDown Shift+ArrowLeft Shift+ArrowRight Enter Escape' : undefined
+      }
       onPointerDown={(e) => {
         const rect = e.currentTarget.getBoundingClientRect();
         props.onPointerDown(e, p, resizable && rect.right - e.clientX <= RESIZE_EDGE ? 'resize' : 'move');

@@ -18,6 +18,7 @@ import {
   TextField,
 } from 'react-aria-components';
 import { api, ApiError, call } from '../api/client';
+import { useCan } from '../shell/account';
 import { floorKey, type Table } from './data';
 import type { Slot } from './Grid';
 import { atServiceMinute, serviceMinute } from './time';
@@ -35,6 +36,8 @@ export function NewDialog(props: {
   onDone: (text: string) => void;
 }) {
   const client = useQueryClient();
+  // What the role may not do is not offered: blocks need `tables` write, the guest search `guests` read.
+  const can = useCan();
   const start = atServiceMinute(props.date, props.slot.minute);
   const [kind, setKind] = useState<Kind>(props.slot.kind ?? 'reservation');
   const [query, setQuery] = useState('');
@@ -46,14 +49,14 @@ export function NewDialog(props: {
   const [minutes, setMinutes] = useState('120');
   const [tableId, setTableId] = useState(props.slot.tableId ?? '');
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ text: string; ref?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const search = useQuery({
     queryKey: ['guest-search', props.venueId, query],
     queryFn: () =>
       call(api.GET('/api/my-venues/{venueId}/guests/search', { params: { path: { venueId: props.venueId }, query: { q: query } } })),
-    enabled: kind !== 'block' && query.trim().length >= 2 && !guestId,
+    enabled: can('guests', 'read') && kind !== 'block' && query.trim().length >= 2 && !guestId,
     staleTime: 30_000,
   });
   const guests = search.data?.data ?? [];
@@ -88,7 +91,7 @@ export function NewDialog(props: {
       }
       await client.invalidateQueries({ queryKey: floorKey(props.venueId) });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : 'Could not reach the server');
+      setError(caught instanceof ApiError ? { text: caught.message, ref: caught.requestId } : { text: 'Could not reach the server' });
     } finally {
       setBusy(false);
     }
@@ -109,9 +112,11 @@ export function NewDialog(props: {
                 <Radio value="walk_in" className="segmented__item">
                   Walk-in
                 </Radio>
-                <Radio value="block" className="segmented__item">
-                  Block
-                </Radio>
+                {can('tables', 'write') && (
+                  <Radio value="block" className="segmented__item">
+                    Block
+                  </Radio>
+                )}
               </div>
             </RadioGroup>
             {kind !== 'block' && (
@@ -197,7 +202,8 @@ export function NewDialog(props: {
             )}
             {error && (
               <p className="error" role="alert">
-                {error}
+                {error.text}
+                {error.ref && <small className="toast__ref">Ref: {error.ref}</small>}
               </p>
             )}
             <div className="actions">

@@ -81,7 +81,7 @@ export function FloorPlan(props: {
 
   const stateOf = (table: Table): { state: TableState; booking?: Placed } => {
     const here = props.placed.filter((p) => p.booking.table_ids.includes(table.id) && p.booking.status !== 'no_show');
-    const seated = here.find((p) => p.booking.status === 'checked_in' && p.start <= now + 15 && now < p.start + p.duration);
+    const seated = here.find((p) => p.booking.status === 'checked_in' && !p.closed && p.start <= now + 15 && now < p.start + p.duration);
     if (seated) return { state: 'seated', booking: seated };
     const late = here.find((p) => p.late);
     if (late) return { state: 'late', booking: late };

@@ -3,7 +3,7 @@
  * server's message when it refuses (409 and the rest), and the day refetched either way.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, call } from '../api/client';
+import { api, ApiError, call } from '../api/client';
 import { floorKey, type Booking } from './data';
 
 export interface Change {
@@ -15,7 +15,9 @@ export interface Change {
   run: () => Promise<unknown>;
 }
 
-export function useBookingChange(venueId: string, date: string, report: (message: string, kind: 'ok' | 'error') => void) {
+export type Report = (message: string, kind: 'ok' | 'error', ref?: string) => void;
+
+export function useBookingChange(venueId: string, date: string, report: Report) {
   const client = useQueryClient();
   const key = [...floorKey(venueId), 'bookings', date];
   return useMutation({
@@ -32,7 +34,7 @@ export function useBookingChange(venueId: string, date: string, report: (message
     },
     onError: (error, _change, context) => {
       if (context?.before) client.setQueryData(key, context.before);
-      report(`Not changed: ${error.message}`, 'error');
+      report(`Not changed: ${error.message}`, 'error', error instanceof ApiError ? error.requestId : undefined);
     },
     onSuccess: (_data, change) => report(change.done, 'ok'),
     onSettled: () => client.invalidateQueries({ queryKey: floorKey(venueId) }),
@@ -47,6 +49,9 @@ export const bookingApi = {
     tableIds.length === 0
       ? call(api.POST('/api/bookings/{id}/unassign-table', id(bookingId)))
       : call(api.POST('/api/bookings/{id}/assign-table', { ...id(bookingId), body: { table_ids: tableIds } })),
+  /** A new start (venue-local `time` on `date`), keeping the length; `tableIds` omitted keeps the tables, `[]` unassigns. */
+  move: (bookingId: string, at: { date: string; time: string }, tableIds?: string[]) =>
+    call(api.POST('/api/bookings/{id}/move', { ...id(bookingId), body: { ...at, ...(tableIds ? { table_ids: tableIds } : {}) } })),
   duration: (bookingId: string, minutes: number) =>
     call(api.POST('/api/bookings/{id}/duration', { ...id(bookingId), body: { duration_minutes: minutes } })),
   status: (bookingId: string, status: 'checked_in' | 'no_show' | 'confirmed' | 'cancelled', force = false) =>
@@ -58,6 +63,8 @@ export const bookingApi = {
   autoAssign: (bookingId: string) => call(api.POST('/api/bookings/{id}/auto-assign', id(bookingId))),
   arrived: (bookingId: string, value: boolean) =>
     call(api.POST('/api/bookings/{id}/lifecycle', { ...id(bookingId), body: { flag: 'arrived', value } })),
+  late: (bookingId: string, value: boolean) =>
+    call(api.POST('/api/bookings/{id}/lifecycle', { ...id(bookingId), body: { flag: 'late', value } })),
   capture: (bookingId: string, amountPence?: number) =>
     call(api.POST('/api/bookings/{id}/hold/capture', { ...id(bookingId), body: amountPence ? { amount_pence: amountPence } : {} })),
   release: (bookingId: string) => call(api.POST('/api/bookings/{id}/hold/release', id(bookingId))),

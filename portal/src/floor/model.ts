@@ -72,13 +72,20 @@ export interface Placed {
   duration: number;
   conflict: boolean;
   tooSmall: boolean;
+  /** Marked late by staff (`lifecycle.late`), or still not here 15 minutes after the start. */
   late: boolean;
+  /** Here but not yet seated (`lifecycle.arrived` on a booking not checked in). */
+  arrived: boolean;
+  /** Seated and the table closed (`closed_at`): the table is free again. */
+  closed: boolean;
   flags: string[];
 }
 
-/** Money and handling flags, as words (the pill shows them, the screen reader reads them). */
-export function flagsOf(booking: Booking, late: boolean): string[] {
+/** Money, visit and handling flags, as words (the pill shows them, the screen reader reads them). */
+export function flagsOf(booking: Booking, state: { late: boolean; arrived: boolean; closed: boolean }): string[] {
   const flags: string[] = [];
+  if (state.closed) flags.push('Closed');
+  else if (state.arrived) flags.push('Arrived');
   if (booking.deposit_type !== 'none' && booking.deposit_pence > 0) {
     const money = `£${(booking.deposit_pence / 100).toFixed(0)}`;
     const words: Record<string, string> = {
@@ -93,8 +100,9 @@ export function flagsOf(booking: Booking, late: boolean): string[] {
     flags.push(words[booking.payment_status] ?? `Deposit ${money}`);
   }
   if (booking.table_locked) flags.push('Locked');
-  if (late) flags.push('Late');
+  if (state.late) flags.push('Late');
   if (booking.source === 'widget') flags.push('Online');
+  else if (booking.source === 'walk_in') flags.push('Walk-in');
   if (booking.kind && booking.kind !== 'table') flags.push(booking.kind.replace(/_/g, ' '));
   return flags;
 }
@@ -111,7 +119,10 @@ export function placeBookings(
     if (!SHOWN_STATUSES.has(booking.status) || !booking.start_time) continue;
     const start = serviceMinute(day, booking.booking_date, booking.start_time);
     if (start < 0 || start >= DAY_MINUTES) continue;
-    const late = ['pending', 'approved', 'confirmed'].includes(booking.status) && now.day === day && now.minute > start + 15;
+    const waiting = ['pending', 'approved', 'confirmed'].includes(booking.status);
+    const arrived = waiting && Boolean(booking.lifecycle.arrived);
+    const closed = booking.status === 'checked_in' && Boolean(booking.closed_at);
+    const late = waiting && !arrived && (Boolean(booking.lifecycle.late) || (now.day === day && now.minute > start + 15));
     const seats = booking.table_ids.reduce((sum, id) => sum + (tables.get(id)?.capacity ?? 0), 0);
     placed.push({
       booking,
@@ -120,7 +131,9 @@ export function placeBookings(
       conflict: false,
       tooSmall: booking.table_ids.length > 0 && seats < booking.guest_count,
       late,
-      flags: flagsOf(booking, late),
+      arrived,
+      closed,
+      flags: flagsOf(booking, { late, arrived, closed }),
     });
   }
   const byTable = new Map<string, Placed[]>();

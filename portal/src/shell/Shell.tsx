@@ -9,7 +9,7 @@ import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } fro
 import { api } from '../api/client';
 import { session } from '../api/session';
 import { SignIn } from './SignIn';
-import { useCan, useCurrentVenue, useSession, useVenues } from './account';
+import { useCan, useCurrentVenue, usePermissions, useSession, useVenues } from './account';
 
 export function Shell() {
   const { session: current, expired } = useSession();
@@ -19,6 +19,7 @@ export function Shell() {
 
 function SignedIn({ name }: { name: string }) {
   const can = useCan();
+  const permissions = usePermissions();
   const venue = useCurrentVenue();
   const { data: venues, error } = useVenues();
   const navigate = useNavigate();
@@ -77,9 +78,9 @@ function SignedIn({ name }: { name: string }) {
           Sign out
         </Button>
       </header>
-      {error && (
+      {(error ?? permissions.error) && (
         <p className="error page" role="alert">
-          {error.message}
+          {(error ?? permissions.error)?.message}
         </p>
       )}
       {venues && venues.length === 0 && (
@@ -88,7 +89,8 @@ function SignedIn({ name }: { name: string }) {
           <p>Your account has no venue you may work on.</p>
         </main>
       )}
-      <Suspense fallback={<p className="page">Loading…</p>}>{venue && <Outlet />}</Suspense>
+      {/* The page waits for the venues and the permissions (asked for together), so its own requests start at once, together. */}
+      <Suspense fallback={<p className="page">Loading…</p>}>{venue && permissions.data && <Outlet />}</Suspense>
     </div>
   );
 }

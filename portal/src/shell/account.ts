@@ -26,11 +26,15 @@ export function useCan() {
   };
 }
 
+/**
+ * The venues whose floor the caller can open, with each one's zone and today (`GET /api/my-floor-venues`:
+ * `bookings` read is enough, so host and door roles without the venue settings permission have them too).
+ */
 export function useVenues() {
   const { session: current } = useSession();
   return useQuery({
     queryKey: ['venues', current?.user.id],
-    queryFn: () => call(api.GET('/api/my-venues')),
+    queryFn: () => call(api.GET('/api/my-floor-venues')),
     enabled: Boolean(current),
     staleTime: 60_000,
     select: (answer) => answer.data,
