@@ -218,6 +218,7 @@ export function FloorPage() {
         />
       ) : (
         <Grid
+          pacing={steps}
           layout={layout}
           placed={placed}
           blocks={blocks}
@@ -273,7 +274,8 @@ export function FloorPage() {
             Legend: {['confirmed', 'pending', 'checked_in', 'no_show'].map((s) => `${STATUS[s].icon} ${STATUS[s].label}`).join(' · ')}
           </span>
         </div>
-        <PacingBars steps={steps} />
+        {/* On the grid the covers per 15 minutes run under its hours, on its time scale. */}
+        {view === 'grid' ? <PacingList steps={steps} /> : <PacingBars steps={steps} />}
       </footer>
 
       {openId && (
@@ -303,6 +305,21 @@ export function FloorPage() {
     </main>
   );
 }
+
+/** The grid's pacing row as screen readers get it: the quarter hours with arrivals, in words. */
+const PacingList = memo(function PacingList({ steps }: { steps: number[] }) {
+  return (
+    <ul className="sr-only" aria-label="Covers per 15 minutes">
+      {steps.map((covers, i) =>
+        covers > 0 ? (
+          <li key={i}>
+            {clockOf(i * 15)}: {covers} covers
+          </li>
+        ) : null,
+      )}
+    </ul>
+  );
+});
 
 /** Covers starting in each 15 minutes of the busy part of the day, as a compact bar strip with numbers. */
 const PacingBars = memo(function PacingBars({ steps }: { steps: number[] }) {

@@ -57,6 +57,8 @@ export function Grid(props: {
   onMove: (placed: Placed, to: MoveTo, label: string) => void;
   onResize: (placed: Placed, minutes: number) => void;
   onAnnounce: (text: string) => void;
+  /** Covers starting in each 15 minutes of the service day: drawn under the grid, on its time scale. */
+  pacing: number[];
 }) {
   const { layout, placed, nowMinute } = props;
   const scroller = useRef<HTMLDivElement>(null);
@@ -262,6 +264,7 @@ export function Grid(props: {
               ))}
             </div>
           </div>
+          <PacingRow steps={props.pacing} />
           <div className="grid__body" ref={body} style={{ height: layout.height }} onClick={emptyClick}>
             {layout.rows.map((row) =>
               row.kind === 'group' ? (
@@ -476,5 +479,34 @@ const Pill = memo(function Pill(props: {
       </span>
       <span className="pill__flags">{flags}</span>
     </button>
+  );
+});
+
+/**
+ * Covers per 15 minutes on the grid's own time scale, kept in view under the hours as the grid scrolls
+ * (Tock's pacing row): a bar and its number over each quarter hour that has arrivals.
+ */
+const PacingRow = memo(function PacingRow({ steps }: { steps: number[] }) {
+  const max = Math.max(1, ...steps);
+  const quarter = 15 * PX_PER_MINUTE;
+  return (
+    <div className="grid__pacing" aria-hidden="true">
+      <div className="grid__corner grid__corner--pacing">Covers</div>
+      <div className="grid__pacing-bars" style={{ width: WIDTH }}>
+        {steps.map((covers, i) =>
+          covers > 0 ? (
+            <span
+              key={i}
+              className="pacing-step"
+              style={{ left: i * quarter + 1, width: quarter - 2 }}
+              title={`${clockOf(i * 15)}: ${covers} covers`}
+            >
+              <span className="pacing-step__bar" style={{ height: `${Math.round((covers / max) * 14) + 2}px` }} />
+              <span className="pacing-step__n">{covers}</span>
+            </span>
+          ) : null,
+        )}
+      </div>
+    </div>
   );
 });
