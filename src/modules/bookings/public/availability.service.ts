@@ -7,6 +7,7 @@ import { availabilityWithNextDates, slotFree } from '../../../domain/availabilit
 import { addDays, localToUtc } from '../../../domain/venue-time.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
+import { bookableTableIds } from './book.service.js';
 import type { PublicContext } from './public-context.js';
 
 export interface AvailabilityQuery {
@@ -83,6 +84,7 @@ async function computeFloorplan(ctx: PublicContext, venueId: string, query: Floo
   const startsAt = localToUtc(query.date, query.time, venue.timezone);
   let endsAt = new Date(startsAt.getTime() + venue.default_booking_duration * 60_000);
   let allowed: Set<string> | null = null;
+  const rule = query.rule_id ? loaded.rules.find((r) => r.id === query.rule_id) : undefined;
   if (query.rule_id) {
     const check = slotFree(loaded.config, occupancy, {
       date: query.date,
@@ -92,7 +94,11 @@ async function computeFloorplan(ctx: PublicContext, venueId: string, query: Floo
       now: ctx.clock.now(),
     });
     if (check.slot) endsAt = check.slot.ends_at;
-    allowed = new Set(check.available ? check.candidates.filter((c) => c.kind === 'table').flatMap((c) => c.tableIds) : []);
+    // With a rule, `available` is what booking would do: the tables it accepts as the guest's pick now.
+    allowed =
+      check.available && check.slot && rule
+        ? bookableTableIds(loaded, rule, check.candidates, occupancy, { startsAt: check.slot.starts_at, endsAt }, query.party_size)
+        : new Set();
   }
   const busy = new Set<string>();
   for (const stay of occupancy) if (stay.startsAt < endsAt && stay.endsAt > startsAt) for (const id of stay.tableIds) busy.add(id);
