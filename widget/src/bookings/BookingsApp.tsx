@@ -113,6 +113,8 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
 
   const [token, setToken] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  /** Bumped to make the floor plan load again (a picked table was taken). */
+  const [planVersion, setPlanVersion] = useState(0);
 
   async function book(event: Event) {
     event.preventDefault();
@@ -175,10 +177,16 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
       }
     } catch (caught) {
       const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
-      if (failure.kind === 'conflict') {
-        // The slot went meanwhile: keep the details, show fresh times.
-        setError({ message: 'Sorry, that time was just taken. Here are the times still free.' });
-        goTo('search', { slot: null, tableId: null, attemptKey: idempotencyKey() });
+      if (failure.kind === 'conflict' && failure.body.reason === 'table_taken' && state.tableId) {
+        // The picked table went meanwhile: keep everything, refresh the plan and ask for another.
+        setError({ message: failure.message });
+        update({ tableId: null, attemptKey: idempotencyKey() });
+        setPlanVersion((version) => version + 1);
+      } else if (failure.kind === 'conflict') {
+        // The slot went meanwhile (or cannot be booked, in the API's words): keep the details, show
+        // fresh times without the one refused.
+        setError({ message: failure.message });
+        goTo('search', { slot: null, tableId: null, attemptKey: idempotencyKey(), refused: `${state.slot.rule.id}|${state.slot.time}` });
         void search(state.date, state.partySize, true);
       } else if (failure.kind === 'busy') {
         setError({ message: failure.message });
@@ -292,12 +300,13 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             <Slots
               answer={answer}
               partySize={state.partySize}
+              refused={state.refused ?? null}
               venuePhone={config.venue.phone}
               onDate={(date) => {
                 update({ date });
                 void search(date, state.partySize);
               }}
-              onPick={(slot) => goTo('details', { slot, tableId: null, bundles: {} })}
+              onPick={(slot) => goTo('details', { slot, tableId: null, bundles: {}, refused: null })}
             />
           ) : null}
         </form>
@@ -310,6 +319,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
           state={state}
           slot={state.slot}
           busy={busy}
+          planVersion={planVersion}
           fieldErrors={fieldErrors}
           update={update}
           onToken={setToken}

@@ -24,6 +24,8 @@ export function DetailsStep(props: {
   state: State;
   slot: Slot;
   busy: boolean;
+  /** A new value loads the floor plan again. */
+  planVersion: number;
   fieldErrors: FieldErrors;
   update: (changes: Partial<State>) => void;
   onToken: (token: string | null) => void;
@@ -46,6 +48,7 @@ export function DetailsStep(props: {
           time={slot.time}
           partySize={state.partySize}
           ruleId={slot.rule.id}
+          version={props.planVersion}
           value={state.tableId}
           onChange={(tableId) => update({ tableId })}
         />

@@ -36,6 +36,8 @@ export function Floorplan(props: {
   time: string;
   partySize: number;
   ruleId: string;
+  /** A new value loads the plan again. */
+  version?: number;
   value: string | null;
   onChange: (id: string | null) => void;
 }) {
@@ -46,7 +48,7 @@ export function Floorplan(props: {
     api<{ floors: PlanFloor[]; tables: PlanTable[] }>(`/api/public/venues/${encodeURIComponent(props.venueId)}/floorplan?${query}`)
       .then(setPlan)
       .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'The floor plan could not be loaded.'));
-  }, [props.venueId, props.date, props.time, props.partySize, props.ruleId]);
+  }, [props.venueId, props.date, props.time, props.partySize, props.ruleId, props.version]);
 
   if (error) return <Alert message={error} />;
   if (!plan) return <p class="mw-hint">Loading the floor plan…</p>;
