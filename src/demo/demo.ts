@@ -322,7 +322,7 @@ async function buildVenue(api: Client): Promise<string> {
     accent_color: '#d4a017',
     bg_color: '#14131a',
     text_color: '#f4f1ea',
-    font_key: 'serif',
+    font_key: 'sans',
   });
   await api.put(`${base}/widget-theme`, {
     theme_mode: 'detailed',

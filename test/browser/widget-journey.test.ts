@@ -1,0 +1,174 @@
+/**
+ * The guest's journey, polished (issue 26), in chromium on phones: the floor plan offers only the
+ * tables booking gives and says so in words when one was just taken; the calendar fits 320 and 390 px;
+ * the widgets look designed (system font, scale, drawn radios and selects, focus rings, readable plan
+ * labels). Screenshots of every step go to test-results/.
+ */
+import type { FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  button,
+  chromiumPresent,
+  expectAccessible,
+  expectFitsPhone,
+  openEmbedded,
+  pickDateByKeyboard,
+  screenshot,
+  startHarness,
+  type Harness,
+} from './widget-harness.js';
+
+let h: Harness;
+const WIDTHS = [320, 390] as const;
+/** Two days after the demo's today, where the Dinner rule lets guests pick Terrace tables. */
+const DATE = '2026-06-17';
+
+/** Opens the bookings widget at `width`, four guests, two days ahead, and picks 20:30 (Dinner). */
+async function toDinnerDetails(width: number) {
+  const opened = await openEmbedded(h, h.publicIds.bookings, width);
+  const { page, frame } = opened;
+  await frame.getByLabel('Guests').selectOption('4');
+  await pickDateByKeyboard(page, frame, 2);
+  await frame.getByRole('status').filter({ hasText: 'times available on Wednesday 17 June 2026' }).waitFor();
+  await button(frame, /^20:30, .*table for 4$/)
+    .first()
+    .click();
+  await frame.getByRole('group', { name: 'Choose your table' }).waitFor();
+  await frame
+    .getByRole('radio', { name: /^Table / })
+    .first()
+    .waitFor();
+  return opened;
+}
+
+/** The smallest rendered font size (CSS px) of the plan's table labels. */
+const smallestPlanLabel = (page: Page) =>
+  page
+    .frames()
+    .find((f) => f.url().includes('/widget/'))!
+    .evaluate(() =>
+      Math.min(
+        ...[...document.querySelectorAll<SVGTextElement>('.mw-plan-label')].map((text) => {
+          const scale = text.ownerSVGElement!.getScreenCTM()!.a;
+          return parseFloat(getComputedStyle(text).fontSize) * scale;
+        }),
+      ),
+    );
+
+describe.skipIf(!chromiumPresent)('the guest journey, polished', () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it('the floor plan offers only Terrace tables (the Dinner rule’s); a table taken meanwhile is refused in words and the plan refreshes', async () => {
+    const { page, frame, problems } = await toDinnerDetails(390);
+    const offered = await frame
+      .getByRole('radio', { name: /^Table / })
+      .evaluateAll((radios) => radios.map((radio) => radio.closest('label')!.textContent!.trim()));
+    const numbers = offered.map((text) => Number(/Table (\d+)/.exec(text)![1]));
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers.every((n) => n >= 20 && n <= 27)).toBe(true);
+    await screenshot(page, 'journey-floorplan');
+
+    // Someone else books the first offered table while the guest types.
+    const day = (
+      await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=${DATE}&party_size=4&type=tables` })
+    ).json();
+    const dinner = day.rules.find((r: { name: string }) => r.name === 'Dinner tables');
+    const plan = (
+      await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/floorplan?date=${DATE}&time=20:30&party_size=4&rule_id=${dinner.id}` })
+    ).json() as { tables: { id: string; table_number: string }[] };
+    const first = plan.tables.find((t) => t.table_number === String(numbers[0]))!;
+    const other = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/public/venues/${h.venueId}/book`,
+      remoteAddress: '203.0.113.9',
+      payload: {
+        access_rule_id: dinner.id,
+        rule_type: 'table',
+        date: DATE,
+        time: '20:30',
+        party_size: 4,
+        table_id: first.id,
+        guest_name: 'Quick Guest',
+        guest_email: 'quick@example.com',
+      },
+    });
+    expect(other.statusCode).toBe(200);
+
+    await frame.getByRole('radio', { name: new RegExp(`^Table ${numbers[0]} `) }).check();
+    await frame.getByLabel('Name').fill('Ada Guest');
+    await frame.getByLabel('Email').fill('ada@example.com');
+    await button(frame, 'Book').click();
+    await frame
+      .getByRole('alert')
+      .filter({ hasText: `Table ${numbers[0]} is not free at that time: please choose another table.` })
+      .waitFor();
+    // Still on the details, entries kept; the refreshed plan no longer offers the taken table.
+    await expect.poll(() => frame.getByRole('radio', { name: new RegExp(`^Table ${numbers[0]} `) }).count()).toBe(0);
+    expect(await frame.getByLabel('Name').inputValue()).toBe('Ada Guest');
+    await expectFitsPhone(page);
+    await expectAccessible(page);
+    await screenshot(page, 'journey-table-taken');
+    // Chromium logs the refused booking's 409 as a console line; nothing else may go wrong.
+    expect(problems.filter((line) => !/status of 409/.test(line))).toEqual([]);
+    await page.context().close();
+  });
+
+  for (const width of WIDTHS) {
+    it(`the calendar fits a ${width} px phone without moving the page`, async () => {
+      const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, width);
+      await frame
+        .getByRole('status')
+        .filter({ hasText: /times available/ })
+        .waitFor();
+      await frame.getByRole('button', { name: /^Date/ }).click();
+      const dialog = frame.getByRole('dialog');
+      await dialog.waitFor();
+      await expectFitsPhone(page);
+      const box = (await dialog.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      // The host page did not shift sideways either.
+      expect(await page.evaluate(() => [window.scrollX, document.documentElement.scrollWidth <= window.innerWidth])).toEqual([0, true]);
+      await expectAccessible(page);
+      await screenshot(page, `journey-calendar-${width}`);
+      await page.keyboard.press('Escape');
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+
+    it(`looks designed at ${width} px: system font, drawn radios and selects, focus rings, readable plan labels`, async () => {
+      const { page, frame, problems } = await toDinnerDetails(width);
+      const looks = await lookOf(frame);
+      expect(looks.font).toMatch(/^system-ui/);
+      expect(looks.titleSize).toBeGreaterThan(looks.bodySize * 1.3);
+      expect(looks.radioAppearance).toBe('none');
+      expect(looks.selectAppearance).toBe('none');
+      expect(await smallestPlanLabel(page)).toBeGreaterThanOrEqual(12);
+      await frame.getByLabel('Name').focus();
+      await page.keyboard.press('Shift+Tab');
+      const ring = await frame.locator(':focus').evaluate((el) => getComputedStyle(el).outlineStyle);
+      expect(ring).toBe('solid');
+      await expectFitsPhone(page);
+      await expectAccessible(page);
+      await screenshot(page, `journey-details-${width}`);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
+
+async function lookOf(frame: FrameLocator) {
+  return frame.locator('body').evaluate(() => {
+    const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+    return {
+      font: style('body').fontFamily,
+      bodySize: parseFloat(style('body').fontSize),
+      titleSize: parseFloat(style('.mw-title').fontSize),
+      radioAppearance: style('.mw-choice input[type="radio"]').appearance,
+      selectAppearance: document.querySelector('select') ? style('select').appearance : 'none',
+    };
+  });
+}
