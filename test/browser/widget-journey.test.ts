@@ -172,3 +172,54 @@ async function lookOf(frame: FrameLocator) {
     };
   });
 }
+
+describe.skipIf(!chromiumPresent)('the guest journey, polished: vouchers and events', () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it('vouchers: the correction message goes once the fields are fixed, and the buyer gets a receipt mail', async () => {
+    const { page, frame, problems } = await openEmbedded(h, h.publicIds.vouchers, 390);
+    await frame.getByRole('heading', { name: 'Gift vouchers', level: 1 }).waitFor();
+    await frame.getByLabel("Recipient's name").fill('Sam Friend');
+    await button(frame, 'Continue to payment').click();
+    const status = frame.locator('p.mw-status[role="status"]').first();
+    await expect.poll(() => status.innerText()).toBe('Please correct the highlighted fields.');
+    await screenshot(page, 'journey-vouchers-invalid');
+    await frame.getByLabel("Recipient's email").fill('sam@example.com');
+    await frame.getByLabel('Your name').fill('Alex Buyer');
+    // One field still wrong: the message stays, the fixed field's error went.
+    await expect.poll(() => status.innerText()).toBe('Please correct the highlighted fields.');
+    expect(await frame.getByLabel('Your name').getAttribute('aria-invalid')).toBeNull();
+    await frame.getByLabel('Your email').fill('alex@example.com');
+    await expect.poll(() => status.innerText()).toBe('');
+    await screenshot(page, 'journey-vouchers-fixed');
+    await button(frame, 'Continue to payment').click();
+    await frame.getByLabel(/succeeds/).check();
+    expect(await status.innerText()).toBe('');
+    await screenshot(page, 'journey-vouchers-pay');
+    await button(frame, /^Pay/).click();
+    await frame.getByRole('heading', { name: 'Thank you', level: 1 }).waitFor();
+    await screenshot(page, 'journey-vouchers-done');
+
+    const mails = await h.t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'alex@example.com').execute();
+    expect(mails.map((m) => m.subject)).toEqual(['Your receipt: gift voucher for The Night Owl']);
+    expect(mails[0].text_body).toMatch(/Total paid: £\d+\.00/);
+    expect(mails[0].html_body).toContain('Sent to');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('events: the list’s “upcoming events” count does not follow the guest to the tickets', async () => {
+    const { page, frame, problems } = await openEmbedded(h, h.publicIds.events, 390);
+    const status = frame.locator('p.mw-status[role="status"]').first();
+    await expect.poll(() => status.innerText()).toMatch(/upcoming events\.$/);
+    await button(frame, /^Tickets for Northern Soul All-Nighter/).click();
+    await frame.getByRole('heading', { name: 'Northern Soul All-Nighter', level: 1 }).waitFor();
+    expect(await status.innerText()).toBe('');
+    await screenshot(page, 'journey-events-tickets');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

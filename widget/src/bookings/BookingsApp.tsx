@@ -124,6 +124,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
       setStatus('Please correct the highlighted fields.');
       return;
     }
+    setStatus('');
     if (config.turnstile_site_key && !token) {
       setError({ message: 'Please complete the check that you are not a robot.' });
       return;
