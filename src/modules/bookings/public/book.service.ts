@@ -32,6 +32,7 @@ import { paymentPolicyTerms } from '../../profiles/index.js';
 import { pricelistPrices } from '../../tables/index.js';
 import { bookingOrThrow } from '../core/booking-store.js';
 import { insertBooking } from '../core/booking-writes.js';
+import { depositLines, type DepositLine } from '../core/deposit-lines.js';
 import { recordHistory, type Actor } from '../core/history.js';
 import { idempotent } from '../core/idempotency.js';
 import { occupiedOf, seatingOf } from '../core/seating.js';
@@ -46,7 +47,8 @@ import type { BookBody } from './public.schemas.js';
 export const SLOT_TAKEN_MESSAGE = 'That time is no longer available';
 
 export type BookAnswer =
-  { ok: true; booking_id: string; status: string; manage_url: string } | (PaymentRequest & { amount_pence: number; manage_url: string });
+  | { ok: true; booking_id: string; reference: string; status: string; manage_url: string }
+  | (PaymentRequest & { reference: string; amount_pence: number; breakdown: DepositLine[]; manage_url: string });
 
 export interface BookRequest {
   ip: string;
@@ -74,9 +76,13 @@ export async function book(
     placeBooking(ctx, trx, venue, body, request, now),
   );
   // The guest's manage page, for the widget's confirmation (the mail carries the same link).
-  const manage_url = await ctx.mails.manageUrl(ctx.db, await bookingOrThrow(ctx.db, created.booking_id));
-  if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, status: created.status, manage_url };
-  return { ...(await deposits.requestPayment(venue, created.booking_id)), amount_pence: created.deposit_pence, manage_url };
+  const row = await bookingOrThrow(ctx.db, created.booking_id);
+  const manage_url = await ctx.mails.manageUrl(ctx.db, row);
+  const reference = row.reference ?? row.id;
+  if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, reference, status: created.status, manage_url };
+  const breakdown = await depositLines(ctx.db, row);
+  const payment = await deposits.requestPayment(venue, created.booking_id);
+  return { ...payment, reference, amount_pence: created.deposit_pence, breakdown, manage_url };
 }
 
 /** The booking itself, under the venue's lock: checked, seated, priced and written with its history (and mail when confirmed). */
