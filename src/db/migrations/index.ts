@@ -14,6 +14,7 @@ import * as m0011 from './0011_events.js';
 import * as m0012 from './0012_guest_identity.js';
 import * as m0014 from './0014_booking_rules.js';
 import * as m0015 from './0015_payment_retries.js';
+import * as m0016 from './0016_guest_journey.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_guest_identity': m0012,
   '0014_booking_rules': m0014,
   '0015_payment_retries': m0015,
+  '0016_guest_journey': m0016,
 };

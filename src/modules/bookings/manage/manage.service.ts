@@ -63,8 +63,9 @@ export type CancelRefusal = 'status' | 'never' | 'past_cutoff' | 'started';
 
 export interface ManagedBooking {
   booking_id: string;
+  reference: string | null;
   status: string;
-  venue: { id: string; name: string; address: string; timezone: string };
+  venue: { id: string; name: string; address: string; timezone: string; phone: string | null; email: string | null };
   date: string;
   time: string | null;
   party_size: number;
@@ -196,8 +197,9 @@ export function createManageBookings(deps: ManageDeps) {
       const { deposit_type: _deposit, ...terms } = policy;
       return {
         booking_id: booking.id,
+        reference: booking.reference,
         status: booking.status,
-        venue: { id: venue.id, name: venue.name, address: venue.address, timezone: venue.timezone },
+        venue: { id: venue.id, name: venue.name, address: venue.address, timezone: venue.timezone, phone: venue.phone, email: venue.email },
         date: booking.booking_date,
         time: booking.start_time,
         party_size: booking.guest_count,
