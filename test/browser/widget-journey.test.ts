@@ -223,3 +223,118 @@ describe.skipIf(!chromiumPresent)('the guest journey, polished: vouchers and eve
     await page.context().close();
   });
 });
+
+describe.skipIf(!chromiumPresent)('the guest journey, polished: money terms and the reference', () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it('deposit terms before typing, a line-item breakdown at the pay step and in the mail, a short reference the door accepts', async () => {
+    const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, 390);
+    // The demo's words match what is charged: £10 a guest (a party of 2 pays £20).
+    const day = (
+      await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=${DATE}&party_size=2&type=tables` })
+    ).json();
+    const dinner = day.rules.find((r: { name: string }) => r.name === 'Dinner tables');
+    expect(dinner.display_description).toContain('a £10 deposit per guest holds your table');
+    const two = await h.t.app.inject({
+      url: `/api/public/venues/${h.venueId}/booking-terms?rule_id=${dinner.id}&date=${DATE}&time=20:00&party_size=2`,
+    });
+    expect(two.json()).toMatchObject({ deposit_type: 'deposit', amount_pence: 2000, price_per_guest_pence: 1000 });
+    await frame.getByLabel('Guests').selectOption('6');
+    await pickDateByKeyboard(page, frame, 2);
+    await frame.getByRole('status').filter({ hasText: 'times available on Wednesday 17 June 2026' }).waitFor();
+    await button(frame, /^20:00, .*table for 6$/)
+      .first()
+      .click();
+    const terms = frame.getByRole('region', { name: 'Deposit and cancellation' });
+    await terms.getByText('A deposit of £60 (£10 a guest × 6) is paid when you book').waitFor();
+    await terms.getByText('You can cancel until Tuesday, 16 June 2026 at 20:00 (24 hours before), and you get a full refund').waitFor();
+    // It comes before the guest's details.
+    const termsTop = (await terms.boundingBox())!.y;
+    expect(termsTop).toBeLessThan((await frame.getByLabel('Name').boundingBox())!.y);
+    await frame.getByLabel('Celebration, £90 each').selectOption('1');
+    await terms.getByText('Total to pay now').waitFor();
+    expect(await terms.locator('.mw-lines-total dd').innerText()).toBe('£150');
+    await expectAccessible(page);
+    await screenshot(page, 'journey-terms');
+
+    await frame.getByLabel('Name').fill('Grace Party');
+    await frame.getByLabel('Email').fill('grace@example.com');
+    await button(frame, 'Book').click();
+    await frame.getByRole('heading', { name: 'Pay the deposit', level: 1 }).waitFor();
+    const lines = await frame.locator('.mw-lines > div').allInnerTexts();
+    expect(lines.map((line) => line.replace(/\s+/g, ' '))).toEqual([
+      'Deposit for the table (6 guests) £60',
+      'Celebration £90',
+      'Total to pay now £150',
+    ]);
+    await expectFitsPhone(page);
+    await expectAccessible(page);
+    await screenshot(page, 'journey-pay-breakdown');
+    await frame.getByLabel(/succeeds/).check();
+    await button(frame, 'Pay £150').click();
+    await frame.getByRole('heading', { name: 'Booking confirmed', level: 1 }).waitFor();
+    // The confirmation offers what the manage page does, and a short reference.
+    await frame.getByRole('link', { name: /View or cancel this booking/ }).waitFor();
+    const reference = await frame.locator('.mw-reference strong').innerText();
+    expect(reference).toMatch(/^[A-Z0-9]{6}$/);
+    await screenshot(page, 'journey-confirmed-reference');
+
+    const mail = await h.t.db.kysely
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('recipient', '=', 'grace@example.com')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Your booking at The Night Owl on Wednesday, 17 June 2026 is confirmed');
+    expect(mail.text_body).toContain('Date: Wednesday, 17 June 2026');
+    expect(mail.text_body).toContain('Deposit for the table (6 guests): £60.00\nCelebration: £90.00\nTotal paid: £150.00');
+    expect(mail.text_body).toContain(`Booking reference: ${reference}`);
+    expect(mail.html_body).toContain('Total paid');
+
+    // At the door, the reference checks the guest in (on the booking's day, with force outside the window).
+    const checkIn = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${h.venueId}/check-in/by-reference`,
+      headers: h.staff,
+      payload: { reference: reference.toLowerCase(), force: true },
+    });
+    expect(checkIn.statusCode).toBe(404); // not today's: 17 June is two days ahead
+    h.t.clock.set(new Date('2026-06-17T18:45:00Z'));
+    const atDoor = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${h.venueId}/check-in/by-reference`,
+      headers: h.staff,
+      payload: { reference: ` ${reference.slice(0, 3)} ${reference.slice(3).toLowerCase()} ` },
+    });
+    expect(atDoor.json()).toMatchObject({ success: true, status: 'checked_in', guest_name: 'Grace Party', guest_count: 6 });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a same-day booking under a 24-hour cut-off says before payment that it cannot be cancelled', async () => {
+    h.t.clock.set(new Date('2026-06-15T09:00:00Z'));
+    const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, 320);
+    await frame.getByLabel('Guests').selectOption('2');
+    await frame
+      .getByRole('status')
+      .filter({ hasText: /times available/ })
+      .waitFor();
+    await button(frame, /^21:00, .*table for 2$/)
+      .first()
+      .click();
+    const terms = frame.getByRole('region', { name: 'Deposit and cancellation' });
+    await terms.getByText('This booking cannot be cancelled once made.').waitFor();
+    await terms
+      .getByText(
+        'Bookings can be cancelled up to 24 hours before: this one could not be cancelled once made, and nothing would be refunded.',
+      )
+      .waitFor();
+    await expectFitsPhone(page);
+    await expectAccessible(page);
+    await screenshot(page, 'journey-terms-same-day-320');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

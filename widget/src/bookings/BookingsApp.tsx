@@ -18,6 +18,7 @@ import { Confirmation } from './Confirmation';
 import { DetailsStep, detailErrors, type FieldErrors } from './DetailsStep';
 import { GuestList } from './GuestList';
 import { Slots } from './Slots';
+import { Lines } from './Terms';
 import type { Availability, BookingConfig, PendingBooking } from './types';
 import { HORIZON_DAYS, initialState, type State, type Step } from './visit-state';
 
@@ -145,6 +146,8 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
         payment_client_secret?: string;
         payment_intent_id?: string;
         amount_pence?: number;
+        breakdown?: { label: string; amount_pence: number }[];
+        reference?: string;
         manage_url?: string;
       }>(`${base}/book`, {
         method: 'POST',
@@ -170,11 +173,13 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             intentId: result.payment_intent_id,
             clientSecret: result.payment_client_secret,
             amountPence: result.amount_pence,
+            breakdown: result.breakdown,
+            reference: result.reference,
             manageUrl: result.manage_url,
           },
         });
       } else {
-        finished({ bookingId: result.booking_id, status: result.status, manageUrl: result.manage_url });
+        finished({ bookingId: result.booking_id, status: result.status, manageUrl: result.manage_url, reference: result.reference });
       }
     } catch (caught) {
       const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
@@ -334,6 +339,9 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
           <p class="mw-summary">
             {dateLabel(state.date)} at {state.slot?.time}, table for {state.partySize}. A deposit secures this booking.
           </p>
+          {state.pending.breakdown?.length && state.pending.amountPence !== undefined ? (
+            <Lines lines={state.pending.breakdown} total={state.pending.amountPence} />
+          ) : null}
           <Payment
             publishableKey={config.publishable_key}
             clientSecret={state.pending.clientSecret}
