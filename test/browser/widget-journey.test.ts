@@ -5,6 +5,7 @@
  * labels). Screenshots of every step go to test-results/.
  */
 import type { FrameLocator, Page } from 'playwright-core';
+import { confirm } from '../../src/modules/payments/payments.test-helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   button,
@@ -15,8 +16,10 @@ import {
   pickDateByKeyboard,
   screenshot,
   startHarness,
+  watch,
   type Harness,
 } from './widget-harness.js';
+import { AxeBuilder } from '@axe-core/playwright';
 
 let h: Harness;
 const WIDTHS = [320, 390] as const;
@@ -337,4 +340,60 @@ describe.skipIf(!chromiumPresent)('the guest journey, polished: money terms and 
     expect(problems).toEqual([]);
     await page.context().close();
   });
+});
+
+describe.skipIf(!chromiumPresent)('the guest journey, polished: the manage page', () => {
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  for (const width of WIDTHS) {
+    it(`at ${width} px it is branded like the venue's widgets, shows the reference, and offers the venue's phone and email when it cannot cancel`, async () => {
+      // A paid same-day dinner under the 24-hour cut-off: it can no longer be cancelled online.
+      const day = (
+        await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=2026-06-15&party_size=2&type=tables` })
+      ).json();
+      const dinner = day.rules.find((r: { name: string }) => r.name === 'Dinner tables');
+      const booked = await h.t.app.inject({
+        method: 'POST',
+        url: `/api/public/venues/${h.venueId}/book`,
+        remoteAddress: `203.0.113.${width % 200}`,
+        payload: {
+          access_rule_id: dinner.id,
+          rule_type: 'table',
+          date: '2026-06-15',
+          time: '21:00',
+          party_size: 2,
+          guest_name: 'Late Guest',
+          guest_email: `late${width}@example.com`,
+        },
+      });
+      expect(booked.statusCode, booked.body).toBe(200);
+      const { booking_id, payment_intent_id, manage_url, reference } = booked.json();
+      await confirm(h.t, payment_intent_id, 'pm_card_visa');
+      await h.t.app.inject({ method: 'POST', url: `/api/public/venues/${h.venueId}/book/finalize`, payload: { booking_id } });
+
+      const context = await h.browser.newContext({ viewport: { width, height: 844 } });
+      const manage = await context.newPage();
+      manage.setDefaultTimeout(10_000);
+      const problems = watch(manage);
+      await manage.goto(manage_url.replace('http://maitred.test', h.origin));
+      await manage.getByRole('heading', { name: 'Your booking', level: 1 }).waitFor();
+      await manage.getByText(`Booking reference ${reference}`).waitFor();
+      // The venue's theme: its dark background and logo, as in its widgets.
+      await expect.poll(() => manage.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(20, 19, 26)');
+      expect(await manage.locator('img.mw-logo').count()).toBe(1);
+      // Not a dead end: no cancel button, but how to reach the venue.
+      expect(await manage.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
+      await manage.getByRole('link', { name: '+44 20 7946 0321' }).waitFor();
+      await manage.getByRole('link', { name: 'hello@nightowl.example' }).waitFor();
+      expect(await manage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      const results = await new AxeBuilder({ page: manage }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(results.violations.map((v) => v.id)).toEqual([]);
+      await screenshot(manage, `journey-manage-${width}`);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
 });

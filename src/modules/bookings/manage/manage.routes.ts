@@ -25,6 +25,8 @@ const ManagedBooking = Type.Object({
     timezone: Type.String(),
     phone: Nullable(Type.String({ description: 'extension: how to reach the venue when the page cannot do what the guest needs' })),
     email: Nullable(Type.String({ description: 'extension' })),
+    theme_url: Nullable(Type.String({ description: 'extension: the venue’s widget theme stylesheet (path), so the page is branded' })),
+    logo_url: Nullable(Type.String({ description: 'extension: the venue’s logo' })),
   }),
   date: Type.String({ description: 'venue-local YYYY-MM-DD' }),
   time: Nullable(Type.String({ description: 'venue-local HH:MM' })),
