@@ -102,6 +102,9 @@ describe('GET /api/public/bookings/manage', () => {
         timezone: 'Europe/London',
         phone: null,
         email: 'hello@venue.test',
+        // A venue without widgets or a logo: the page keeps the base look.
+        theme_url: null,
+        logo_url: null,
       },
       date: FRIDAY,
       time: '19:00',
