@@ -119,6 +119,27 @@ describe.skipIf(!chromiumPresent)('the guest journey, polished', () => {
     await page.context().close();
   });
 
+  it('the host page logs no postMessage origin warnings while the widget loads and answers', async () => {
+    const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const logged: string[] = [];
+    page.on('console', (message) => logged.push(`${message.type()}: ${message.text()}`));
+    // A slow widget page (a busy server, a phone network): the frame is in view well before it loads.
+    await page.route(`${h.origin}/widget/${h.publicIds.bookings}`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto(`${h.hostOrigin}/?widget=${h.publicIds.bookings}`);
+    const frame = page.frameLocator('iframe');
+    await frame
+      .getByRole('status')
+      .filter({ hasText: /times available/ })
+      .waitFor();
+    await page.waitForTimeout(1_000);
+    expect(logged.filter((line) => /postMessage|target origin/i.test(line))).toEqual([]);
+    await context.close();
+  });
+
   for (const width of WIDTHS) {
     it(`the calendar fits a ${width} px phone without moving the page`, async () => {
       const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, width);
