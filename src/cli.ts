@@ -212,10 +212,14 @@ export function buildProgram(io: CliIo): Command {
       const hostPage = path.resolve(dataDir, 'demo-host.html');
       mkdirSync(path.dirname(hostPage), { recursive: true });
       writeFileSync(hostPage, demoHostPage(DEMO_VENUE, demo.embed));
-      const result = { ...rest, host_page: hostPage };
+      // The widget addresses and snippets are under the base URL of this run (PUBLIC_BASE_URL, else
+      // http://localhost:$PORT): the server must run with the same one (README, Try it). Images are stored
+      // as paths, so they follow whatever base the server answers with.
+      const result = { ...rest, base_url: config.publicBaseUrl, host_page: hostPage };
       const lines = [
         `${demo.created ? 'Created' : 'Found'} the demo venue ${demo.venue_id}.`,
         `Log in as ${demo.email} with the password ${demo.password}.`,
+        `Addresses below are under ${config.publicBaseUrl}: start the server with the same PORT / PUBLIC_BASE_URL.`,
         ...Object.entries(demo.widgets).map(([type, url]) => `  ${type} widget: ${url ?? 'off'}`),
         '',
         'Embed snippets (paste into the venue site):',

@@ -119,6 +119,20 @@ describe.skipIf(!chromiumPresent)('the guest journey, polished', () => {
     await page.context().close();
   });
 
+  it('the logo, stored as a path, loads in the widget under the server’s own address', async () => {
+    const stored = await h.t.db.kysely.selectFrom('venues').select('logo_url').where('id', '=', h.venueId).executeTakeFirstOrThrow();
+    expect(stored.logo_url).toMatch(/^\/uploads\//);
+    const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, 390);
+    const logo = frame.locator('img.mw-logo');
+    await logo.waitFor();
+    await expect
+      .poll(() => logo.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))
+      .toBe(true);
+    expect(new URL(await logo.evaluate((img) => (img as HTMLImageElement).src)).origin).toBe(h.origin);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('the host page logs no postMessage origin warnings while the widget loads and answers', async () => {
     const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();

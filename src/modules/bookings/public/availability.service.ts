@@ -5,6 +5,7 @@
  */
 import { availabilityWithNextDates, slotFree } from '../../../domain/availability/index.js';
 import { addDays, localToUtc } from '../../../domain/venue-time.js';
+import { withAbsoluteUploads } from '../../../platform/uploads.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bookableTableIds } from './book.service.js';
@@ -73,7 +74,8 @@ async function computeAvailability(ctx: PublicContext, venueId: string, query: A
       .map((s) => ({ time: s.time, access_rule_id: s.access_rule_id, available: s.available })),
     party_too_large: result.party_too_large,
     next_available_dates: nextDates,
-    rules: rules.map(publicRule),
+    // Served as a pre-serialised string (availability.routes.ts): upload paths are made absolute here.
+    rules: rules.map((rule) => withAbsoluteUploads(publicRule(rule), ctx.deps.publicBaseUrl) as ReturnType<typeof publicRule>),
     bundle_ids: result.bundle_ids,
   };
 }
