@@ -154,6 +154,48 @@ describe.skipIf(!chromiumPresent)('the guest journey, polished', () => {
     await context.close();
   });
 
+  it('a refused booking shows the API’s own reason, and fresh times without the refused one', async () => {
+    const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, 390);
+    await pickDateByKeyboard(page, frame, 1);
+    await frame.getByRole('status').filter({ hasText: 'times available on Tuesday 16 June 2026' }).waitFor();
+    // What the API answers for a time off the grid (the same engine refuses 12:30 here, say, as just closed).
+    const day = (
+      await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=2026-06-16&party_size=2&type=tables` })
+    ).json();
+    const lunch = day.rules.find((r: { name: string }) => r.name === 'Lunch tables');
+    const real = await h.t.app.inject({
+      method: 'POST',
+      url: `/api/public/venues/${h.venueId}/book`,
+      payload: {
+        access_rule_id: lunch.id,
+        rule_type: 'table',
+        date: '2026-06-16',
+        time: '12:37',
+        party_size: 2,
+        guest_name: 'A',
+        guest_email: 'a@example.com',
+      },
+    });
+    expect(real.json()).toMatchObject({ reason: 'not_a_slot', nearest_times: ['12:30', '12:45'] });
+    await page.route(/\/book$/, (route) => route.fulfill({ status: 409, contentType: 'application/json', body: real.body }));
+    await button(frame, '12:30, Lunch tables, table for 2').click();
+    await frame.getByLabel('Name').fill('Ada Guest');
+    await frame.getByLabel('Email').fill('ada@example.com');
+    await button(frame, 'Book').click();
+    await frame
+      .getByRole('alert')
+      .filter({ hasText: '12:37 is not a time we take bookings for: the nearest are 12:30 and 12:45.' })
+      .waitFor();
+    await frame.getByRole('heading', { name: 'Book a table', level: 1 }).waitFor();
+    await button(frame, '12:45, Lunch tables, table for 2').waitFor();
+    expect(await button(frame, '12:30, Lunch tables, table for 2').count()).toBe(0);
+    await expectFitsPhone(page);
+    await expectAccessible(page);
+    await screenshot(page, 'journey-refused-reason');
+    expect(problems.filter((line) => !/status of 409/.test(line))).toEqual([]);
+    await page.context().close();
+  });
+
   for (const width of WIDTHS) {
     it(`the calendar fits a ${width} px phone without moving the page`, async () => {
       const { page, frame, problems } = await openEmbedded(h, h.publicIds.bookings, width);
