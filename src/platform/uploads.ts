@@ -105,7 +105,7 @@ export function withAbsoluteUploads(value: unknown, base: string): unknown {
   return value;
 }
 
-export function createUploads(deps: { dir: string; publicBaseUrl: string; queue: ImageQueue }) {
+export function createUploads(deps: { dir: string; queue: ImageQueue }) {
   const dir = path.resolve(deps.dir);
   mkdirSync(dir, { recursive: true });
   return {

@@ -179,13 +179,16 @@ function slotRefusal(
 ) {
   const zone = loaded.config.timezone;
   if (reason === 'party_size' || (reason === 'no_table' && !seatsEver(loaded, rule, body))) {
-    const largest = largestParty(loaded, rule, body);
+    const largest = largestParty(loaded, rule);
     if (body.party_size > largest) {
       return conflict(`We cannot take a party of ${body.party_size} online (at most ${largest}): please call us to book.`, {
         reason: 'party_size',
         max_party_size: largest,
       });
     }
+    // Outside a shift's own party limits (or below the minimum): not this time, whatever the room.
+    if (reason === 'party_size')
+      return conflict(`We cannot take a party of ${body.party_size} online at this time: please call us to book.`, { reason });
   }
   if (reason === 'horizon' && startsAt) {
     const opens = bookingOpensAt(loaded.config, rule.id, startsAt);
@@ -210,9 +213,10 @@ function slotRefusal(
 }
 
 /** The largest party the rule takes and its seating could ever hold (tables or combinations), whatever is booked. */
-function largestParty(loaded: LoadedVenue, rule: AccessRuleRecord, body: BookBody): number {
-  const ruleMax = rule.party_size_enabled && rule.party_size_max ? rule.party_size_max : Infinity;
-  if (rule.rule_type !== 'table') return Number.isFinite(ruleMax) ? ruleMax : body.party_size - 1;
+function largestParty(loaded: LoadedVenue, rule: AccessRuleRecord): number {
+  // The rule's own limit, else the venue's default (a shift's own limit is told apart by the caller).
+  const ruleMax = rule.party_size_enabled && rule.party_size_max ? rule.party_size_max : loaded.config.defaults.partyMax;
+  if (rule.rule_type !== 'table') return ruleMax;
   const seating = loaded.config.accessRules.find((r) => r.id === rule.id);
   const areas = new Set(seating?.seatingEnabled ? seating.seatingAreaIds : []);
   const ids = new Set(seating?.seatingEnabled ? seating.tableIds : []);
@@ -226,7 +230,7 @@ function largestParty(loaded: LoadedVenue, rule: AccessRuleRecord, body: BookBod
   return Math.min(ruleMax, floorMax);
 }
 
-const seatsEver = (loaded: LoadedVenue, rule: AccessRuleRecord, body: BookBody) => largestParty(loaded, rule, body) >= body.party_size;
+const seatsEver = (loaded: LoadedVenue, rule: AccessRuleRecord, body: BookBody) => largestParty(loaded, rule) >= body.party_size;
 
 /** The rule's two bookable times nearest to the one asked for on that date (none when the rule has none that day). */
 function nearestTimes(loaded: LoadedVenue, occupancy: Occupancy, rule: AccessRuleRecord, body: BookBody, now: Date): string[] {
