@@ -21,7 +21,7 @@ import { ErrorBody } from './platform/http.js';
 import { deferredCompilers } from './platform/lazy-schemas.js';
 import { assertSafeBody, assertSafeUrlParts } from './platform/input-guard.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
-import { MAX_UPLOAD_BODY_BYTES, serveUploads } from './platform/uploads.js';
+import { MAX_UPLOAD_BODY_BYTES, serveUploads, withAbsoluteUploads } from './platform/uploads.js';
 import { validatorCompiler, type ValidationIssue } from './platform/validation.js';
 import type { App } from './platform/module.js';
 
@@ -147,6 +147,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined) assertSafeBody(request.body);
   });
+
+  // Uploads are stored as paths; every JSON answer names them absolutely under today's base URL.
+  app.addHook('preSerialization', async (_request, _reply, payload) => withAbsoluteUploads(payload, ctx.config.publicBaseUrl));
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.routeOptions.config?.etag || reply.statusCode !== 200) return payload;

@@ -268,13 +268,17 @@ export function buildProgram(io: CliIo): Command {
       const hostPage = path.resolve(dataDir, 'demo-host.html');
       mkdirSync(path.dirname(hostPage), { recursive: true });
       writeFileSync(hostPage, demoHostPage(DEMO_VENUE, demo.embed));
-      // The operator portal, where the demo's floor (today's and tomorrow's bookings) is open to the login.
+      // The widget addresses and snippets are under the base URL of this run (PUBLIC_BASE_URL, else
+      // http://localhost:$PORT): the server must run with the same one (README, Try it). Images are stored
+      // as paths, so they follow whatever base the server answers with. The operator portal, where the
+      // demo's floor (today's and tomorrow's bookings) is open to the login, is under it too.
       const portalUrl = new URL('/app/', config.publicBaseUrl).toString();
-      const result = { ...rest, portal_url: portalUrl, host_page: hostPage };
+      const result = { ...rest, base_url: config.publicBaseUrl, portal_url: portalUrl, host_page: hostPage };
       const lines = [
         `${demo.created ? 'Created' : 'Found'} the demo venue ${demo.venue_id}.`,
         `Operator portal: ${portalUrl}`,
         `Log in as ${demo.email} with the password ${demo.password}.`,
+        `Addresses below are under ${config.publicBaseUrl}: start the server with the same PORT / PUBLIC_BASE_URL.`,
         ...Object.entries(demo.widgets).map(([type, url]) => `  ${type} widget: ${url ?? 'off'}`),
         '',
         'Embed snippets (paste into the venue site):',

@@ -44,7 +44,6 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     maintenance: createMaintenance(db),
     uploads: createUploads({
       dir: config.uploadsDir,
-      publicBaseUrl: config.publicBaseUrl,
       queue: createImageQueue({ concurrency: config.imageConcurrency, queueSize: config.imageQueueSize }),
     }),
     botCheck: createBotCheck(config.turnstile),

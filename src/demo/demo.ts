@@ -220,7 +220,7 @@ async function buildVenue(api: Client): Promise<string> {
     cancel_type: 'anytime',
   });
   await api.put(`${base}/booking-policies`, {
-    tables: 'Tables are held for 15 minutes after the booked time. Parties of 6 or more pay a deposit.',
+    tables: 'Tables are held for 15 minutes after the booked time. Dinner bookings pay a £10 deposit per guest.',
     guest_list: 'Guest list closes at 23:00. Smart casual; the door has the final say.',
     events: 'Tickets are non-refundable unless the event is cancelled.',
   });
@@ -296,7 +296,7 @@ async function buildVenue(api: Client): Promise<string> {
     bundle_ids: [bundle],
     display_enabled: true,
     display_title: 'Dinner',
-    display_description: 'Seasonal small plates; parties of 6+ pay a £10 deposit per table.',
+    display_description: 'Seasonal small plates; a £10 deposit per guest holds your table, refunded in full up to 24 hours before.',
     table_assignment_mode: 'guest_pick',
     guest_pick_area_ids: [areas.terrace],
     pricelist_id: pricelist,
@@ -325,7 +325,7 @@ async function buildVenue(api: Client): Promise<string> {
     accent_color: '#d4a017',
     bg_color: '#14131a',
     text_color: '#f4f1ea',
-    font_key: 'serif',
+    font_key: 'sans',
   });
   await api.put(`${base}/widget-theme`, {
     theme_mode: 'detailed',

@@ -44,6 +44,7 @@ import {
   operatorOfVenue,
   queueCopyScope,
   venueIdsOf,
+  venueLook,
   venueSummaries,
   venueZones,
   venuesPublicRoutes,
@@ -141,6 +142,7 @@ export function composeModules(infra: Infra) {
     answerCacheMs: config.availabilityCacheMs,
     liveVenue,
     findVenue,
+    venueLook: (venue) => venueLook(db, venue),
     reachableVenue: access.reachableVenue,
     venueById: async (venueId) => {
       const operatorId = await operatorOfVenue(db, venueId);

@@ -76,7 +76,36 @@ export function decodeDataUrl(input: unknown, field = 'data'): Buffer {
   return Buffer.from(payload, payload.includes('-') || payload.includes('_') ? 'base64url' : 'base64');
 }
 
-export function createUploads(deps: { dir: string; publicBaseUrl: string; queue: ImageQueue }) {
+export const UPLOADS_PREFIX = '/uploads/';
+/** A stored upload's path: a content hash and its extension under /uploads/ (nothing else is ours). */
+export const UPLOAD_PATH = /^\/uploads\/[0-9a-f]{64}\.(?:png|jpg|webp|gif)$/;
+
+/**
+ * An answer with every stored upload path (`/uploads/<hash>.<ext>`) made absolute under `base`.
+ * Copy-on-write: parts without one are the same objects (cached answers are never mutated).
+ */
+export function withAbsoluteUploads(value: unknown, base: string): unknown {
+  if (typeof value === 'string') return UPLOAD_PATH.test(value) ? `${base}${value}` : value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    value.forEach((item, i) => {
+      const next = withAbsoluteUploads(item, base);
+      if (next !== item) (copy ??= [...value])[i] = next;
+    });
+    return copy ?? value;
+  }
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    let copy: Record<string, unknown> | null = null;
+    for (const [key, item] of Object.entries(value)) {
+      const next = withAbsoluteUploads(item, base);
+      if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
+    }
+    return copy ?? value;
+  }
+  return value;
+}
+
+export function createUploads(deps: { dir: string; queue: ImageQueue }) {
   const dir = path.resolve(deps.dir);
   mkdirSync(dir, { recursive: true });
   return {
@@ -104,7 +133,9 @@ export function createUploads(deps: { dir: string; publicBaseUrl: string; queue:
         await fs.writeFile(tmp, stored);
         await fs.rename(tmp, file);
       }
-      return { url: `${deps.publicBaseUrl}/uploads/${name}`, type, mime: MIME[type], bytes: bytes.length };
+      // Stored as a path: answers make it absolute with the base URL of the moment (`withAbsoluteUploads`),
+      // so a changed PORT or PUBLIC_BASE_URL never breaks an image saved before.
+      return { url: `${UPLOADS_PREFIX}${name}`, type, mime: MIME[type], bytes: bytes.length };
     },
   };
 }

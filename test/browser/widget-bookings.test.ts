@@ -110,7 +110,7 @@ describe.skipIf(!chromiumPresent)('bookings widget in chromium', () => {
     // The guest cancels through the manage link, which says first what cancelling refunds.
     const [manage] = await Promise.all([
       page.waitForEvent('popup'),
-      frame.getByRole('link', { name: /Change or cancel this booking/ }).click(),
+      frame.getByRole('link', { name: /View or cancel this booking/ }).click(),
     ]);
     manage.setDefaultTimeout(10_000);
     const manageProblems = watch(manage);

@@ -47,4 +47,16 @@ describe('maitred demo --json', () => {
     expect(text.stdout).toContain('Operator portal: http://floor.test:3000/app/');
     expect(text.stdout).toContain('Log in as demo@maitred.local with the password maitred-demo.');
   });
+
+  it('says the base URL its addresses are under, the server’s rule (PORT without PUBLIC_BASE_URL), and stores the logo as a path', async () => {
+    const { PUBLIC_BASE_URL: _base, ...env } = process.env;
+    const result = await runCli(['demo', '--json'], { env: { ...env, PORT: '3456', DATABASE_URL: t.db.url, LOG_LEVEL: 'silent' } });
+    expect(result.code, result.stderr).toBe(0);
+    const demo = JSON.parse(result.stdout) as { base_url: string; widgets: Record<string, string | null>; embed: Record<string, string> };
+    expect(demo.base_url).toBe('http://localhost:3456');
+    for (const url of Object.values(demo.widgets)) if (url) expect(url.startsWith('http://localhost:3456/widget/')).toBe(true);
+    const logos = await t.db.kysely.selectFrom('venues').select('logo_url').where('logo_url', 'is not', null).execute();
+    expect(logos.length).toBeGreaterThan(0);
+    for (const { logo_url } of logos) expect(logo_url).toMatch(/^\/uploads\/[0-9a-f]{64}\.\w+$/);
+  });
 });

@@ -88,9 +88,16 @@
     const sayHello = () =>
       frame.contentWindow?.postMessage({ protocol: PROTOCOL, version: VERSION, type: 'hello', widget: id, saved: readSaved(id) }, origin);
 
+    // The 10 s count starts when the frame nears the viewport; hellos only once the widget's document has
+    // loaded: posting to the frame's initial about:blank (another origin) makes the browser log an
+    // origin-mismatch warning on the venue's page.
+    const startClock = () => {
+      if (!deadline) deadline = setTimeout(fallBack, ANSWER_WITHIN_MS);
+    };
     const start = () => {
-      if (deadline) return;
-      deadline = setTimeout(fallBack, ANSWER_WITHIN_MS);
+      startClock();
+      if (hello || ready) return;
+      sayHello();
       hello = setInterval(sayHello, HELLO_EVERY_MS);
     };
 
@@ -121,12 +128,12 @@
       const observer = new IntersectionObserver((entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {
           observer.disconnect();
-          start();
+          startClock();
         }
       });
       observer.observe(holder);
     } else {
-      start();
+      startClock();
     }
   }
 

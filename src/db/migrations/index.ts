@@ -15,6 +15,7 @@ import * as m0012 from './0012_guest_identity.js';
 import * as m0014 from './0014_booking_rules.js';
 import * as m0015 from './0015_payment_retries.js';
 import * as m0016 from './0016_operations.js';
+import * as m0017 from './0017_guest_journey.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_booking_rules': m0014,
   '0015_payment_retries': m0015,
   '0016_operations': m0016,
+  '0017_guest_journey': m0017,
 };

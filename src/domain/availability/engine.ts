@@ -375,6 +375,18 @@ export function slotFree(config: VenueConfig, occupancy: Occupancy, request: Slo
   return { available: true, slot, durationMinutes, candidates: free.map(toCandidate) };
 }
 
+/**
+ * The instant from which a slot starting at `startsAt` under the rule can be booked: its start moved
+ * back by the rule's booking horizon (the inverse of the `horizon` check). Null for an unknown rule.
+ */
+export function bookingOpensAt(config: VenueConfig, accessRuleId: string, startsAt: Date): Date | null {
+  const rule = prepareConfig(config).rules.find((r) => r.rule.id === accessRuleId);
+  if (!rule) return null;
+  const { value, unit } = rule.start;
+  const elapsed = unit === 'minutes' ? MINUTE_MS : unit === 'hours' ? 60 * MINUTE_MS : 0;
+  return elapsed > 0 ? new Date(startsAt.getTime() - value * elapsed) : shiftInstant(startsAt, -value, unit, config.timezone);
+}
+
 export interface CandidateRequest {
   startsAt: Date;
   endsAt: Date;

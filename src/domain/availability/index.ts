@@ -1,4 +1,4 @@
 /** The availability engine's public surface: a day's slots with the next available dates, re-check one slot, list free tables. */
-export { availabilityWithNextDates, freeCandidates, slotFree } from './engine.js';
+export { availabilityWithNextDates, bookingOpensAt, computeAvailability, freeCandidates, slotFree } from './engine.js';
 export { withSmartDuration } from './prepare.js';
 export * from './types.js';

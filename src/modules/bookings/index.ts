@@ -22,7 +22,7 @@ import { createEventBookings } from './events/event-bookings.js';
 import { guestlistRoutes } from './guestlist/guestlist.routes.js';
 import { createGuestlistBookings, type GuestlistDeps } from './guestlist/guestlist.service.js';
 import { manageBookingRoutes } from './manage/manage.routes.js';
-import { createManageBookings } from './manage/manage.service.js';
+import { createManageBookings, type ManageDeps } from './manage/manage.service.js';
 import { publicBookingRoutes } from './public/public.routes.js';
 import type { PublicDeps } from './public/public-context.js';
 import { createPublicBookings } from './public/public.service.js';
@@ -64,6 +64,8 @@ export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {
   reachableVenue: StaffDeps['reachableVenue'];
   /** The booking's venue whatever its status (the manage link). */
   findVenue(conn: Conn, operatorId: string, venueId: string): Promise<VenueRow | undefined>;
+  /** The venue's look for the manage page (the venues module's branding). */
+  venueLook: ManageDeps['venueLook'];
   venueById: SmartTablesDeps['venueById'];
   admissionFacts: GuestlistDeps['admissionFacts'];
 }
@@ -90,7 +92,16 @@ export function createBookingsModule(deps: BookingsDeps) {
     answerCacheMs: deps.answerCacheMs,
   });
   publicBookings.registerFulfilments();
-  const manage = createManageBookings({ db, clock, log, payments, rateLimits, ...mailing, findVenue: deps.findVenue });
+  const manage = createManageBookings({
+    db,
+    clock,
+    log,
+    payments,
+    rateLimits,
+    ...mailing,
+    findVenue: deps.findVenue,
+    venueLook: deps.venueLook,
+  });
   const eventBookings = createEventBookings({ db, clock, log, payments, ...mailing });
   return { doorKeys, staff, smartTables, door, staffBookings, guestlist, publicBookings, manage, eventBookings };
 }

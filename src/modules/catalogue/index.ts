@@ -15,7 +15,7 @@ import { createPromoCodesService } from './promo-codes.service.js';
 import { createTagsService } from './tags.service.js';
 
 export { catalogueRoutes, type CatalogueServices } from './catalogue.routes.js';
-export { bundlePrices } from './catalogue.read.js';
+export { bundlePrices, bundlesNamed } from './catalogue.read.js';
 export { bundlesPublicRoutes } from './bundles.public-routes.js';
 export { redeemPromoCode } from './promo-codes.service.js';
 

@@ -40,6 +40,12 @@ describe('GET /api/my-guests/search', () => {
     expect(await search('07700 900')).toEqual(['José Álvarez']);
     expect(await search('+44 7700')).toEqual(['José Álvarez']);
     expect(await search('0207946')).toEqual(['Joan Baker']);
+    // By the last digits of the phone, as staff read them off a caller id.
+    expect(await search('0456')).toEqual(['José Álvarez']);
+    expect(await search('900456')).toEqual(['José Álvarez']);
+    expect(await search('0111')).toEqual(['Joan Baker']);
+    expect(await search('111')).toEqual(['Joan Baker']);
+    expect(await search('4560')).toEqual([]);
     expect(await search('zz')).toEqual([]);
     expect((await api.get('/search?q=jo')).json().data[0]).toMatchObject({ venue_ids: venueId, successful_visits: 0 });
   });

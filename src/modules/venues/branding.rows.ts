@@ -65,3 +65,20 @@ export function toTheme(row: ThemeRow | undefined, accentColor: string): WidgetT
     show_contact: Boolean(source.show_contact),
   };
 }
+
+/**
+ * How a venue's guest pages look outside a widget (the manage page): its bookings widget's theme
+ * stylesheet (brand colours, font, custom CSS) and its logo. Null parts when the venue has none.
+ */
+export async function venueLook(
+  conn: Conn,
+  venue: Pick<VenueRow, 'id' | 'logo_url'>,
+): Promise<{ theme_url: string | null; logo_url: string | null }> {
+  const [widgets, branding] = await Promise.all([loadWidgets(conn, venue.id), loadBranding(conn, venue.id)]);
+  const widget = widgets.find((w) => w.widget_type === 'bookings') ?? widgets[0];
+  return {
+    theme_url: widget ? `/widget/${encodeURIComponent(widget.public_id)}/theme.css` : null,
+    // As the widgets choose theirs (widget-configs.ts): the widget's, the branding's, the venue's.
+    logo_url: widget?.logo_url ?? branding?.logo_url ?? venue.logo_url,
+  };
+}

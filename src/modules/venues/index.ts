@@ -4,6 +4,7 @@
  * widget_settings, widget_themes, voucher_settings).
  */
 export { brandingRoutes } from './branding.routes.js';
+export { venueLook } from './branding.rows.js';
 /** The gift-voucher settings record's shape (the vouchers module's settings routes answer it). */
 export { VoucherSettings } from './branding.schemas.js';
 export { createBrandingService } from './branding.service.js';

@@ -210,7 +210,7 @@ describe('voucher mail', () => {
     const { vouchers } = (await finalize(intent.intent_id)).json();
     await t.ctx.mail.flush();
     const to = `rosa${n}@example.test`;
-    await smtp.waitFor(1);
+    await smtp.waitFor(2);
     const [mail] = receivedBy(to);
     expect(mail.headers.get('subject')).toBe('2 gift vouchers for The Night Owl');
     expect(mail.headers.get('from')).toMatch(/^"?The Night Owl"? <vouchers@maitred\.test>$/);
@@ -222,12 +222,25 @@ describe('voucher mail', () => {
     expect(mail.text).toContain('Sam has sent you 2 gift vouchers for The Night Owl.');
     expect(mail.text).toContain('Happy birthday!');
     expect(mail.text).toContain('£50.00');
-    expect(mail.text).toContain('2027-06-15');
+    // The last day, written for people (issue 26), not as ISO.
+    expect(mail.text).toContain('Valid until 1: Tuesday, 15 June 2027');
+    expect(mail.text).not.toContain('2027-06-15');
     expect(mail.text).toContain('Terms: No cash value.');
+    // The buyer gets a receipt (no codes: they are the recipient's), as HTML with a plain-text part.
+    const [receipt] = receivedBy(`sam${n}@example.test`);
+    expect(receipt.headers.get('subject')).toBe('Your receipt: gift vouchers for The Night Owl');
+    expect(receipt.text).toContain('Hello Sam,');
+    expect(receipt.text).toContain('Gift vouchers: 2 × £50.00');
+    expect(receipt.text).toContain('Total paid: £100.00');
+    expect(receipt.text).toContain(`Sent to: Rosa (${to})`);
+    expect(receipt.text).toContain('Valid until: Tuesday, 15 June 2027');
+    expect(receipt.html).toContain('Total paid');
+    for (const voucher of vouchers) expect(receipt.text).not.toContain(voucher.display_code);
     // Finalizing again sends nothing more.
     await finalize(intent.intent_id);
     await t.ctx.mail.flush();
     expect(receivedBy(to)).toHaveLength(1);
+    expect(receivedBy(`sam${n}@example.test`)).toHaveLength(1);
   });
 
   it('goes to the purchaser with delivery purchaser, and to a comp voucher’s recipient (emailed)', async () => {

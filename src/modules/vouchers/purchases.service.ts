@@ -17,6 +17,7 @@ import { newId } from '../../platform/ids.js';
 import { clearableText } from '../../platform/text.js';
 import type { CheckoutSpec } from '../payments/index.js';
 import { issueVouchers } from './voucher-issue.js';
+import { voucherReceiptMail } from './voucher-mail.js';
 import { rosterVoucherGuests } from './guest-reads.js';
 import { toIssued } from './voucher-views.js';
 import {
@@ -121,7 +122,7 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
     const to = toRecipient ? purchase.recipient_email : purchase.purchaser_email;
     // The purchaser joins the operator's guest roster too (the recipient does as the vouchers are issued).
     await rosterVoucherGuests(trx, venue, [{ name: purchase.purchaser_name, email: purchase.purchaser_email }], now);
-    return issueVouchers(trx, mail, now, {
+    const issued = await issueVouchers(trx, mail, now, {
       venue,
       count: purchase.quantity,
       amountPence: purchase.amount_pence,
@@ -141,6 +142,21 @@ export function createVoucherPurchases(deps: VouchersDeps & { botCheck: BotCheck
           }
         : null,
     });
+    // The buyer of vouchers sent to someone else gets a receipt (the vouchers' own mail is the recipient's).
+    if (toRecipient && purchase.recipient_email && purchase.purchaser_email && issued.length > 0) {
+      await mail.queue(
+        trx,
+        voucherReceiptMail({
+          to: purchase.purchaser_email,
+          venue: { name: venue.name, email: venue.email, timezone: venue.timezone },
+          buyerName: purchase.purchaser_name ?? 'there',
+          recipient: { name: purchase.recipient_name, email: purchase.recipient_email },
+          vouchers: issued,
+          paidAt: now,
+        }),
+      );
+    }
+    return issued;
   }
 
   /** A purchase as one flow of the payment lifecycle (payments/checkout.ts): it holds nothing, so nothing is released. */

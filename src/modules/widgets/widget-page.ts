@@ -26,7 +26,7 @@ export interface WidgetPageInput {
 }
 
 const FONTS: Record<string, string> = {
-  serif: 'Georgia, "Times New Roman", serif',
+  serif: '"Iowan Old Style", "Palatino Linotype", Palatino, P052, "URW Palladio L", Georgia, serif',
   sans: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   mono: 'ui-monospace, "SFMono-Regular", Menlo, monospace',
 };

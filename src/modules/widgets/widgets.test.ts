@@ -132,7 +132,7 @@ describe('GET /widget/:publicId/theme.css', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(res.body).toContain('--mw-accent: #123456;');
-    expect(res.body).toContain('--mw-font: Georgia');
+    expect(res.body).toContain('--mw-font: "Iowan Old Style"');
     expect(res.body).toContain(css);
     // The page links the stylesheet; the operator's CSS is never part of the HTML.
     const html = (await get(`/widget/${publicId}`)).body;

@@ -18,6 +18,7 @@ import { Confirmation } from './Confirmation';
 import { DetailsStep, detailErrors, type FieldErrors } from './DetailsStep';
 import { GuestList } from './GuestList';
 import { Slots } from './Slots';
+import { Lines } from './Terms';
 import type { Availability, BookingConfig, PendingBooking } from './types';
 import { HORIZON_DAYS, initialState, type State, type Step } from './visit-state';
 
@@ -113,6 +114,8 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
 
   const [token, setToken] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  /** Bumped to make the floor plan load again (a picked table was taken). */
+  const [planVersion, setPlanVersion] = useState(0);
 
   async function book(event: Event) {
     event.preventDefault();
@@ -122,6 +125,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
       setStatus('Please correct the highlighted fields.');
       return;
     }
+    setStatus('');
     if (config.turnstile_site_key && !token) {
       setError({ message: 'Please complete the check that you are not a robot.' });
       return;
@@ -142,6 +146,8 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
         payment_client_secret?: string;
         payment_intent_id?: string;
         amount_pence?: number;
+        breakdown?: { label: string; amount_pence: number }[];
+        reference?: string;
         manage_url?: string;
       }>(`${base}/book`, {
         method: 'POST',
@@ -167,18 +173,26 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             intentId: result.payment_intent_id,
             clientSecret: result.payment_client_secret,
             amountPence: result.amount_pence,
+            breakdown: result.breakdown,
+            reference: result.reference,
             manageUrl: result.manage_url,
           },
         });
       } else {
-        finished({ bookingId: result.booking_id, status: result.status, manageUrl: result.manage_url });
+        finished({ bookingId: result.booking_id, status: result.status, manageUrl: result.manage_url, reference: result.reference });
       }
     } catch (caught) {
       const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
-      if (failure.kind === 'conflict') {
-        // The slot went meanwhile: keep the details, show fresh times.
-        setError({ message: 'Sorry, that time was just taken. Here are the times still free.' });
-        goTo('search', { slot: null, tableId: null, attemptKey: idempotencyKey() });
+      if (failure.kind === 'conflict' && failure.body.reason === 'table_taken' && state.tableId) {
+        // The picked table went meanwhile: keep everything, refresh the plan and ask for another.
+        setError({ message: failure.message });
+        update({ tableId: null, attemptKey: idempotencyKey() });
+        setPlanVersion((version) => version + 1);
+      } else if (failure.kind === 'conflict') {
+        // The slot went meanwhile (or cannot be booked, in the API's words): keep the details, show
+        // fresh times without the one refused.
+        setError({ message: failure.message });
+        goTo('search', { slot: null, tableId: null, attemptKey: idempotencyKey(), refused: `${state.slot.rule.id}|${state.slot.time}` });
         void search(state.date, state.partySize, true);
       } else if (failure.kind === 'busy') {
         setError({ message: failure.message });
@@ -292,12 +306,13 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             <Slots
               answer={answer}
               partySize={state.partySize}
+              refused={state.refused ?? null}
               venuePhone={config.venue.phone}
               onDate={(date) => {
                 update({ date });
                 void search(date, state.partySize);
               }}
-              onPick={(slot) => goTo('details', { slot, tableId: null, bundles: {} })}
+              onPick={(slot) => goTo('details', { slot, tableId: null, bundles: {}, refused: null })}
             />
           ) : null}
         </form>
@@ -310,6 +325,7 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
           state={state}
           slot={state.slot}
           busy={busy}
+          planVersion={planVersion}
           fieldErrors={fieldErrors}
           update={update}
           onToken={setToken}
@@ -323,6 +339,9 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
           <p class="mw-summary">
             {dateLabel(state.date)} at {state.slot?.time}, table for {state.partySize}. A deposit secures this booking.
           </p>
+          {state.pending.breakdown?.length && state.pending.amountPence !== undefined ? (
+            <Lines lines={state.pending.breakdown} total={state.pending.amountPence} />
+          ) : null}
           <Payment
             publishableKey={config.publishable_key}
             clientSecret={state.pending.clientSecret}

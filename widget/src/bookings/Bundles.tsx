@@ -8,7 +8,7 @@ import { api, ApiError } from '../lib/api';
 import { money } from '../lib/format';
 import { Alert } from '../ui/Shell';
 
-interface PublicBundle {
+export interface PublicBundle {
   id: string;
   name: string;
   price_pence: number;
@@ -22,12 +22,18 @@ export function Bundles(props: {
   offered: string[];
   value: Record<string, number>;
   onChange: (value: Record<string, number>) => void;
+  /** The offered bundles once loaded (names and prices for the terms' lines). */
+  onLoaded?: (bundles: PublicBundle[]) => void;
 }) {
   const [bundles, setBundles] = useState<PublicBundle[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     api<{ data: PublicBundle[] }>(`/api/public/venues/${encodeURIComponent(props.venueId)}/bundles`)
-      .then((answer) => setBundles(answer.data.filter((bundle) => props.offered.includes(bundle.id))))
+      .then((answer) => {
+        const offered = answer.data.filter((bundle) => props.offered.includes(bundle.id));
+        setBundles(offered);
+        props.onLoaded?.(offered);
+      })
       .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'The extras could not be loaded.'));
   }, [props.venueId, props.offered.join(',')]);
   if (error) return <Alert message={error} />;

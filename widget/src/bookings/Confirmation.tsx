@@ -1,4 +1,4 @@
-/** The last step: the booking as confirmed, its QR code, a calendar file and the link to change or cancel it. */
+/** The last step: the booking as confirmed, its QR code and short reference, a calendar file and the link to view or cancel it. */
 import { dateLabel } from '../lib/format';
 import { bookingIcs, icsHref } from '../lib/ics';
 import { BookingQr } from '../ui/Qr';
@@ -24,7 +24,7 @@ export function Confirmation(props: { config: BookingConfig; venueId: string; st
         <span aria-hidden="true">✓ </span>
         {dateLabel(state.date)} at {state.slot?.time}, table for {state.partySize}.
         {state.pending?.status === 'pending' ? ' The venue will confirm your booking.' : ''} A confirmation is on its way to{' '}
-        {state.details.email}, with a link to change or cancel.
+        {state.details.email}, with a link to view or cancel it.
       </p>
       <BookingQr venueId={props.venueId} bookingId={bookingId} />
       <p>
@@ -35,11 +35,14 @@ export function Confirmation(props: { config: BookingConfig; venueId: string; st
       {state.pending?.manageUrl ? (
         <p>
           <a class="mw-secondary-link" href={state.pending.manageUrl} target="_blank" rel="noopener">
-            Change or cancel this booking<span class="mw-sr"> (opens in a new tab)</span>
+            View or cancel this booking<span class="mw-sr"> (opens in a new tab)</span>
           </a>
         </p>
       ) : null}
-      <p class="mw-hint">Booking reference: {bookingId}</p>
+      <p class="mw-reference">
+        Booking reference <strong>{state.pending?.reference ?? bookingId}</strong>
+        <span class="mw-hint"> — give it at the door if you cannot show the code.</span>
+      </p>
       <button type="button" class="mw-link" onClick={props.onAgain}>
         Make another booking
       </button>

@@ -2,7 +2,9 @@
 import { dateLabel, isEmail } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
 import { Field } from '../ui/Field';
-import { Bundles } from './Bundles';
+import { useState } from 'preact/hooks';
+import { Bundles, type PublicBundle } from './Bundles';
+import { Terms } from './Terms';
 import { Floorplan } from './Floorplan';
 import type { BookingConfig, GuestDetails, Slot } from './types';
 import type { State } from './visit-state';
@@ -24,6 +26,8 @@ export function DetailsStep(props: {
   state: State;
   slot: Slot;
   busy: boolean;
+  /** A new value loads the floor plan again. */
+  planVersion: number;
   fieldErrors: FieldErrors;
   update: (changes: Partial<State>) => void;
   onToken: (token: string | null) => void;
@@ -31,6 +35,13 @@ export function DetailsStep(props: {
   onSubmit: (event: Event) => void;
 }) {
   const { config, venueId, state, slot, busy, fieldErrors, update } = props;
+  const [catalogue, setCatalogue] = useState<PublicBundle[]>([]);
+  const extras = catalogue
+    .filter((bundle) => (state.bundles?.[bundle.id] ?? 0) > 0)
+    .map((bundle) => {
+      const quantity = state.bundles[bundle.id];
+      return { label: quantity > 1 ? `${bundle.name} × ${quantity}` : bundle.name, amount_pence: bundle.price_pence * quantity };
+    });
   return (
     <form class="mw-step" onSubmit={props.onSubmit} noValidate>
       <p class="mw-summary">
@@ -39,6 +50,15 @@ export function DetailsStep(props: {
           Change
         </button>
       </p>
+      <Terms
+        venueId={venueId}
+        ruleId={slot.rule.id}
+        date={state.date}
+        time={slot.time}
+        partySize={state.partySize}
+        tableId={state.tableId}
+        extras={extras}
+      />
       {slot.rule.table_assignment_mode === 'guest_pick' ? (
         <Floorplan
           venueId={venueId}
@@ -46,12 +66,19 @@ export function DetailsStep(props: {
           time={slot.time}
           partySize={state.partySize}
           ruleId={slot.rule.id}
+          version={props.planVersion}
           value={state.tableId}
           onChange={(tableId) => update({ tableId })}
         />
       ) : null}
       {slot.rule.bundle_ids?.length ? (
-        <Bundles venueId={venueId} offered={slot.rule.bundle_ids} value={state.bundles ?? {}} onChange={(bundles) => update({ bundles })} />
+        <Bundles
+          venueId={venueId}
+          offered={slot.rule.bundle_ids}
+          value={state.bundles ?? {}}
+          onChange={(bundles) => update({ bundles })}
+          onLoaded={setCatalogue}
+        />
       ) : null}
       <Field
         id="mw-name"

@@ -29,6 +29,9 @@ interface PlanFloor {
 }
 
 const SIZES: Record<string, number> = { small: 40, medium: 56, large: 72 };
+/** Room around the tables, and the smallest label, in the drawing's units. */
+const PAD = 12;
+const LABEL_MIN = 20;
 
 export function Floorplan(props: {
   venueId: string;
@@ -36,6 +39,8 @@ export function Floorplan(props: {
   time: string;
   partySize: number;
   ruleId: string;
+  /** A new value loads the plan again. */
+  version?: number;
   value: string | null;
   onChange: (id: string | null) => void;
 }) {
@@ -46,7 +51,7 @@ export function Floorplan(props: {
     api<{ floors: PlanFloor[]; tables: PlanTable[] }>(`/api/public/venues/${encodeURIComponent(props.venueId)}/floorplan?${query}`)
       .then(setPlan)
       .catch((caught: unknown) => setError(caught instanceof ApiError ? caught.message : 'The floor plan could not be loaded.'));
-  }, [props.venueId, props.date, props.time, props.partySize, props.ruleId]);
+  }, [props.venueId, props.date, props.time, props.partySize, props.ruleId, props.version]);
 
   if (error) return <Alert message={error} />;
   if (!plan) return <p class="mw-hint">Loading the floor plan…</p>;
@@ -54,15 +59,18 @@ export function Floorplan(props: {
   return (
     <fieldset class="mw-floorplan">
       <legend>Choose your table</legend>
-      {plan.floors.map((floor) => (
-        <FloorDrawing
-          key={floor.id}
-          floor={floor}
-          tables={plan.tables.filter((t) => t.floor_id === floor.id)}
-          value={props.value}
-          onPick={props.onChange}
-        />
-      ))}
+      {/* Only floors where this booking could sit: a rule limited to the terrace does not draw the main room. */}
+      {plan.floors
+        .filter((floor) => free.some((table) => table.floor_id === floor.id))
+        .map((floor) => (
+          <FloorDrawing
+            key={floor.id}
+            floor={floor}
+            tables={plan.tables.filter((t) => t.floor_id === floor.id)}
+            value={props.value}
+            onPick={props.onChange}
+          />
+        ))}
       <label class="mw-choice">
         <input type="radio" name="table" checked={props.value === null} onChange={() => props.onChange(null)} />
         Any free table
@@ -87,12 +95,21 @@ function FloorDrawing(props: { floor: PlanFloor; tables: PlanTable[]; value: str
       size: SIZES[item.size ?? 'medium'] ?? SIZES.medium,
     }));
   if (items.length === 0) return null;
-  const maxX = Math.max(...items.map(({ item, size }) => (item.x ?? 0) + size)) + 10;
-  const maxY = Math.max(...items.map(({ item, size }) => (item.y ?? 0) + size)) + 10;
+  // The drawing is cropped to its tables (the canvas' margins would shrink them on a phone), and labels
+  // are sized in the drawing's units so they stay at least 12 px on a 320 px screen.
+  const minX = Math.min(...items.map(({ item }) => item.x ?? 0)) - PAD;
+  const minY = Math.min(...items.map(({ item }) => item.y ?? 0)) - PAD;
+  const maxX = Math.max(...items.map(({ item, size }) => (item.x ?? 0) + size)) + PAD;
+  const maxY = Math.max(...items.map(({ item, size }) => (item.y ?? 0) + size)) + PAD;
+  const label = Math.max(LABEL_MIN, Math.round((maxX - minX) / 21));
   return (
     <figure class="mw-plan">
       <figcaption>{props.floor.name}</figcaption>
-      <svg viewBox={`0 0 ${maxX} ${maxY}`} role="img" aria-label={`Plan of ${props.floor.name}; choose a table from the list below`}>
+      <svg
+        viewBox={`${minX} ${minY} ${maxX - minX} ${maxY - minY}`}
+        role="img"
+        aria-label={`Plan of ${props.floor.name}; choose a table from the list below`}
+      >
         <defs>
           <pattern id="mw-taken" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <line x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-width="2" opacity="0.35" />
@@ -115,7 +132,14 @@ function FloorDrawing(props: { floor: PlanFloor; tables: PlanTable[]; value: str
               ) : (
                 <rect x={x} y={y} width={size} height={size} rx={6} {...shapeProps} />
               )}
-              <text x={x + size / 2} y={y + size / 2 + 5} text-anchor="middle" class="mw-plan-label">
+              <text
+                x={x + size / 2}
+                y={y + size / 2}
+                text-anchor="middle"
+                dominant-baseline="central"
+                font-size={label}
+                class="mw-plan-label"
+              >
                 {chosen ? `✓${item.tableNumber}` : free ? String(item.tableNumber) : `${item.tableNumber}✕`}
               </text>
             </g>

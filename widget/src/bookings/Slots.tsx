@@ -5,13 +5,17 @@ import { dateLabel } from '../lib/format';
 export function Slots(props: {
   answer: Availability;
   partySize: number;
+  /** A slot (`rule|time`) just refused: not offered again. */
+  refused?: string | null;
   venuePhone?: string | null;
   onPick: (slot: Slot) => void;
   onDate: (date: string) => void;
 }) {
   const { answer } = props;
   const rules = new Map(answer.rules.map((rule) => [rule.id, rule]));
-  const open = answer.slots.filter((slot) => slot.available && rules.has(slot.access_rule_id));
+  const open = answer.slots.filter(
+    (slot) => slot.available && rules.has(slot.access_rule_id) && `${slot.access_rule_id}|${slot.time}` !== props.refused,
+  );
   const several = new Set(open.map((slot) => slot.access_rule_id)).size > 1;
   const people = props.partySize === 1 ? 'table for 1' : `table for ${props.partySize}`;
   if (answer.party_too_large) {

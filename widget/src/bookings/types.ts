@@ -49,6 +49,10 @@ export interface PendingBooking {
   status?: string;
   /** The deposit to pay, when one is asked. */
   amountPence?: number;
+  /** What the amount is made of (the table's share, then each extra). */
+  breakdown?: { label: string; amount_pence: number }[];
+  /** The short reference for people (the door accepts it). */
+  reference?: string;
   /** The guest's manage page (view; cancel under the policy). */
   manageUrl?: string;
   /**

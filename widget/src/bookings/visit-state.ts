@@ -14,6 +14,8 @@ export interface State {
   bundles: Record<string, number>;
   details: GuestDetails;
   pending: PendingBooking | null;
+  /** The slot (`rule|time`) the API just refused: left out of the fresh times shown with the reason. */
+  refused?: string | null;
   /** Sent with every try of one booking, so a retry after a lost answer books once. */
   attemptKey: string;
 }

@@ -126,6 +126,8 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
 
   const open = (eventId: string) => {
     update({ step: 'tickets', eventId, ticketTypeId: null, quantity: 1 });
+    // The list's count ("2 upcoming events.") belongs to the list: it does not follow the guest on.
+    setStatus('');
     setOptions(null);
     loadOptions(eventId);
     askScrollTop();
@@ -141,6 +143,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
       setStatus('Please correct the highlighted fields.');
       return;
     }
+    setStatus('');
     setBusy(true);
     setError(null);
     try {

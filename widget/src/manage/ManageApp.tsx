@@ -10,8 +10,17 @@ import { Alert, LiveStatus } from '../ui/Shell';
 
 interface Managed {
   booking_id: string;
+  reference: string | null;
   status: string;
-  venue: { name: string; address: string; timezone: string };
+  venue: {
+    name: string;
+    address: string;
+    timezone: string;
+    phone: string | null;
+    email: string | null;
+    theme_url: string | null;
+    logo_url: string | null;
+  };
   date: string;
   time: string | null;
   party_size: number;
@@ -67,6 +76,17 @@ export function ManageApp() {
   };
   useEffect(load, []);
 
+  // The venue's look, as its widgets have it: its theme stylesheet (colours, font, custom CSS).
+  const themeUrl = booking?.venue.theme_url;
+  useEffect(() => {
+    if (!themeUrl || document.querySelector(`link[data-mw-theme]`)) return;
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = themeUrl;
+    link.dataset.mwTheme = '';
+    document.head.append(link);
+  }, [themeUrl]);
+
   async function cancel() {
     setBusy(true);
     setError(null);
@@ -98,6 +118,7 @@ export function ManageApp() {
   return (
     <div class="mw-page">
       <header class="mw-header">
+        {booking?.venue.logo_url ? <img class="mw-logo" src={booking.venue.logo_url} alt="" width={48} height={48} /> : null}
         <div>
           <p class="mw-venue">{booking?.venue.name ?? ''}</p>
           <h1 class="mw-title">Your booking</h1>
@@ -119,6 +140,11 @@ export function ManageApp() {
             <p>
               Status: <strong>{STATUS_WORDS[booking.status] ?? booking.status}</strong>
             </p>
+            {booking.reference ? (
+              <p class="mw-reference">
+                Booking reference <strong>{booking.reference}</strong>
+              </p>
+            ) : null}
             {booking.payment.refunded_pence > 0 ? <p>Refunded: {money(booking.payment.refunded_pence)}</p> : null}
             {booking.cancellation.can_cancel ? (
               confirming ? (
@@ -147,7 +173,10 @@ export function ManageApp() {
                 </>
               )
             ) : booking.status !== 'cancelled' && booking.cancellation.message ? (
-              <p>{booking.cancellation.message}</p>
+              <div class="mw-terms">
+                <p>{booking.cancellation.message}</p>
+                <Contact venue={booking.venue} />
+              </div>
             ) : null}
           </section>
         ) : !error ? (
@@ -155,5 +184,30 @@ export function ManageApp() {
         ) : null}
       </main>
     </div>
+  );
+}
+
+/** Not a dead end: how to reach the venue about what the page cannot do. */
+function Contact(props: { venue: Managed['venue'] }) {
+  const { phone, email, name } = props.venue;
+  if (!phone && !email) return <p>Please contact {name} about your booking.</p>;
+  return (
+    <p>
+      To change or cancel it, contact {name}
+      {phone ? (
+        <>
+          {' '}
+          on <a href={`tel:${phone.replace(/\s+/g, '')}`}>{phone}</a>
+        </>
+      ) : null}
+      {phone && email ? ' or' : ''}
+      {email ? (
+        <>
+          {' '}
+          at <a href={`mailto:${email}`}>{email}</a>
+        </>
+      ) : null}
+      .
+    </p>
   );
 }

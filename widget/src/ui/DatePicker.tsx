@@ -74,7 +74,7 @@ export function DatePicker(props: {
   const headingId = `${props.id}-month`;
 
   return (
-    <div class="mw-field">
+    <div class="mw-field mw-date-field">
       <span class="mw-label" id={`${props.id}-label`}>
         {props.label}
       </span>
@@ -90,7 +90,6 @@ export function DatePicker(props: {
         }}
       >
         <span id={`${props.id}-value`}>{dateLabel(props.value)}</span>
-        <span aria-hidden="true"> ▾</span>
       </button>
       {open ? (
         <div class="mw-dialog" role="dialog" aria-modal="true" aria-labelledby={headingId} onKeyDown={onKey}>

@@ -99,8 +99,8 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
     return usingCustom ? Math.round(Number(entries.custom) * 100) : entries.amountPence;
   }
 
-  async function start(event: Event) {
-    event.preventDefault();
+  /** What is wrong with the entries, by field (empty when nothing is). */
+  function problems(): Partial<Record<keyof Entries, string>> {
     const found: Partial<Record<keyof Entries, string>> = {};
     const pence = amount();
     if (!Number.isFinite(pence) || pence < settings.min_amount_pence || pence > settings.max_amount_pence) {
@@ -112,11 +112,28 @@ export function VouchersApp(props: { config: VoucherConfig; publicId: string; ve
     }
     if (!entries.purchaserName.trim()) found.purchaserName = 'Enter your name.';
     if (!isEmail(entries.purchaserEmail)) found.purchaserEmail = 'Enter your email address.';
+    return found;
+  }
+
+  // After a refused attempt the highlighted fields are checked again as the guest corrects them: a fixed
+  // field loses its error at once, and the step's message goes when nothing is left to correct.
+  useEffect(() => {
+    if (Object.keys(errors).length === 0) return;
+    const found = problems();
+    setErrors(found);
+    if (Object.keys(found).length === 0) setStatus('');
+  }, [entries]);
+
+  async function start(event: Event) {
+    event.preventDefault();
+    const found = problems();
+    const pence = amount();
     setErrors(found);
     if (Object.keys(found).length > 0) {
       setStatus('Please correct the highlighted fields.');
       return;
     }
+    setStatus('');
     setBusy(true);
     setError(null);
     try {

@@ -6,11 +6,13 @@
  */
 import { manageLinkExpiry, signManageToken } from '../../../domain/booking-tokens/index.js';
 import { bookingIcs } from '../../../domain/ics.js';
+import { peopleDate } from '../../../domain/people-dates.js';
 import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { venueMessage } from '../../../platform/mail/templates.js';
 import type { BookingRow } from './booking-store.js';
+import { depositLines } from './deposit-lines.js';
 import type { DoorKeys } from './door-keys.js';
 
 const money = (pence: number) => `£${(pence / 100).toFixed(2)}`;
@@ -33,16 +35,19 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
     return `${deps.publicBaseUrl}/widget/manage?token=${encodeURIComponent(token)}`;
   }
 
-  function details(venue: VenueRow, booking: BookingRow) {
+  /** The booking's facts for people, and its deposit or card hold line by line with the total. */
+  async function details(conn: Conn, venue: VenueRow, booking: BookingRow) {
     const rows = [
-      { label: 'Date', value: booking.booking_date },
+      { label: 'Date', value: peopleDate(booking.booking_date) },
       { label: 'Time', value: booking.start_time ?? '' },
       { label: 'Party size', value: String(booking.guest_count) },
       { label: 'Venue', value: `${venue.name}, ${venue.address}` },
-      { label: 'Booking reference', value: booking.id },
+      { label: 'Booking reference', value: booking.reference ?? booking.id },
     ];
-    if (booking.deposit_pence > 0)
-      rows.push({ label: booking.deposit_type === 'hold' ? 'Card hold' : 'Deposit', value: money(booking.deposit_pence) });
+    const lines = await depositLines(conn, booking);
+    for (const line of lines) rows.push({ label: line.label, value: money(line.amount_pence) });
+    if (lines.length > 0)
+      rows.push({ label: booking.deposit_type === 'hold' ? 'Total held' : 'Total paid', value: money(booking.deposit_pence) });
     return rows.filter((row) => row.value);
   }
 
@@ -77,11 +82,11 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
         conn,
         venueMessage({
           to: booking.guest_email,
-          subject: `Your booking at ${venue.name} on ${booking.booking_date} is confirmed`,
+          subject: `Your booking at ${venue.name} on ${peopleDate(booking.booking_date)} is confirmed`,
           venue,
           content: {
             paragraphs: [`Hello ${booking.guest_name ?? 'there'}, we look forward to seeing you.`],
-            details: details(venue, booking),
+            details: await details(conn, venue, booking),
             link: { label: 'View or cancel your booking', url },
           },
           attachments: calendar(venue, booking, url, 'PUBLISH', new Date(booking.updated_at)),
@@ -106,7 +111,7 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
       if (notice.refundedPence > 0) paragraphs.push(`${money(notice.refundedPence)} is being refunded to the card you paid with.`);
       if (booking.deposit_type === 'hold' && booking.payment_status === 'released')
         paragraphs.push('The hold on your card has been released.');
-      const rows = details(venue, booking);
+      const rows = await details(conn, venue, booking);
       if (notice.refundedPence > 0) rows.push({ label: 'Refund', value: money(notice.refundedPence) });
       await deps.mail.queue(
         conn,

@@ -29,6 +29,18 @@ export async function findBooking(db: Conn, id: string): Promise<BookingRow | un
   return kyselyOf(db).selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The venue's booking with a short reference on one of `dates` (the first date's first). */
+export async function bookingByReference(db: Conn, venueId: string, reference: string, dates: string[]): Promise<BookingRow | undefined> {
+  const rows = await kyselyOf(db)
+    .selectFrom('bookings')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('reference', '=', reference)
+    .where('booking_date', 'in', dates)
+    .execute();
+  return dates.map((date) => rows.find((row) => row.booking_date === date)).find(Boolean);
+}
+
 export async function bookingOrThrow(db: Conn, id: string): Promise<BookingRow> {
   const row = await findBooking(db, id);
   if (!row) throw notFound('Booking');

@@ -4,6 +4,7 @@
  * tables and their slots, a change of its fields, a close of its stay, and freeing its tables. Status
  * moves are `changeStatus` (booking-store.ts); re-seating is `holdTables` (seating.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
 import { joinRoster } from '../../guests/index.js';
@@ -23,7 +24,11 @@ export interface NewBooking {
 export async function insertBooking(conn: Conn, booking: NewBooking): Promise<void> {
   const k = kyselyOf(conn);
   const { row, tables } = booking;
-  await k.insertInto('bookings').values(row).execute();
+  const reference = row.reference ?? (await freeReference(conn, row.venue_id, row.booking_date));
+  await k
+    .insertInto('bookings')
+    .values({ ...row, reference })
+    .execute();
   if (booking.roster) await joinRoster(conn, booking.roster);
   if (!tables || tables.tableIds.length === 0) return;
   await insertBookingTables(conn, { id: row.id, venue_id: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
@@ -79,4 +84,29 @@ export async function closeStay(conn: Conn, bookingId: string, at: string, endsA
 export async function releaseTables(conn: Conn, bookingId: string): Promise<void> {
   await releaseSlots(conn, bookingId);
   await kyselyOf(conn).deleteFrom('booking_tables').where('booking_id', '=', bookingId).execute();
+}
+
+/** Letters and digits people cannot confuse when read out or typed (no 0/O, 1/I/L, 5/S, 2/Z, 8/B). */
+const REFERENCE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
+export const REFERENCE_LENGTH = 6;
+
+/**
+ * A reference not yet used at the venue on that date. With 25^6 (about 244 million) references and at
+ * most a few thousand bookings a day, the first draw almost always wins; the unique index
+ * (venue_id, booking_date, reference) is the final arbiter if two instances drew the same one at once.
+ */
+async function freeReference(conn: Conn, venueId: string, date: string): Promise<string> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const bytes = randomBytes(REFERENCE_LENGTH);
+    const reference = Array.from(bytes, (b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('');
+    const taken = await kyselyOf(conn)
+      .selectFrom('bookings')
+      .select('id')
+      .where('venue_id', '=', venueId)
+      .where('booking_date', '=', date)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    if (!taken) return reference;
+  }
+  throw new Error('could not draw an unused booking reference');
 }

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * Bookings of every kind (table reservation, guest list, event ticket). The booking engine owns this
@@ -6,6 +6,8 @@ import type { Generated, Selectable } from 'kysely';
  */
 export interface BookingsTable {
   id: string;
+  /** A short reference for people (6 characters, unique per venue and booking date); null on older bookings. */
+  reference: ColumnType<string | null, string | null | undefined, string | null>;
   operator_id: string;
   venue_id: string;
   /** `table`, `guestlist` or `event`. */

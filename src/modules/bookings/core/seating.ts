@@ -115,6 +115,17 @@ export async function checkTablesFree(
  * The tables staff name for a stay, checked: the venue's (404 otherwise), active, seating the party
  * together, and free and unblocked for the stay (409 naming the tables otherwise). Answers them.
  */
+/**
+ * Tables named by staff: each a `tbl_…` id or the table's number as printed on the floor (`6`, `T6`),
+ * resolved against the venue's tables (an unknown one stays as given, so the caller's 404 names it).
+ */
+export async function resolveTableRefs(conn: Conn, venueId: string, refs: readonly string[]): Promise<string[]> {
+  const plan = await floorplanRecords(conn, venueId);
+  const ids = new Set(plan.tables.map((t) => t.id));
+  const byNumber = new Map(plan.tables.map((t) => [t.table_number.trim().toLowerCase(), t.id]));
+  return refs.map((ref) => (ids.has(ref) ? ref : (byNumber.get(ref.trim().toLowerCase()) ?? ref)));
+}
+
 export async function namedTablesFree(
   conn: Conn,
   booking: Pick<BookingRow, 'id' | 'venue_id'>,

@@ -46,7 +46,26 @@ const toShift = (s: ShiftRecord): Shift => ({
   durationMinutes: s.duration_minutes,
 });
 
-const toRule = (r: AccessRuleRecord): AccessRule => ({
+/** A table id no floorplan holds: a seating list of only this seats nowhere (an empty list would mean "anywhere"). */
+const NO_TABLE = '(none)';
+
+/**
+ * Where a rule may seat, as the engine sees it. A guest-pick rule's `guest_pick_area_ids` narrow its
+ * seating: booking assigns only tables in those areas (also for "any table"), so availability and the
+ * public floorplan must not offer any other (decisions: Guest journey polish).
+ */
+function ruleSeating(r: AccessRuleRecord, areaOf: ReadonlyMap<string, string | null>) {
+  const own = { seatingEnabled: r.seating_enabled, seatingAreaIds: r.seating_area_ids, tableIds: r.table_ids };
+  if (r.table_assignment_mode !== 'guest_pick' || r.guest_pick_area_ids.length === 0) return own;
+  const pick = new Set(r.guest_pick_area_ids);
+  const unrestricted = !r.seating_enabled || (r.seating_area_ids.length === 0 && r.table_ids.length === 0);
+  if (unrestricted) return { seatingEnabled: true, seatingAreaIds: [...pick], tableIds: [] };
+  const seatingAreaIds = r.seating_area_ids.filter((area) => pick.has(area));
+  const tableIds = r.table_ids.filter((id) => pick.has(areaOf.get(id) ?? ''));
+  return { seatingEnabled: true, seatingAreaIds, tableIds: seatingAreaIds.length + tableIds.length > 0 ? tableIds : [NO_TABLE] };
+}
+
+const toRule = (r: AccessRuleRecord, areaOf: ReadonlyMap<string, string | null>): AccessRule => ({
   id: r.id,
   ruleType: r.rule_type,
   daysOfWeek: r.days_of_week,
@@ -57,9 +76,7 @@ const toRule = (r: AccessRuleRecord): AccessRule => ({
   partySizeMax: r.party_size_max,
   durationEnabled: r.duration_enabled,
   durationMinutes: r.duration_minutes,
-  seatingEnabled: r.seating_enabled,
-  seatingAreaIds: r.seating_area_ids,
-  tableIds: r.table_ids,
+  ...ruleSeating(r, areaOf),
   bundlesEnabled: r.bundles_enabled,
   bundleIds: r.bundle_ids,
   bookingWindowEnabled: r.booking_window_enabled,
@@ -89,6 +106,7 @@ export async function loadVenueConfig(db: Conn, venue: VenueRow, firstDate: stri
     floorplanRecords(db, venue.id),
     blocksBetween(db, venue.id, window.fromUtc, window.toUtc),
   ]);
+  const areaOf = new Map(floorplan.tables.map((t) => [t.id, t.seating_area_id]));
   const config: VenueConfig = {
     timezone: venue.timezone,
     defaults: {
@@ -101,7 +119,7 @@ export async function loadVenueConfig(db: Conn, venue: VenueRow, firstDate: stri
     },
     timePeriods: availability.timePeriods.map((p) => ({ id: p.id, timeFrom: p.time_from, timeTo: p.time_to })),
     shifts: availability.shifts.map(toShift),
-    accessRules: availability.accessRules.map(toRule),
+    accessRules: availability.accessRules.map((r) => toRule(r, areaOf)),
     tables: floorplan.tables.map((t) => ({ id: t.id, capacity: t.capacity, status: t.status, seatingAreaId: t.seating_area_id })),
     combinations: floorplan.combinations.map((c) => ({ id: c.id, tableIds: c.table_ids, capacity: c.combined_capacity })),
     blackouts: availability.blackouts.map((b) => ({

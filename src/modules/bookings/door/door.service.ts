@@ -9,7 +9,8 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import { badRequest, notFound } from '../../../platform/errors.js';
-import { bookingOrThrow, changeStatus, findBooking } from '../core/booking-store.js';
+import { bookingByReference, bookingOrThrow, changeStatus, findBooking } from '../core/booking-store.js';
+import { addDays, localToday } from '../../../domain/venue-time.js';
 import { checkInAllowed } from './door-timing.js';
 import type { DoorKeys } from '../core/door-keys.js';
 import { staffActor } from '../staff/staff.service.js';
@@ -56,22 +57,42 @@ export function createDoorService(deps: {
     /** Checks the booking in inside the venue's window (door-timing.ts), or outside it with `force`. */
     async checkIn(auth: AuthInfo, token: string, force = false) {
       const { bookingId, venue } = await scanned(auth, token);
-      const now = clock.now();
-      const done = await withTransaction(db, async (trx) => {
-        const booking = await bookingOrThrow(trx, bookingId);
-        const timing = checkInAllowed(booking, venue, now, force);
-        return changeStatus(trx, booking, {
-          to: 'checked_in',
-          action: 'checked in',
-          historyAction: 'check_in',
-          actor: staffActor(auth),
-          now,
-          detail: { via: 'qr', ...timing },
-        });
-      });
-      return { success: true, booking_id: done.id, status: done.status, guest_name: done.guest_name, guest_count: done.guest_count };
+      return checkInBooking(auth, venue, bookingId, force, 'qr');
+    },
+
+    /**
+     * Checks in by the short reference a guest reads out (unique per venue and service date): today's
+     * booking at the venue, else last night's (a service that runs past midnight). Then as by QR.
+     */
+    async checkInByReference(auth: AuthInfo, venueId: string, reference: string, force = false) {
+      const venue = await deps.reachableVenue(auth, venueId);
+      const today = localToday(clock.now(), venue.timezone);
+      const wanted = reference
+        .trim()
+        .toUpperCase()
+        .replace(/[^A-Z0-9]/g, '');
+      const found = await bookingByReference(db, venue.id, wanted, [today, addDays(today, -1)]);
+      if (!found) throw notFound('Booking');
+      return checkInBooking(auth, venue, found.id, force, 'reference');
     },
   };
+
+  async function checkInBooking(auth: AuthInfo, venue: VenueRow, bookingId: string, force: boolean, via: 'qr' | 'reference') {
+    const now = clock.now();
+    const done = await withTransaction(db, async (trx) => {
+      const booking = await bookingOrThrow(trx, bookingId);
+      const timing = checkInAllowed(booking, venue, now, force);
+      return changeStatus(trx, booking, {
+        to: 'checked_in',
+        action: 'checked in',
+        historyAction: 'check_in',
+        actor: staffActor(auth),
+        now,
+        detail: { via, ...timing },
+      });
+    });
+    return { success: true, booking_id: done.id, status: done.status, guest_name: done.guest_name, guest_count: done.guest_count };
+  }
 }
 
 export type DoorService = ReturnType<typeof createDoorService>;

@@ -65,7 +65,7 @@ describe('admission rules on the guest list', () => {
     const res = await joinList(t, venueId, paid(ruleId, 1), guest.headers);
     expect(res.json()).toEqual({ success: true, booking_id: expect.any(String), status: 'approved', keys_spent: 10, auto_approved: true });
     const mail = await t.db.kysely.selectFrom('mail_outbox').select('subject').where('recipient', '=', guest.email).execute();
-    expect(mail).toEqual([{ subject: `Your booking at Test Venue on ${FRIDAY} is confirmed` }]);
+    expect(mail).toEqual([{ subject: 'Your booking at Test Venue on Friday, 19 June 2026 is confirmed' }]);
   });
 
   it('a plus-ones allowance admits a larger party than the venue’s', async () => {

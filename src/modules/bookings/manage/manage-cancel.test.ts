@@ -141,7 +141,7 @@ describe('POST /api/public/bookings/manage/cancel', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
       request_id: expect.any(String),
-      error: 'This booking could be cancelled until 2026-06-18 19:00 (Europe/London): that time has passed',
+      error: 'This booking could be cancelled until Thursday, 18 June 2026 at 19:00 (Europe/London): that time has passed',
       deadline: '2026-06-18T18:00:00.000Z',
     });
     expect(await bookingRow(late.bookingId)).toMatchObject({ status: 'confirmed', refunded_pence: 0 });

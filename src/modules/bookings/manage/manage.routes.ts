@@ -16,8 +16,18 @@ const Token = Type.String({ minLength: 1, maxLength: MANAGE_TOKEN_MAX_LENGTH, de
 
 const ManagedBooking = Type.Object({
   booking_id: Type.String(),
+  reference: Nullable(Type.String({ description: 'extension: the short reference to give at the door' })),
   status: Type.String({ description: 'the booking status (decisions: booking statuses)' }),
-  venue: Type.Object({ id: Type.String(), name: Type.String(), address: Type.String(), timezone: Type.String() }),
+  venue: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    address: Type.String(),
+    timezone: Type.String(),
+    phone: Nullable(Type.String({ description: 'extension: how to reach the venue when the page cannot do what the guest needs' })),
+    email: Nullable(Type.String({ description: 'extension' })),
+    theme_url: Nullable(Type.String({ description: 'extension: the venue’s widget theme stylesheet (path), so the page is branded' })),
+    logo_url: Nullable(Type.String({ description: 'extension: the venue’s logo' })),
+  }),
   date: Type.String({ description: 'venue-local YYYY-MM-DD' }),
   time: Nullable(Type.String({ description: 'venue-local HH:MM' })),
   party_size: Type.Integer(),

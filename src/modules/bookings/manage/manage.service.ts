@@ -12,6 +12,7 @@
  * booking, the status move (conditional, freeing its slots), its history and the guest's notice. A
  * booking already cancelled answers as it is, and nothing moves.
  */
+import { peopleInstant } from '../../../domain/people-dates.js';
 import type { Logger } from 'pino';
 import { canMove, refusedMoveMessage } from '../../../domain/booking-status.js';
 import { verifyManageToken } from '../../../domain/booking-tokens/index.js';
@@ -22,7 +23,6 @@ import {
   type BookingStart,
   type PaymentPolicyTerms,
 } from '../../../domain/payment-policy.js';
-import { utcToLocal } from '../../../domain/venue-time.js';
 import type { Db } from '../../../db/connect.js';
 import { lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
@@ -56,6 +56,8 @@ export interface ManageDeps {
   publicBaseUrl: string;
   /** The booking's venue (the venues module's), whatever its status: a guest keeps reaching a venue that pauses. */
   findVenue(conn: Conn, operatorId: string, venueId: string): Promise<VenueRow | undefined>;
+  /** The venue's theme stylesheet and logo, so the manage page looks like its widgets. */
+  venueLook(venue: VenueRow): Promise<{ theme_url: string | null; logo_url: string | null }>;
 }
 
 /** Why a booking cannot be cancelled now (null: it can). */
@@ -63,8 +65,18 @@ export type CancelRefusal = 'status' | 'never' | 'past_cutoff' | 'started';
 
 export interface ManagedBooking {
   booking_id: string;
+  reference: string | null;
   status: string;
-  venue: { id: string; name: string; address: string; timezone: string };
+  venue: {
+    id: string;
+    name: string;
+    address: string;
+    timezone: string;
+    phone: string | null;
+    email: string | null;
+    theme_url: string | null;
+    logo_url: string | null;
+  };
   date: string;
   time: string | null;
   party_size: number;
@@ -113,10 +125,8 @@ const unrecorded = (row: BookingRow, payment: Partial<BookingRow>) =>
   (payment.refunded_pence !== undefined && row.refunded_pence < payment.refunded_pence) ||
   (payment.payment_status === 'released' && row.payment_status !== 'released');
 
-const inVenueTime = (instant: Date, venue: VenueRow) => {
-  const local = utcToLocal(instant, venue.timezone);
-  return `${local.date} ${local.time} (${venue.timezone})`;
-};
+/** An instant for people on the venue's clock, naming the zone ("Thursday, 18 June 2026 at 19:00 (Europe/London)"). */
+const inVenueTime = (instant: Date, venue: VenueRow) => `${peopleInstant(instant, venue.timezone)} (${venue.timezone})`;
 
 export function createManageBookings(deps: ManageDeps) {
   const { db, clock, payments, log } = deps;
@@ -196,8 +206,17 @@ export function createManageBookings(deps: ManageDeps) {
       const { deposit_type: _deposit, ...terms } = policy;
       return {
         booking_id: booking.id,
+        reference: booking.reference,
         status: booking.status,
-        venue: { id: venue.id, name: venue.name, address: venue.address, timezone: venue.timezone },
+        venue: {
+          id: venue.id,
+          name: venue.name,
+          address: venue.address,
+          timezone: venue.timezone,
+          phone: venue.phone,
+          email: venue.email,
+          ...(await deps.venueLook(venue)),
+        },
         date: booking.booking_date,
         time: booking.start_time,
         party_size: booking.guest_count,

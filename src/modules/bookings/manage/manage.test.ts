@@ -35,9 +35,16 @@ describe('mail received over SMTP', () => {
     const { bookingId, email } = await bookFree(v);
     await t.ctx.mail.flush();
     const [mail] = receivedBy(email);
-    expect(mail.headers.get('subject')).toBe(`Your booking at Test Venue on ${FRIDAY} is confirmed`);
+    expect(mail.headers.get('subject')).toBe('Your booking at Test Venue on Friday, 19 June 2026 is confirmed');
     expect(mail.headers.get('reply-to')).toBe('hello@venue.test');
-    expect(mail.text).toContain(bookingId);
+    // The guest reads the short reference (the door accepts it), not the internal id.
+    const { reference } = await t.db.kysely
+      .selectFrom('bookings')
+      .select('reference')
+      .where('id', '=', bookingId)
+      .executeTakeFirstOrThrow();
+    expect(reference).toMatch(/^[A-Z0-9]{6}$/);
+    expect(mail.text).toContain(`Booking reference: ${reference}`);
     expect(mail.attachments).toHaveLength(1);
     const [ics] = mail.attachments;
     expect(ics.filename).toBe('booking.ics');
@@ -63,7 +70,7 @@ describe('mail received over SMTP', () => {
     const mails = receivedBy(email);
     expect(mails.map((m) => m.headers.get('subject')).sort()).toEqual([
       'Your booking at Test Venue has been cancelled',
-      `Your booking at Test Venue on ${FRIDAY} is confirmed`,
+      'Your booking at Test Venue on Friday, 19 June 2026 is confirmed',
     ]);
     const cancelled = mails.find((m) => m.headers.get('subject')!.endsWith('has been cancelled'))!;
     expect(cancelled.text).toContain('£20.00 is being refunded to the card you paid with.');
@@ -86,8 +93,19 @@ describe('GET /api/public/bookings/manage', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
       booking_id: bookingId,
+      reference: expect.stringMatching(/^[A-Z0-9]{6}$/),
       status: 'confirmed',
-      venue: { id: v.venueId, name: 'Test Venue', address: '1 High Street, London', timezone: 'Europe/London' },
+      venue: {
+        id: v.venueId,
+        name: 'Test Venue',
+        address: '1 High Street, London',
+        timezone: 'Europe/London',
+        phone: null,
+        email: 'hello@venue.test',
+        // A venue without widgets or a logo: the page keeps the base look.
+        theme_url: null,
+        logo_url: null,
+      },
       date: FRIDAY,
       time: '19:00',
       party_size: 3,

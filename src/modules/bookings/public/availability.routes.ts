@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { errorResponses } from '../../../platform/http.js';
 import type { RoutePlugin } from '../../../platform/module.js';
 import { checkDate, tags } from './public-routes.helpers.js';
-import { Availability, AvailabilityQuery, Floorplan, FloorplanQuery, VenueParams } from './public.schemas.js';
+import { Availability, AvailabilityQuery, BookingTerms, Floorplan, FloorplanQuery, TermsQuery, VenueParams } from './public.schemas.js';
 import type { PublicBookings } from './public.service.js';
 
 /**
@@ -32,7 +32,7 @@ function serialisedOnce(reply: FastifyReply, answer: object): FastifyReply {
 }
 
 export const availabilityRoutes: RoutePlugin<{
-  bookings: Pick<PublicBookings, 'availability' | 'floorplan'>;
+  bookings: Pick<PublicBookings, 'availability' | 'floorplan' | 'terms'>;
   floors: (venueId: string) => Promise<unknown[]>;
 }> = async (app, { bookings, floors }) => {
   app.get(
@@ -71,6 +71,27 @@ export const availabilityRoutes: RoutePlugin<{
       const answer = await bookings.floorplan(request.params.venueId, request.query, floors);
       availabilityCache(reply);
       return serialisedOnce(reply, answer);
+    },
+  );
+
+  app.get(
+    '/api/public/venues/:venueId/booking-terms',
+    {
+      schema: {
+        summary: 'What a booking would pay and what cancelling it refunds, in words, before the guest books',
+        description:
+          'Extension. The deposit or card hold the access rule’s payment policy and price list ask for the party (at `table_id` when ' +
+          'given), what it covers, and the cancellation cut-off on the venue clock; `cancellable` is false when this booking could not ' +
+          'be cancelled once made (e.g. a same-day booking under a 24-hour cut-off). Booking prices the same way and answers the lines.',
+        tags,
+        params: VenueParams,
+        querystring: TermsQuery,
+        response: { 200: BookingTerms, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      checkDate(request.query.date);
+      return bookings.terms(request.params.venueId, request.query);
     },
   );
 };

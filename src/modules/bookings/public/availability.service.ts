@@ -5,8 +5,10 @@
  */
 import { availabilityWithNextDates, slotFree } from '../../../domain/availability/index.js';
 import { addDays, localToUtc } from '../../../domain/venue-time.js';
+import { withAbsoluteUploads } from '../../../platform/uploads.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
+import { bookableTableIds } from './book.service.js';
 import type { PublicContext } from './public-context.js';
 
 export interface AvailabilityQuery {
@@ -72,7 +74,8 @@ async function computeAvailability(ctx: PublicContext, venueId: string, query: A
       .map((s) => ({ time: s.time, access_rule_id: s.access_rule_id, available: s.available })),
     party_too_large: result.party_too_large,
     next_available_dates: nextDates,
-    rules: rules.map(publicRule),
+    // Served as a pre-serialised string (availability.routes.ts): upload paths are made absolute here.
+    rules: rules.map((rule) => withAbsoluteUploads(publicRule(rule), ctx.deps.publicBaseUrl) as ReturnType<typeof publicRule>),
     bundle_ids: result.bundle_ids,
   };
 }
@@ -83,6 +86,7 @@ async function computeFloorplan(ctx: PublicContext, venueId: string, query: Floo
   const startsAt = localToUtc(query.date, query.time, venue.timezone);
   let endsAt = new Date(startsAt.getTime() + venue.default_booking_duration * 60_000);
   let allowed: Set<string> | null = null;
+  const rule = query.rule_id ? loaded.rules.find((r) => r.id === query.rule_id) : undefined;
   if (query.rule_id) {
     const check = slotFree(loaded.config, occupancy, {
       date: query.date,
@@ -92,7 +96,11 @@ async function computeFloorplan(ctx: PublicContext, venueId: string, query: Floo
       now: ctx.clock.now(),
     });
     if (check.slot) endsAt = check.slot.ends_at;
-    allowed = new Set(check.available ? check.candidates.filter((c) => c.kind === 'table').flatMap((c) => c.tableIds) : []);
+    // With a rule, `available` is what booking would do: the tables it accepts as the guest's pick now.
+    allowed =
+      check.available && check.slot && rule
+        ? bookableTableIds(loaded, rule, check.candidates, occupancy, { startsAt: check.slot.starts_at, endsAt }, query.party_size)
+        : new Set();
   }
   const busy = new Set<string>();
   for (const stay of occupancy) if (stay.startsAt < endsAt && stay.endsAt > startsAt) for (const id of stay.tableIds) busy.add(id);

@@ -9,8 +9,16 @@
  * `pending_payment` on a payment intent for PAYMENT_WINDOW_MS, keeping its table (deposits.ts).
  */
 import type { Kysely } from 'kysely';
-import { slotFree, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
-import { chooseTables } from '../../../domain/table-assignment/index.js';
+import {
+  bookingOpensAt,
+  computeAvailability,
+  slotFree,
+  type Candidate,
+  type Occupancy,
+  type SlotReason,
+} from '../../../domain/availability/index.js';
+import { peopleDate, peopleInstant } from '../../../domain/people-dates.js';
+import { chooseTables, rankCandidates } from '../../../domain/table-assignment/index.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../../domain/payment-policy.js';
 import type { Database } from '../../../db/schema.js';
 import { lockKey, type Conn } from '../../../db/transaction.js';
@@ -24,6 +32,7 @@ import { paymentPolicyTerms } from '../../profiles/index.js';
 import { pricelistPrices } from '../../tables/index.js';
 import { bookingOrThrow } from '../core/booking-store.js';
 import { insertBooking } from '../core/booking-writes.js';
+import { depositLines, type DepositLine } from '../core/deposit-lines.js';
 import { recordHistory, type Actor } from '../core/history.js';
 import { idempotent } from '../core/idempotency.js';
 import { occupiedOf, seatingOf } from '../core/seating.js';
@@ -38,7 +47,8 @@ import type { BookBody } from './public.schemas.js';
 export const SLOT_TAKEN_MESSAGE = 'That time is no longer available';
 
 export type BookAnswer =
-  { ok: true; booking_id: string; status: string; manage_url: string } | (PaymentRequest & { amount_pence: number; manage_url: string });
+  | { ok: true; booking_id: string; reference: string; status: string; manage_url: string }
+  | (PaymentRequest & { reference: string; amount_pence: number; breakdown: DepositLine[]; manage_url: string });
 
 export interface BookRequest {
   ip: string;
@@ -66,9 +76,13 @@ export async function book(
     placeBooking(ctx, trx, venue, body, request, now),
   );
   // The guest's manage page, for the widget's confirmation (the mail carries the same link).
-  const manage_url = await ctx.mails.manageUrl(ctx.db, await bookingOrThrow(ctx.db, created.booking_id));
-  if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, status: created.status, manage_url };
-  return { ...(await deposits.requestPayment(venue, created.booking_id)), amount_pence: created.deposit_pence, manage_url };
+  const row = await bookingOrThrow(ctx.db, created.booking_id);
+  const manage_url = await ctx.mails.manageUrl(ctx.db, row);
+  const reference = row.reference ?? row.id;
+  if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, reference, status: created.status, manage_url };
+  const breakdown = await depositLines(ctx.db, row);
+  const payment = await deposits.requestPayment(venue, created.booking_id);
+  return { ...payment, reference, amount_pence: created.deposit_pence, breakdown, manage_url };
 }
 
 /** The booking itself, under the venue's lock: checked, seated, priced and written with its history (and mail when confirmed). */
@@ -144,8 +158,92 @@ function slotOf(loaded: LoadedVenue, occupancy: Occupancy, body: BookBody, now: 
     partySize: body.party_size,
     now,
   });
-  if (!check.available) throw conflict(SLOT_TAKEN_MESSAGE, { reason: check.reason });
+  if (!check.available) throw slotRefusal(loaded, occupancy, rule, body, now, check.reason, check.slot?.starts_at ?? null);
   return { rule, check };
+}
+
+/**
+ * Why a slot cannot be booked, each reason in its own words (decisions: Guest journey polish): a party
+ * the rule or the floor can never seat is told to call the venue; a date beyond the booking horizon
+ * names the day its bookings open; a time off the rule's grid offers the nearest bookable ones. The
+ * status stays 409 and `reason` the engine's; the extra fields are extensions.
+ */
+function slotRefusal(
+  loaded: LoadedVenue,
+  occupancy: Occupancy,
+  rule: AccessRuleRecord,
+  body: BookBody,
+  now: Date,
+  reason: SlotReason,
+  startsAt: Date | null,
+) {
+  const zone = loaded.config.timezone;
+  if (reason === 'party_size' || (reason === 'no_table' && !seatsEver(loaded, rule, body))) {
+    const largest = largestParty(loaded, rule);
+    if (body.party_size > largest) {
+      return conflict(`We cannot take a party of ${body.party_size} online (at most ${largest}): please call us to book.`, {
+        reason: 'party_size',
+        max_party_size: largest,
+      });
+    }
+    // Outside a shift's own party limits (or below the minimum): not this time, whatever the room.
+    if (reason === 'party_size')
+      return conflict(`We cannot take a party of ${body.party_size} online at this time: please call us to book.`, { reason });
+  }
+  if (reason === 'horizon' && startsAt) {
+    const opens = bookingOpensAt(loaded.config, rule.id, startsAt);
+    const when = opens ? peopleInstant(opens, zone) : null;
+    return conflict(
+      when ? `Bookings for ${peopleDate(body.date)} open on ${when}.` : `Bookings for ${peopleDate(body.date)} are not open yet.`,
+      { reason, ...(opens ? { opens_at: opens.toISOString() } : {}) },
+    );
+  }
+  if (reason === 'closed' && !startsAt) {
+    const nearest = nearestTimes(loaded, occupancy, rule, body, now);
+    if (nearest.length > 0) {
+      return conflict(`${body.time} is not a time we take bookings for: the nearest are ${nearest.join(' and ')}.`, {
+        reason: 'not_a_slot',
+        nearest_times: nearest,
+      });
+    }
+    return conflict(`We do not take bookings for ${peopleDate(body.date)} at ${body.time}.`, { reason });
+  }
+  if (reason === 'cutoff') return conflict(`${body.time} on ${peopleDate(body.date)} can no longer be booked online.`, { reason });
+  return conflict(SLOT_TAKEN_MESSAGE, { reason });
+}
+
+/** The largest party the rule takes and its seating could ever hold (tables or combinations), whatever is booked. */
+function largestParty(loaded: LoadedVenue, rule: AccessRuleRecord): number {
+  // The rule's own limit, else the venue's default (a shift's own limit is told apart by the caller).
+  const ruleMax = rule.party_size_enabled && rule.party_size_max ? rule.party_size_max : loaded.config.defaults.partyMax;
+  if (rule.rule_type !== 'table') return ruleMax;
+  const seating = loaded.config.accessRules.find((r) => r.id === rule.id);
+  const areas = new Set(seating?.seatingEnabled ? seating.seatingAreaIds : []);
+  const ids = new Set(seating?.seatingEnabled ? seating.tableIds : []);
+  const open = areas.size + ids.size === 0;
+  const inRule = (t: { id: string; seatingAreaId: string | null; status: string }) =>
+    t.status === 'active' && (open || ids.has(t.id) || (t.seatingAreaId !== null && areas.has(t.seatingAreaId)));
+  const tables = loaded.config.tables.filter(inRule);
+  const tableIds = new Set(tables.map((t) => t.id));
+  const combos = loaded.config.combinations.filter((c) => c.tableIds.every((id) => tableIds.has(id)));
+  const floorMax = Math.max(0, ...tables.map((t) => t.capacity), ...combos.map((c) => c.capacity));
+  return Math.min(ruleMax, floorMax);
+}
+
+const seatsEver = (loaded: LoadedVenue, rule: AccessRuleRecord, body: BookBody) => largestParty(loaded, rule) >= body.party_size;
+
+/** The rule's two bookable times nearest to the one asked for on that date (none when the rule has none that day). */
+function nearestTimes(loaded: LoadedVenue, occupancy: Occupancy, rule: AccessRuleRecord, body: BookBody, now: Date): string[] {
+  const type = rule.rule_type === 'table' ? 'tables' : 'guestlist';
+  const day = computeAvailability(loaded.config, occupancy, { date: body.date, partySize: body.party_size, type, now });
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  const asked = minutes(body.time);
+  return day.slots
+    .filter((slot) => slot.available && slot.access_rule_id === rule.id)
+    .map((slot) => slot.time)
+    .sort((a, b) => Math.abs(minutes(a) - asked) - Math.abs(minutes(b) - asked) || a.localeCompare(b))
+    .slice(0, 2)
+    .sort();
 }
 
 /** A table rule's tables (409 when none fits); a guest-list rule holds none, but its list must have room. */
@@ -164,7 +262,16 @@ async function tablesFor(
     return [];
   }
   const chosen = pickTables(loaded, rule, candidates, occupancy, stay, body.party_size, body.table_id);
-  if (!chosen) throw conflict(body.table_id ? 'That table is not available for this booking' : SLOT_TAKEN_MESSAGE, { reason: 'no_table' });
+  if (!chosen && body.table_id) {
+    const label = loaded.floorplan.tables.find((t) => t.id === body.table_id)?.table_number;
+    // A picked table refused while others are free: its own reason, so the widget asks for another table.
+    const others = pickTables(loaded, rule, candidates, occupancy, stay, body.party_size);
+    throw conflict(
+      label ? `Table ${label} is not free at that time: please choose another table.` : 'That table is not available for this booking',
+      { reason: others ? 'table_taken' : 'no_table' },
+    );
+  }
+  if (!chosen) throw conflict(SLOT_TAKEN_MESSAGE, { reason: 'no_table' });
   return chosen.tableIds;
 }
 
@@ -178,9 +285,38 @@ function pickTables(
   partySize: number,
   tableId?: string,
 ) {
-  const guestPick =
-    rule.table_assignment_mode === 'guest_pick' ? { areaIds: rule.guest_pick_area_ids, requestedTableId: tableId ?? null } : undefined;
-  return chooseTables({ candidates: seatingOf(loaded, candidates), partySize, stay, occupied: occupiedOf(loaded, occupancy), guestPick });
+  return chooseTables({
+    candidates: seatingOf(loaded, candidates),
+    partySize,
+    stay,
+    occupied: occupiedOf(loaded, occupancy),
+    guestPick: guestPickOf(rule, tableId ?? null),
+  });
+}
+
+const guestPickOf = (rule: AccessRuleRecord, requestedTableId: string | null) =>
+  rule.table_assignment_mode === 'guest_pick' ? { areaIds: rule.guest_pick_area_ids, requestedTableId } : undefined;
+
+/**
+ * The single tables a booking under `rule` would be given now if the guest picked them: exactly the
+ * tables `pickTables` accepts as `table_id`, so the public floorplan offers nothing booking refuses.
+ */
+export function bookableTableIds(
+  loaded: LoadedVenue,
+  rule: AccessRuleRecord,
+  candidates: Candidate[],
+  occupancy: Occupancy,
+  stay: Stay,
+  partySize: number,
+): Set<string> {
+  const ranked = rankCandidates({
+    candidates: seatingOf(loaded, candidates),
+    partySize,
+    stay,
+    occupied: occupiedOf(loaded, occupancy),
+    guestPick: guestPickOf(rule, null),
+  });
+  return new Set(ranked.filter((r) => r.candidate.kind === 'table').map((r) => r.candidate.id));
 }
 
 /**

@@ -19,7 +19,15 @@ const FRIDAY = '2026-06-19';
 
 /** The answer without what differs between any two bookings (ids, links, the payment's secret). */
 const outcome = (body: Record<string, unknown>) => {
-  const { booking_id: _b, manage_url: _m, payment_client_secret: _s, client_secret: _c, payment_intent_id: _p, ...rest } = body;
+  const {
+    booking_id: _b,
+    reference: _r,
+    manage_url: _m,
+    payment_client_secret: _s,
+    client_secret: _c,
+    payment_intent_id: _p,
+    ...rest
+  } = body;
   return rest;
 };
 

@@ -37,6 +37,25 @@ export const Availability = Type.Object({
 });
 
 export const FloorplanQuery = Type.Object({ date: DateString, time: ClockTime, party_size: PartySize, rule_id: Type.Optional(Id) });
+export const TermsQuery = Type.Object({
+  rule_id: Id,
+  date: DateString,
+  time: ClockTime,
+  party_size: PartySize,
+  table_id: Type.Optional(Id),
+});
+export const BookingTerms = Type.Object(
+  {
+    deposit_type: Type.Union([Type.Literal('none'), Type.Literal('deposit'), Type.Literal('hold')]),
+    amount_pence: Type.Integer({ description: 'the deposit or card hold for the table alone; extras are added to it' }),
+    price_per_guest_pence: Type.Integer(),
+    deposit: Nullable(Type.String({ description: 'what is paid and what it covers, in words' })),
+    cancellation: Type.String({ description: 'what cancelling refunds and until when, in words (on the venue clock)' }),
+    cancellable: Type.Boolean({ description: 'false when this booking could not be cancelled once made' }),
+    cancel_until: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { description: 'extension: a booking’s money terms before the guest books' },
+);
 export const Floorplan = Type.Object({
   floors: Type.Array(Type.Unknown()),
   tables: Type.Array(
@@ -75,14 +94,22 @@ export type BookBody = Static<typeof BookBody>;
 export const ManageUrl = Type.String({
   description: "extension: the guest's manage page (the booking mail's link): view, and cancel under the policy",
 });
+const Breakdown = Type.Array(Type.Object({ label: Type.String(), amount_pence: Type.Integer() }), {
+  description: 'extension: the lines the amount is made of (the table’s deposit or hold, then each extra)',
+});
+
+const Reference = Type.String({ description: 'extension: the short booking reference for people (unique per venue and date)' });
+
 export const BookAnswer = Type.Union([
-  Type.Object({ ok: Type.Literal(true), booking_id: Type.String(), status: Type.String(), manage_url: ManageUrl }),
+  Type.Object({ ok: Type.Literal(true), booking_id: Type.String(), reference: Reference, status: Type.String(), manage_url: ManageUrl }),
   Type.Object({
     requires_payment: Type.Literal(true),
     payment_client_secret: Type.String(),
     booking_id: Type.String(),
+    reference: Reference,
     payment_intent_id: Type.String(),
     amount_pence: Type.Integer({ description: 'extension: the deposit or card hold to pay' }),
+    breakdown: Breakdown,
     manage_url: ManageUrl,
   }),
 ]);

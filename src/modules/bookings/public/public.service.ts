@@ -10,6 +10,7 @@ import type { BookBody } from './public.schemas.js';
 import { createDeposits } from './deposits.js';
 import { publicContext, type PublicDeps } from './public-context.js';
 import { qr } from './qr.service.js';
+import { bookingTerms, type TermsQuery } from './terms.service.js';
 
 export function createPublicBookings(deps: PublicDeps) {
   const ctx = publicContext(deps);
@@ -27,6 +28,7 @@ export function createPublicBookings(deps: PublicDeps) {
   return {
     availability,
     floorplan,
+    terms: (venueId: string, query: TermsQuery) => bookingTerms(ctx, venueId, query),
     /**
      * Counts a booking attempt from a client address (decisions: rate limits), 429 over the limit. The
      * route calls it before the body is parsed, so a burst of any kind is refused cheaply.

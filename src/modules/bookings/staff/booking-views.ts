@@ -22,6 +22,7 @@ export async function tablesByBooking(db: Conn, bookingIds: readonly string[]): 
 export function toSummary(row: BookingRow, venueName: string, tableIds: string[]): BookingSummary {
   return {
     id: row.id,
+    reference: row.reference,
     status: row.status as BookingSummary['status'],
     guest_count: row.guest_count,
     booking_date: row.booking_date,

@@ -20,6 +20,7 @@ export const HistoryItem = Type.Object({
 /** A booking in the venue bookings list (the spec's list fields first). */
 const summaryFields = {
   id: Type.String(),
+  reference: Nullable(Type.String({ description: 'extension: the short reference the guest gives at the door' })),
   status: BookingStatusSchema,
   guest_count: Type.Integer(),
   booking_date: Type.String(),

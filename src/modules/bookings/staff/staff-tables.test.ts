@@ -262,6 +262,20 @@ describe('assign and unassign tables', () => {
     expect(await slotsHeld(t, id)).toEqual({});
   });
 
+  it('takes the table number as printed on the floor as well as the id (issue 26)', async () => {
+    const { op, venueId } = await setupVenue(t);
+    const six = await insertTable(t, venueId, { table_number: '6', capacity: 4 });
+    const terrace = await insertTable(t, venueId, { table_number: 'T2', capacity: 2 });
+    const id = await insertBooking(t, op.operatorId, venueId, { guest_count: 4 });
+    const res = await post(op, id, 'assign-table', { table_ids: ['6'] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().booking.table_ids).toEqual([six]);
+    const mixed = await post(op, id, 'assign-table', { table_ids: [' t2 ', six] });
+    expect(mixed.statusCode, mixed.body).toBe(200);
+    expect(mixed.json().booking.table_ids).toEqual([six, terrace].sort());
+    expect((await post(op, id, 'assign-table', { table_ids: ['99'] })).statusCode).toBe(404);
+  });
+
   it('the slots decide when the occupancy check cannot see the other stay', async () => {
     const { op, venueId } = await setupVenue(t);
     const table = await insertTable(t, venueId, { table_number: '9' });

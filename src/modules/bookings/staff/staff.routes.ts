@@ -246,7 +246,8 @@ export const staffRoutes: RoutePlugin<{ guard: GuardFactory; staff: StaffService
       schema: {
         summary: 'Seat a booking at other tables',
         description:
-          'Extension (staff reservation floor). Body `{ table_ids }` replaces the booking’s tables. Each must be a table of the ' +
+          'Extension (staff reservation floor). Body `{ table_ids }` replaces the booking’s tables; each is a `tbl_…` id or the ' +
+          'table’s number as printed on the floor (`6`). Each must be a table of the ' +
           'booking’s venue (404 otherwise) and active; together they must seat the party; and they must be free and unblocked for ' +
           'the stay (409 naming the tables otherwise). The booking must be active, timed and not closed.',
         ...common,

@@ -46,7 +46,7 @@ import type {
   StaffSettableStatus,
 } from './bookings.schemas.js';
 import { recordHistory, type Actor } from '../core/history.js';
-import { bestSeating, checkTablesFree, holdTables, namedTablesFree, stayOf } from '../core/seating.js';
+import { bestSeating, checkTablesFree, holdTables, namedTablesFree, resolveTableRefs, stayOf } from '../core/seating.js';
 import { claimSlots, releaseSlots, slotOf } from '../core/slots.js';
 import { staffMoveRules } from '../door/door-timing.js';
 import { createHoldActions } from './staff-holds.js';
@@ -313,7 +313,7 @@ export function createStaffService(deps: StaffDeps) {
     assignTables: (auth: AuthInfo, id: string, requested: string[]) =>
       update(auth, id, async (trx, booking, { actor, now }) => {
         const { startsAt, endsAt } = stayOf(booking, 'seated');
-        const ids = [...new Set(requested)];
+        const ids = [...new Set(await resolveTableRefs(trx, booking.venue_id, requested))];
         const before = await tableIdsOf(trx, booking.id);
         await namedTablesFree(trx, booking, ids, booking.guest_count, { startsAt, endsAt });
         await holdTables(trx, booking, ids, startsAt, endsAt);
