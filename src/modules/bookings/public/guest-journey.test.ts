@@ -67,7 +67,11 @@ describe('the floorplan and booking agree', () => {
     expect(six.available).toBe(false);
     const refused = await book({ time: '20:30', party_size: 4, table_id: six.id });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ error: 'Table 6 is not free at that time: please choose another table.', reason: 'table_taken' });
+    expect(refused.json()).toEqual({
+      request_id: expect.any(String),
+      error: 'Table 6 is not free at that time: please choose another table.',
+      reason: 'table_taken',
+    });
     const picked = await book({ time: '20:30', party_size: 4, table_id: free[0].id });
     expect(picked.statusCode).toBe(200);
     expect((await floorplan('20:30')).tables.find((table) => table.id === free[0].id)!.available).toBe(false);
@@ -95,6 +99,7 @@ describe('each refusal in its own words', () => {
     const res = await book({ time: '20:00', party_size: 500 });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
+      request_id: expect.any(String),
       error: 'We cannot take a party of 500 online (at most 10): please call us to book.',
       reason: 'party_size',
       max_party_size: 10,
@@ -105,6 +110,7 @@ describe('each refusal in its own words', () => {
     const res = await book({ date: '2028-03-01', time: '20:00', party_size: 2 });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
+      request_id: expect.any(String),
       error: 'Bookings for Wednesday, 1 March 2028 open on Saturday, 1 January 2028 at 20:00.',
       reason: 'horizon',
       opens_at: '2028-01-01T20:00:00.000Z',
@@ -115,6 +121,7 @@ describe('each refusal in its own words', () => {
     const res = await book({ time: '19:07', party_size: 2 });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
+      request_id: expect.any(String),
       error: '19:07 is not a time we take bookings for: the nearest are 19:00 and 19:15.',
       reason: 'not_a_slot',
       nearest_times: ['19:00', '19:15'],
