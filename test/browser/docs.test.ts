@@ -5,9 +5,10 @@
  */
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { launchChromium } from './widget-harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = fs.existsSync(CHROMIUM);
@@ -26,7 +27,7 @@ describe.skipIf(!present)('/docs in chromium', () => {
     t = await createTestApp({ PUBLIC_BASE_URL: 'https://api.maitred.example' });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--headless'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

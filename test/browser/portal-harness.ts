@@ -5,12 +5,12 @@
  */
 import fs from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD, runDemo } from '../../src/demo/demo.js';
 import { createOperatorAccount } from '../../src/modules/team/index.js';
 import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
-import { CHROMIUM } from './widget-harness.js';
+import { launchChromium } from './widget-harness.js';
 
 export { chromiumPresent } from './widget-harness.js';
 export { DEMO_EMAIL, DEMO_PASSWORD };
@@ -34,10 +34,7 @@ export async function startPortal(): Promise<PortalHarness> {
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const demo = await runDemo(t.app, (input) => createOperatorAccount(t.db, input, t.clock.now()), t.ctx);
   const staff = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--headless'],
-  });
+  const browser = await launchChromium();
   return {
     t,
     browser,

@@ -15,6 +15,10 @@ import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumPresent = fs.existsSync(CHROMIUM);
+
+/** Debian's chromium as the tests run it: headless, no sandbox (root in CI), no background traffic. */
+export const launchChromium = () =>
+  chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--headless'] });
 if (!chromiumPresent && process.env.CI) throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium`);
 
 export interface Harness {
@@ -56,10 +60,7 @@ export async function startHarness(): Promise<Harness> {
   });
   await new Promise<void>((resolve) => host.listen(0, 'localhost', resolve));
   const hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-background-networking', '--headless'],
-  });
+  const browser = await launchChromium();
   return {
     t,
     browser,
