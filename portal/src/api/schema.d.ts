@@ -853,6 +853,8 @@ export interface paths {
                             notes: string | null;
                             payment_expires_at: string | null;
                             payment_status: string;
+                            /** @description extension: the short reference the guest gives at the door */
+                            reference: string | null;
                             refunded_pence: number;
                             rule_type: string | null;
                             source: string;
@@ -998,6 +1000,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -1109,7 +1113,7 @@ export interface paths {
         put?: never;
         /**
          * Seat a booking at other tables
-         * @description Extension (staff reservation floor). Body `{ table_ids }` replaces the booking’s tables. Each must be a table of the booking’s venue (404 otherwise) and active; together they must seat the party; and they must be free and unblocked for the stay (409 naming the tables otherwise). The booking must be active, timed and not closed.
+         * @description Extension (staff reservation floor). Body `{ table_ids }` replaces the booking’s tables; each is a `tbl_…` id or the table’s number as printed on the floor (`6`). Each must be a table of the booking’s venue (404 otherwise) and active; together they must seat the party; and they must be free and unblocked for the stay (409 naming the tables otherwise). The booking must be active, timed and not closed.
          */
         post: {
             parameters: {
@@ -1179,6 +1183,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -1354,6 +1360,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -1529,6 +1537,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -1719,6 +1729,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -1896,6 +1908,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -2078,6 +2092,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -2298,6 +2314,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -2667,6 +2685,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -2848,6 +2868,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -3034,6 +3056,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -3209,6 +3233,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -3391,6 +3417,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -3624,6 +3652,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -3795,6 +3825,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -3970,6 +4002,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -4385,6 +4419,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -13592,6 +13628,8 @@ export interface paths {
                                 };
                                 notes: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -14904,6 +14942,136 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-venues/{venueId}/check-in/by-reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a guest in by the short booking reference they read out
+         * @description Extension. The 6-character reference from the guest’s confirmation (case and spaces ignored), unique per venue and service date: today’s booking at the venue, else last night’s. Unknown: 404. Then exactly as a QR check-in (window, `force`, already checked in).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Extension: `true` checks in outside the venue’s check-in window, or marks a no-show before the booking’s time; the history records it (`detail.forced`) */
+                        force?: boolean;
+                        reference: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            booking_id: string;
+                            guest_count: number;
+                            guest_name: string | null;
+                            status: string;
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Conflicts with the current state; `error` says why */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -19650,6 +19818,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -19850,6 +20020,8 @@ export interface paths {
                                 notes: string | null;
                                 payment_expires_at: string | null;
                                 payment_status: string;
+                                /** @description extension: the short reference the guest gives at the door */
+                                reference: string | null;
                                 refunded_pence: number;
                                 rule_type: string | null;
                                 source: string;
@@ -25596,6 +25768,8 @@ export interface paths {
                                 /** @description refunded so far */
                                 refunded_pence: number;
                             };
+                            /** @description extension: the short reference to give at the door */
+                            reference: string | null;
                             starts_at: string | null;
                             /** @description the booking status (decisions: booking statuses) */
                             status: string;
@@ -25603,8 +25777,16 @@ export interface paths {
                             time: string | null;
                             venue: {
                                 address: string;
+                                /** @description extension */
+                                email: string | null;
                                 id: string;
+                                /** @description extension: the venue’s logo */
+                                logo_url: string | null;
                                 name: string;
+                                /** @description extension: how to reach the venue when the page cannot do what the guest needs */
+                                phone: string | null;
+                                /** @description extension: the venue’s widget theme stylesheet (path), so the page is branded */
+                                theme_url: string | null;
                                 timezone: string;
                             };
                         };
@@ -26470,15 +26652,24 @@ export interface paths {
                             manage_url: string;
                             /** @enum {boolean} */
                             ok: true;
+                            /** @description extension: the short booking reference for people (unique per venue and date) */
+                            reference: string;
                             status: string;
                         } | {
                             /** @description extension: the deposit or card hold to pay */
                             amount_pence: number;
                             booking_id: string;
+                            /** @description extension: the lines the amount is made of (the table’s deposit or hold, then each extra) */
+                            breakdown: {
+                                amount_pence: number;
+                                label: string;
+                            }[];
                             /** @description extension: the guest's manage page (the booking mail's link): view, and cancel under the policy */
                             manage_url: string;
                             payment_client_secret: string;
                             payment_intent_id: string;
+                            /** @description extension: the short booking reference for people (unique per venue and date) */
+                            reference: string;
                             /** @enum {boolean} */
                             requires_payment: true;
                         };
@@ -26732,6 +26923,98 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/venues/{venueId}/booking-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a booking would pay and what cancelling it refunds, in words, before the guest books
+         * @description Extension. The deposit or card hold the access rule’s payment policy and price list ask for the party (at `table_id` when given), what it covers, and the cancellation cut-off on the venue clock; `cancellable` is false when this booking could not be cancelled once made (e.g. a same-day booking under a 24-hour cut-off). Booking prices the same way and answers the lines.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description a date as YYYY-MM-DD */
+                    date: string;
+                    party_size: number;
+                    rule_id: string;
+                    table_id?: string;
+                    /** @description a clock time as HH:MM (24-hour) */
+                    time: string;
+                };
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description extension: a booking’s money terms before the guest books */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the deposit or card hold for the table alone; extras are added to it */
+                            amount_pence: number;
+                            /** Format: date-time */
+                            cancel_until: string | null;
+                            /** @description false when this booking could not be cancelled once made */
+                            cancellable: boolean;
+                            /** @description what cancelling refunds and until when, in words (on the venue clock) */
+                            cancellation: string;
+                            /** @description what is paid and what it covers, in words */
+                            deposit: string | null;
+                            deposit_type: "none" | "deposit" | "hold";
+                            price_per_guest_pence: number;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

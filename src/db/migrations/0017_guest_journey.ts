@@ -8,7 +8,7 @@
  *   freezing the base URL of the day; they become paths (`/uploads/<hash>.<ext>`), which answers make
  *   absolute with the base URL of the moment (platform/uploads.ts).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /** The columns that hold image URLs, by table. */
 const IMAGE_COLUMNS: Record<string, string[]> = {
@@ -24,7 +24,15 @@ const OWN_UPLOAD = /^https?:\/\/[^/]+(\/uploads\/[0-9a-f]{64}\.(?:png|jpg|webp|g
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('bookings').addColumn('reference', 'text').execute();
-  await db.schema.createIndex('bookings_reference_uq').on('bookings').columns(['venue_id', 'booking_date', 'reference']).unique().execute();
+  // Partial: bookings made before references have none, and a lookup by venue and date keeps its own
+  // index (bookings_venue_date_idx) instead of this wider one.
+  await db.schema
+    .createIndex('bookings_reference_uq')
+    .on('bookings')
+    .columns(['venue_id', 'booking_date', 'reference'])
+    .unique()
+    .where(sql.ref('reference'), 'is not', null)
+    .execute();
   await phoneSuffixTerms(db);
   await uploadPaths(db);
 }
