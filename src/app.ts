@@ -27,6 +27,9 @@ import type { App } from './platform/module.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+const isErrorBody = (payload: unknown): payload is { error: string; request_id?: unknown } =>
+  typeof payload === 'object' && payload !== null && typeof (payload as { error?: unknown }).error === 'string';
+
 /** `body.table_ids.3 must be at most 100 characters`: the part, the dotted field, what is wrong. */
 function validationMessage(error: FastifyError): string {
   const issue = (error.validation?.[0] ?? {}) as Partial<ValidationIssue>;
@@ -103,6 +106,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
+    // Routing errors come before any route, so no hook runs: the request id is added here by hand.
     frameworkErrors: (error, request, reply) => {
       const [status, message] = ROUTING_ERRORS[error.code] ?? [500, 'Internal server error'];
       void (reply as unknown as FastifyReply)
@@ -150,6 +154,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   // Uploads are stored as paths; every JSON answer names them absolutely under today's base URL.
   app.addHook('preSerialization', async (_request, _reply, payload) => withAbsoluteUploads(payload, ctx.config.publicBaseUrl));
+  // Every `{ error }` body names its request (also in the X-Request-Id header and on its log lines), so a
+  // guest's or operator's screenshot of an error leads to the request in the logs: the error handler's,
+  // the 404 handler's and any route's own.
+  app.addHook('preSerialization', async (request, reply, payload) =>
+    reply.statusCode >= 400 && isErrorBody(payload) && payload.request_id === undefined ? { ...payload, request_id: request.id } : payload,
+  );
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.routeOptions.config?.etag || reply.statusCode !== 200) return payload;
@@ -165,10 +175,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return payload;
   });
 
-  // Every error body carries the request's id (also in the X-Request-Id header and on its log lines), so a
-  // guest's or operator's screenshot of an error leads to the request in the logs.
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const fail = (status: number, body: Record<string, unknown>) => reply.code(status).send({ ...body, request_id: request.id });
+    const fail = (status: number, body: Record<string, unknown>) => reply.code(status).send(body);
     if (error instanceof AppError) {
       reply.headers(error.headers);
       return fail(error.status, { ...error.extra, error: error.message });
@@ -184,7 +192,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found`, request_id: request.id });
+    reply.code(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });
 
   await registerApiDocs(app);
@@ -215,7 +223,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await sql`select 1`.execute(ctx.db.kysely);
         return { ok: true };
       } catch {
-        return reply.code(503).send({ error: 'Database unreachable', request_id: request.id });
+        return reply.code(503).send({ error: 'Database unreachable' });
       }
     },
   );

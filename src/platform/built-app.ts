@@ -66,7 +66,7 @@ const ASSET_TYPES: Record<string, string> = {
 
 /** Answers a built app's hashed file (its bytes, or a 404 that no cache keeps). */
 export function sendBuiltAsset(request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply, bytes: Buffer | undefined) {
-  if (!bytes) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Asset not found', request_id: request.id });
+  if (!bytes) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Asset not found' });
   const extension = request.params.file.split('.').pop() ?? '';
   return reply
     .type(ASSET_TYPES[extension] ?? 'application/octet-stream')

@@ -30,5 +30,5 @@ function shed(request: FastifyRequest, reply: FastifyReply, type: string) {
   if (path === '/healthz' || path === '/metrics') return undefined;
   request.log.warn({ pressure: type }, 'shedding load');
   void reply.code(503).header('Retry-After', String(SHED_RETRY_AFTER_SECONDS));
-  return { error: path === '/readyz' ? 'Under pressure: not ready for more traffic' : BUSY_MESSAGE, request_id: request.id };
+  return { error: path === '/readyz' ? 'Under pressure: not ready for more traffic' : BUSY_MESSAGE };
 }

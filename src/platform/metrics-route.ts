@@ -36,7 +36,7 @@ export function registerMetricsRoute(app: FastifyInstance, options: { db: Db; to
     if (options.token) {
       const header = request.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-      if (!sameSecret(given, options.token)) return reply.code(401).send({ error: 'A metrics token is required', request_id: request.id });
+      if (!sameSecret(given, options.token)) return reply.code(401).send({ error: 'A metrics token is required' });
     }
     return reply
       .header('cache-control', 'no-store')

@@ -48,15 +48,9 @@ export const portalRoutes: RoutePlugin<{ build: () => PortalBuild | undefined; c
   app.get<{ Params: { '*': string } }>('/app/*', { schema: hidden }, async (request, reply) => {
     const last = request.params['*'].split('/').pop() ?? '';
     // A missing file (an old hashed asset, a typo, a favicon) is a 404, never the page cached under its name.
-    if (/\.[A-Za-z0-9]+$/.test(last))
-      return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found', request_id: request.id });
+    if (/\.[A-Za-z0-9]+$/.test(last)) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found' });
     const current = build();
-    if (!current)
-      return reply
-        .code(503)
-        .header('cache-control', 'no-store')
-        .header('retry-after', '5')
-        .send({ error: NOT_BUILT, request_id: request.id });
+    if (!current) return reply.code(503).header('cache-control', 'no-store').header('retry-after', '5').send({ error: NOT_BUILT });
     const html = current.index.replace(
       '<head>',
       `<head>\n    <meta name="server-now" content="${escapeAttribute(clock.now().toISOString())}" />`,
