@@ -10,6 +10,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent,
 import type { Table } from './data';
 import { DAY_MINUTES, SNAP, clockOf, snap } from './time';
 import { GROUP_HEIGHT, LABEL_WIDTH, PX_PER_MINUTE, ROW_HEIGHT, STATUS, type Layout, type Placed, type PlacedBlock } from './model';
+import { PacingRow } from './PacingRow';
 
 export interface Slot {
   tableId: string | null;
@@ -479,34 +480,5 @@ const Pill = memo(function Pill(props: {
       </span>
       <span className="pill__flags">{flags}</span>
     </button>
-  );
-});
-
-/**
- * Covers per 15 minutes on the grid's own time scale, kept in view under the hours as the grid scrolls
- * (Tock's pacing row): a bar and its number over each quarter hour that has arrivals.
- */
-const PacingRow = memo(function PacingRow({ steps }: { steps: number[] }) {
-  const max = Math.max(1, ...steps);
-  const quarter = 15 * PX_PER_MINUTE;
-  return (
-    <div className="grid__pacing" aria-hidden="true">
-      <div className="grid__corner grid__corner--pacing">Covers</div>
-      <div className="grid__pacing-bars" style={{ width: WIDTH }}>
-        {steps.map((covers, i) =>
-          covers > 0 ? (
-            <span
-              key={i}
-              className="pacing-step"
-              style={{ left: i * quarter + 1, width: quarter - 2 }}
-              title={`${clockOf(i * 15)}: ${covers} covers`}
-            >
-              <span className="pacing-step__bar" style={{ height: `${Math.round((covers / max) * 14) + 2}px` }} />
-              <span className="pacing-step__n">{covers}</span>
-            </span>
-          ) : null,
-        )}
-      </div>
-    </div>
   );
 });
