@@ -23,6 +23,7 @@ import { openDatabase } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { addDays, localToday } from '../src/domain/venue-time.js';
 import { createOperatorAccount } from '../src/modules/team/accounts.js';
+import { runCrowd, seedCrowd, type Target } from './crowd.js';
 import { BENCH_TURNSTILE_SECRET, bookingScenarios, seedBookingVenue, type Scenario } from './seed-venue.js';
 import { rosterScenarios, seedRoster, timeRosterPages } from './seed-roster.js';
 import { startServer, type BenchServer, type Memory } from './server.js';
@@ -52,7 +53,7 @@ const serverEnv = {
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
   // The bench logs in, and books, far more often than the limits allow anyone.
-  RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60,public_booking=1000000/60',
+  RATE_LIMITS: 'login_failures_email=1000000/60,login_failures_ip=1000000/60,public_booking=1000000/60,event_tickets=1000000/60',
   TURNSTILE_SECRET_KEY: BENCH_TURNSTILE_SECRET,
   PAYMENT_WEBHOOK_SECRET: 'whsec_bench',
 };
@@ -114,6 +115,10 @@ async function bench(): Promise<void> {
   const roster = selected('roster') ? await seedRoster(db, operatorId, venueId, new Date()) : undefined;
   const middleCursor = roster ? await timeRosterPages(cached.base, token, roster.ms) : '';
 
+  const crowdWords = ['crowd', 'drop', 'on-sale', 'neighbour'];
+  const crowdChosen = crowdWords.some(selected);
+  const crowdSetup = crowdChosen ? await seedCrowd(cached.base, token, engine.today) : undefined;
+
   const auth = { authorization: `Bearer ${token}` };
   const tables = `/api/my-venues/${venueId}/tables`;
   const bare: Scenario = { name: 'GET /healthz (bare JSON route)', path: '/healthz' };
@@ -141,7 +146,7 @@ async function bench(): Promise<void> {
     },
   ];
   const chosen = measured.filter((scenario) => selected(scenario.name));
-  if (only.length > 0 && chosen.length === 0) {
+  if (only.length > 0 && chosen.length === 0 && !crowdChosen) {
     if (selected('startup')) return;
     throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} names no scenario; they are: startup, ${measured.map((m) => m.name).join('; ')}`);
   }
@@ -162,11 +167,14 @@ async function bench(): Promise<void> {
   const times = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(1)}` : '-');
 
   /** Runs the bare route on `server`, then each scenario, set against that bare route; prints a row each. */
-  const runOn = async (server: BenchServer, scenarios: Scenario[]) => {
+  /** Each row's req/s, by name, with the bare route's of the same server under `bare:<n>`. */
+  const rates = new Map<string, number>();
+  const runOn = async (server: BenchServer, scenarios: Scenario[], label: string) => {
     let ceiling: autocannon.Result | undefined;
     for (const scenario of [bare, ...scenarios]) {
       const result = await autocannon({ connections: 10, duration: seconds, url: server.base + scenario.path, ...scenario.opts });
       ceiling ??= result;
+      rates.set(scenario === bare ? `bare:${label}` : scenario.name, result.requests.average);
       const figures = [
         result.requests.average.toFixed(0),
         String(result.latency.p50),
@@ -178,30 +186,71 @@ async function bench(): Promise<void> {
       ];
       console.log(`${scenario.name.padEnd(42)} ${figures.map((f) => f.padStart(8)).join(' ')}`);
     }
-    return server.memory();
   };
 
   console.log(`— server 1 (pid ${cached.pid}), availability cache on (AVAILABILITY_CACHE_MS default, 15000):`);
-  const memory: [string, Memory][] = [
-    [
-      'server 1 (availability cache on)',
-      await runOn(
-        cached,
-        chosen.filter((s) => !s.uncached),
-      ),
-    ],
-  ];
+  await runOn(
+    cached,
+    chosen.filter((s) => !s.uncached),
+    '1',
+  );
+  const targets: Target[] = [];
+  if (crowdSetup) {
+    console.log(`\n— server 1 under a crowd (bench/crowd.ts):`);
+    const cachedAvailability = `/api/public/venues/${engine.venueId}/availability?date=${engine.busyDate}&party_size=2`;
+    targets.push(
+      ...(await runCrowd(
+        {
+          base: cached.base,
+          db,
+          today: engine.today,
+          seconds,
+          engine: db.engine,
+          setup: crowdSetup,
+          neighbours: [
+            { name: 'cached availability', call: { method: 'GET', path: cachedAvailability } },
+            { name: 'GET /api/auth/me', call: { method: 'GET', path: '/api/auth/me', headers: auth } },
+          ],
+        },
+        selected,
+      )),
+    );
+  }
+  const memory: [string, Memory][] = [['server 1 (availability cache on)', cached.memory()]];
   if (uncached.length > 0) {
     const plain = await startServer({ ...serverEnv, AVAILABILITY_CACHE_MS: '0' });
     servers.push(plain);
     console.log(`— server 2 (pid ${plain.pid}), AVAILABILITY_CACHE_MS=0, same database; ratios against its own /healthz:`);
-    memory.push(['server 2 (AVAILABILITY_CACHE_MS=0)', await runOn(plain, uncached)]);
+    await runOn(plain, uncached, '2');
+    memory.push(['server 2 (AVAILABILITY_CACHE_MS=0)', plain.memory()]);
   }
 
   const mb = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MB`);
   console.log(`\nServer memory after its last scenario (VmRSS and peak VmHWM from /proc/<pid>/status; target RSS ≤ ${RSS_TARGET_MB} MB):`);
   for (const [name, { rssMb, peakMb }] of memory)
     console.log(`${name.padEnd(50)} RSS ${mb(rssMb).padStart(7)}   peak ${mb(peakMb).padStart(7)}`);
+
+  // The ratios with a target, each against its own server's bare route.
+  const ratio = (name: string, server: '1' | '2', floor: number) => {
+    const rate = [...rates.entries()].find(([row]) => row.startsWith(name))?.[1];
+    const bareRate = rates.get(`bare:${server}`);
+    if (rate === undefined || !bareRate) return;
+    const share = rate / bareRate;
+    targets.push({
+      name: `${name}: share of bare`,
+      value: `${(share * 100).toFixed(1)} %`,
+      target: `≥ ${floor * 100} %`,
+      met: share >= floor,
+    });
+  };
+  ratio('GET /api/auth/me', '1', 0.25);
+  ratio('GET tables list', '1', 0.15);
+  ratio('GET availability, 30 dates (uncached)', '2', 0.1);
+  const rss = memory[0][1].rssMb;
+  if (!Number.isNaN(rss))
+    targets.push({ name: 'server 1 RSS after the bench', value: mb(rss), target: `≤ ${RSS_TARGET_MB} MB`, met: rss <= RSS_TARGET_MB });
+  console.log(`\nTargets (${db.engine}):`);
+  for (const t of targets) console.log(`${t.name.padEnd(46)} ${t.value.padStart(26)}   ${t.target.padEnd(10)} ${t.met ? 'met' : 'MISSED'}`);
 }
 
 try {

@@ -34,9 +34,16 @@ import type {
   UnknownRow,
 } from 'kysely';
 
-/** Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, vouchers, the simulated provider. */
+/**
+ * Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, vouchers, the
+ * simulated provider, and the guest roster a booking joins (keyed by operator, not venue: counted as a
+ * change, every booking would have invalidated every venue's caches).
+ */
 const IGNORED = new Set([
   'sessions',
+  'guest_roster',
+  'guest_roster_venues',
+  'guest_search_terms',
   'two_factor_challenges',
   'users',
   'mail_outbox',

@@ -73,3 +73,35 @@ export async function lockKey(db: Db, trx: Kysely<Database>, key: string): Promi
   if (db.engine !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
 }
+
+/**
+ * Runs `fn` inside a savepoint of the transaction `trx`: if it throws, what it wrote is rolled back, the
+ * afterCommit hooks it registered are dropped, and the error is rethrown; the transaction stays usable
+ * (or, when even the rollback fails, a BrokenTransaction is thrown instead).
+ */
+export async function withSavepoint<T>(trx: Kysely<Database>, fn: () => Promise<T>): Promise<T> {
+  const hooks = commitHooks.get(trx);
+  const registered = hooks?.length ?? 0;
+  await sql`savepoint job`.execute(trx);
+  try {
+    const value = await fn();
+    await sql`release savepoint job`.execute(trx);
+    return value;
+  } catch (error) {
+    hooks?.splice(registered);
+    try {
+      await sql`rollback to savepoint job`.execute(trx);
+      await sql`release savepoint job`.execute(trx);
+    } catch (rollbackError) {
+      throw new BrokenTransaction(rollbackError);
+    }
+    throw error;
+  }
+}
+
+/** A savepoint could not be rolled back: the transaction is unusable and must be abandoned as a whole. */
+export class BrokenTransaction extends Error {
+  constructor(cause: unknown) {
+    super('the transaction could not be rolled back to its savepoint', { cause });
+  }
+}

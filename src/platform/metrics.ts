@@ -87,6 +87,20 @@ const dbPool = new Gauge({
   registers,
 });
 
+const bookingBatches = new Histogram({
+  name: 'maitred_booking_batch_size',
+  help: 'Public bookings written per transaction (group commit: the bookings of a venue that arrive together share one)',
+  buckets: [1, 2, 4, 8, 16, 32, 64],
+  registers,
+});
+
+const bookingRefusals = new Counter({
+  name: 'maitred_booking_refusals_total',
+  help: 'Public bookings refused because the slot was taken, by where: from the cached picture before any transaction, or by the re-check in it',
+  labelNames: ['stage'] as const,
+  registers,
+});
+
 const dbLockWaits = new Counter({
   name: 'maitred_db_lock_waits_total',
   help: 'SQLite: transactions that waited for the write lock held by another connection or process (BEGIN IMMEDIATE over 5 ms)',
@@ -125,6 +139,12 @@ export const metrics = {
   },
   jobLag(job: string, seconds: number): void {
     jobLag.set({ job }, Math.max(0, seconds));
+  },
+  bookingBatch(size: number): void {
+    bookingBatches.observe(size);
+  },
+  bookingRefused(stage: 'cached' | 'transaction'): void {
+    bookingRefusals.inc({ stage });
   },
   lockWait(seconds: number): void {
     dbLockWaits.inc();

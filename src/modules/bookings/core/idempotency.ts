@@ -43,44 +43,71 @@ async function storedAnswer<T>(conn: Conn, scope: string, key: string, hash: str
   return JSON.parse(row.response) as T;
 }
 
+export interface IdempotentRequest {
+  scope: string;
+  key: string | undefined;
+  body: unknown;
+  now: Date;
+}
+
 /**
  * Runs `create` in a transaction, once per (scope, key): a stored answer is returned instead (409 when
  * the body differs). Without a key it simply runs `create` in a transaction. Two concurrent requests
  * with one key: the second waits on the first (SQLite: one writer; PostgreSQL: an advisory lock on the
  * key) and then gets its answer.
  */
-export async function idempotent<T>(
-  db: Db,
-  request: { scope: string; key: string | undefined; body: unknown; now: Date },
-  create: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  const { scope, key, now } = request;
-  if (key === undefined) return withTransaction(db, create);
-  const hash = requestHash(request.body);
-  const earlier = await storedAnswer<T>(db, scope, key, hash, now);
+export async function idempotent<T>(db: Db, request: IdempotentRequest, create: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (request.key === undefined) return withTransaction(db, create);
+  return answeredOnce(db, request, () => withTransaction(db, (trx) => idempotentIn(db, trx, request, () => create(trx))));
+}
+
+/**
+ * The answer kept for the request's key, if there is one (a 409 when it was given for another body):
+ * read before any transaction, so a retry costs no write.
+ */
+export async function keptAnswer<T>(db: Db, request: IdempotentRequest): Promise<T | undefined> {
+  if (request.key === undefined) return undefined;
+  return storedAnswer<T>(db, request.scope, request.key, requestHash(request.body), request.now);
+}
+
+/**
+ * `write` runs `idempotentIn` in its transaction (its own, or a group commit's savepoint), after the kept
+ * answer was looked for. PostgreSQL: when a concurrent request with the same key committed first, its
+ * insert of the key fails; the winner's answer is the answer.
+ */
+export async function answeredOnce<T>(db: Db, request: IdempotentRequest, write: () => Promise<T>): Promise<T> {
+  const earlier = await keptAnswer<T>(db, request);
   if (earlier !== undefined) return earlier;
   try {
-    return await withTransaction(db, async (trx) => {
-      // PostgreSQL: a concurrent request with this key waits here until the first commits.
-      await lockKey(db, trx, `idempotency:${scope}:${key}`);
-      const raced = await storedAnswer<T>(trx, scope, key, hash, now);
-      if (raced !== undefined) return raced;
-      // An expired answer under this key is replaced.
-      await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute();
-      const answer = await create(trx);
-      await trx
-        .insertInto('idempotency_keys')
-        .values({ scope, key, request_hash: hash, status_code: 200, response: JSON.stringify(answer), created_at: now.toISOString() })
-        .execute();
-      return answer;
-    });
+    return await write();
   } catch (error) {
-    // PostgreSQL: a concurrent request with the same key committed first; answer as it did.
-    if (!isUniqueViolation(error)) throw error;
-    const winner = await storedAnswer<T>(db, scope, key, hash, now);
+    if (!isUniqueViolation(error) || request.key === undefined) throw error;
+    const winner = await storedAnswer<T>(db, request.scope, request.key, requestHash(request.body), request.now);
     if (winner === undefined) throw error;
     return winner;
   }
+}
+
+/**
+ * Inside a transaction: the answer kept for the key if a concurrent request stored one meanwhile, else
+ * `create`'s, kept under the key in the same transaction. Without a key, `create` alone.
+ */
+export async function idempotentIn<T>(db: Db, trx: Kysely<Database>, request: IdempotentRequest, create: () => Promise<T>): Promise<T> {
+  const { scope, key, now } = request;
+  if (key === undefined) return create();
+  const hash = requestHash(request.body);
+  // PostgreSQL: a concurrent request with this key waits here until the first commits.
+  await lockKey(db, trx, `idempotency:${scope}:${key}`);
+  const raced = await storedAnswer<T>(trx, scope, key, hash, now);
+  if (raced !== undefined) return raced;
+  // An expired answer under this key is replaced.
+  await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute();
+  const answer = await create();
+  await trx
+    .insertInto('idempotency_keys')
+    .values({ scope, key, request_hash: hash, status_code: 200, response: JSON.stringify(answer), created_at: now.toISOString() })
+    .execute();
+  return answer;
 }
 
 /** Forgets answers older than the TTL (run by the booking engine's periodic job). */

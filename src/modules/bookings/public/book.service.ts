@@ -21,10 +21,12 @@ import { peopleDate, peopleInstant } from '../../../domain/people-dates.js';
 import { chooseTables, rankCandidates } from '../../../domain/table-assignment/index.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../../domain/payment-policy.js';
 import type { Database } from '../../../db/schema.js';
+import { GroupCommit } from '../../../db/group-commit.js';
 import { lockKey, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
-import { badRequest, conflict, notFound, paymentRequired } from '../../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound, paymentRequired } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
+import { metrics } from '../../../platform/metrics.js';
 import { guestForEmail } from '../../auth/index.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bundlePrices } from '../../catalogue/index.js';
@@ -34,7 +36,7 @@ import { bookingOrThrow } from '../core/booking-store.js';
 import { insertBooking } from '../core/booking-writes.js';
 import { depositLines, type DepositLine } from '../core/deposit-lines.js';
 import { recordHistory, type Actor } from '../core/history.js';
-import { idempotent } from '../core/idempotency.js';
+import { answeredOnce, idempotentIn } from '../core/idempotency.js';
 import { occupiedOf, seatingOf } from '../core/seating.js';
 import { checkUnpaidHolds, PAYMENT_WINDOW_MS } from '../core/unpaid-holds.js';
 import type { LoadedVenue } from '../core/venue-config.js';
@@ -60,35 +62,115 @@ type Stay = { startsAt: Date; endsAt: Date };
 
 const guestActor = (body: { guest_name: string }, userId: string | null): Actor => ({ kind: 'guest', id: userId, name: body.guest_name });
 
-/** Books, once per Idempotency-Key: a confirmed booking, or one awaiting its deposit (answered with the payment to make). */
-export async function book(
-  ctx: PublicContext,
-  deposits: Deposits,
-  venueId: string,
-  body: BookBody,
-  request: BookRequest,
-): Promise<BookAnswer> {
-  if (!request.userId) await ctx.deps.botCheck.verify(body.turnstile_token, request.ip);
-  const venue = await ctx.venueOrThrow(venueId);
-  const now = ctx.clock.now();
-  const { turnstile_token: _token, ...keyed } = body;
-  const created = await idempotent(ctx.db, { scope: `book:${venue.id}`, key: request.idempotencyKey, body: keyed, now }, (trx) =>
-    placeBooking(ctx, trx, venue, body, request, now),
-  );
-  // The guest's manage page, for the widget's confirmation (the mail carries the same link).
-  const row = await bookingOrThrow(ctx.db, created.booking_id);
-  const manage_url = await ctx.mails.manageUrl(ctx.db, row);
-  const reference = row.reference ?? row.id;
-  if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, reference, status: created.status, manage_url };
-  const breakdown = await depositLines(ctx.db, row);
-  const payment = await deposits.requestPayment(venue, created.booking_id);
-  return { ...payment, reference, amount_pence: created.deposit_pence, breakdown, manage_url };
+/** The day a batch of placements shares: the configuration and the stays of each date asked, read once in its transaction. */
+interface BatchDays {
+  days: Map<string, Promise<{ loaded: LoadedVenue; occupancy: Occupancy[number][] }>>;
 }
 
-/** The booking itself, under the venue's lock: checked, seated, priced and written with its history (and mail when confirmed). */
-async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, venue: VenueRow, body: BookBody, request: BookRequest, now: Date) {
-  await lockKey(ctx.db, trx, `venue-bookings:${venue.id}`);
-  const { loaded, occupancy } = await ctx.dayState(trx, venue, body.date);
+interface Placement {
+  venue: VenueRow;
+  body: BookBody;
+  request: BookRequest;
+  now: Date;
+}
+
+/** Bookings of one venue arriving together are written in one transaction (db/group-commit.ts); at most this many. */
+const MAX_BATCH = 64;
+
+/**
+ * The booking function of the public engine: refusals from the cached picture before any transaction,
+ * placements of one venue written together (group commit), each re-checked in the transaction against
+ * the stays committed and the placements before it.
+ */
+export function createBooker(ctx: PublicContext, deposits: Deposits, alternatives: Alternatives) {
+  const placements = new GroupCommit<Placement, Placed['answer'], BatchDays>(ctx.db, {
+    maxBatch: MAX_BATCH,
+    onBatch: (size) => metrics.bookingBatch(size),
+    async begin(trx, venueId) {
+      // First the venue's lock (PostgreSQL: every instance's placements at this venue queue here, then the
+      // idempotency keys' locks are taken one job at a time, always after it).
+      await lockKey(ctx.db, trx, `venue-bookings:${venueId}`);
+      return { days: new Map() };
+    },
+    async run(trx, placement, batch) {
+      const { venue, body, request, now } = placement;
+      const { scope, keyed } = idempotencyOf(venue, body);
+      let day = batch.days.get(body.date);
+      if (!day) {
+        day = ctx.dayState(trx, venue, body.date).then(({ loaded, occupancy }) => ({ loaded, occupancy: [...occupancy] }));
+        batch.days.set(body.date, day);
+      }
+      const { loaded, occupancy } = await day;
+      let placed: Placed | undefined;
+      const answer = await idempotentIn(ctx.db, trx, { scope, key: request.idempotencyKey, body: keyed, now }, async () => {
+        placed = await placeBooking(ctx, trx, venue, loaded, occupancy, body, request, now);
+        return placed.answer;
+      });
+      // Written: the placements after it in this batch see its stay.
+      if (placed) occupancy.push(placed.stay);
+      return answer;
+    },
+  });
+
+  /** Books, once per Idempotency-Key: a confirmed booking, or one awaiting its deposit (answered with the payment to make). */
+  async function book(venueId: string, body: BookBody, request: BookRequest): Promise<BookAnswer> {
+    if (!request.userId) await ctx.deps.botCheck.verify(body.turnstile_token, request.ip);
+    const venue = await ctx.venueOrThrow(venueId);
+    const now = ctx.clock.now();
+    const { scope, keyed } = idempotencyOf(venue, body);
+    const idem = { scope, key: request.idempotencyKey, body: keyed, now };
+    const created = await answeredOnce(ctx.db, idem, async () => {
+      // A slot the cached picture already shows taken is refused here, before any transaction: under a
+      // crowd, refusals never queue behind the writes. The transaction re-checks what passes.
+      await withAlternatives(alternatives, venue, body, 'cached', async () => {
+        const { loaded, occupancy } = await ctx.dayState(ctx.db, venue, body.date);
+        const { rule, check } = slotOf(loaded, occupancy, body, now);
+        if (rule.rule_type === 'table') {
+          const stay = { startsAt: check.slot.starts_at, endsAt: check.slot.ends_at };
+          chosenTables(loaded, rule, check.candidates, occupancy, stay, body);
+        }
+      });
+      return withAlternatives(alternatives, venue, body, 'transaction', () => placements.submit(venue.id, { venue, body, request, now }));
+    });
+    // The guest's manage page, for the widget's confirmation (the mail carries the same link).
+    const row = await bookingOrThrow(ctx.db, created.booking_id);
+    const manage_url = await ctx.mails.manageUrl(ctx.db, row);
+    const reference = row.reference ?? row.id;
+    if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, reference, status: created.status, manage_url };
+    const breakdown = await depositLines(ctx.db, row);
+    const payment = await deposits.requestPayment(venue, created.booking_id);
+    return { ...payment, reference, amount_pence: created.deposit_pence, breakdown, manage_url };
+  }
+
+  return { book, stats: placements.stats };
+}
+
+/** The Idempotency-Key's scope (route and venue) and what its hash covers (the body less the bot-check token). */
+function idempotencyOf(venue: VenueRow, body: BookBody) {
+  const { turnstile_token: _token, ...keyed } = body;
+  return { scope: `book:${venue.id}`, keyed };
+}
+
+interface Placed {
+  answer: { booking_id: string; status: string; deposit_type: 'none' | 'deposit' | 'hold'; deposit_pence: number };
+  /** The stay it holds (a guest list's holds covers, no tables). */
+  stay: Occupancy[number];
+}
+
+/**
+ * The booking itself, under the venue's lock, against `occupancy` (the stays committed and those placed
+ * before it in the batch): checked, seated, priced and written with its history (and mail when confirmed).
+ */
+async function placeBooking(
+  ctx: PublicContext,
+  trx: Kysely<Database>,
+  venue: VenueRow,
+  loaded: LoadedVenue,
+  occupancy: Occupancy,
+  body: BookBody,
+  request: BookRequest,
+  now: Date,
+): Promise<Placed> {
   const { rule, check } = slotOf(loaded, occupancy, body, now);
   const stay = { startsAt: check.slot.starts_at, endsAt: check.slot.ends_at };
   const tableIds = await tablesFor(trx, venue, loaded, rule, check.candidates, occupancy, stay, body);
@@ -143,7 +225,17 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, venue: Ve
     now,
   );
   if (status === 'confirmed') await ctx.mails.confirmation(trx, venue, await bookingOrThrow(trx, id));
-  return { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence };
+  return {
+    answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence },
+    stay: {
+      bookingId: id,
+      tableIds: [...tableIds],
+      startsAt: stay.startsAt,
+      endsAt: stay.endsAt,
+      covers: body.party_size,
+      accessRuleId: rule.id,
+    },
+  };
 }
 
 /** The access rule the guest chose (404 when unknown or opted out) and its slot, re-checked against the stays read in the transaction (409 when taken). */
@@ -261,6 +353,18 @@ async function tablesFor(
     await checkFreeGuestlist(trx, venue, rule, body.date, body.party_size);
     return [];
   }
+  return chosenTables(loaded, rule, candidates, occupancy, stay, body);
+}
+
+/** The tables a table rule's booking gets against `occupancy`: 409 when none fits (or the guest's pick is taken). */
+function chosenTables(
+  loaded: LoadedVenue,
+  rule: AccessRuleRecord,
+  candidates: Candidate[],
+  occupancy: Occupancy,
+  stay: Stay,
+  body: BookBody,
+) {
   const chosen = pickTables(loaded, rule, candidates, occupancy, stay, body.party_size, body.table_id);
   if (!chosen && body.table_id) {
     const label = loaded.floorplan.tables.find((t) => t.id === body.table_id)?.table_number;
@@ -273,6 +377,49 @@ async function tablesFor(
   }
   if (!chosen) throw conflict(SLOT_TAKEN_MESSAGE, { reason: 'no_table' });
   return chosen.tableIds;
+}
+
+/** The public availability answer of a date for a party (cached; availability.service.ts). */
+export type Alternatives = (
+  venueId: string,
+  query: { date: string; party_size: number; type: 'tables' | 'guestlist' },
+) => Promise<{ slots: { time: string; access_rule_id: string; available: boolean }[]; next_available_dates: string[] }>;
+
+/** Refusals that mean "taken": the guest is offered somewhere else to go. */
+const TAKEN_REASONS = new Set<unknown>(['no_table', 'max_covers', 'door_capacity', 'free_full']);
+
+/** How many nearest times and next dates a refusal offers. */
+const ALTERNATIVES_OFFERED = 3;
+
+/**
+ * Runs `fn`; a 409 saying the slot is taken gets `alternatives` (extension): the nearest bookable times
+ * that day for the party (`times`, with their access rule) and the next dates with room (`dates`), from
+ * the cached availability answer, so a crowd's refusals cost no transaction and no engine pass each.
+ */
+async function withAlternatives<T>(
+  alternatives: Alternatives,
+  venue: VenueRow,
+  body: BookBody,
+  stage: 'cached' | 'transaction',
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 409 || !TAKEN_REASONS.has(error.extra.reason)) throw error;
+    metrics.bookingRefused(stage);
+    const type = body.rule_type === 'table' ? 'tables' : 'guestlist';
+    const day = await alternatives(venue.id, { date: body.date, party_size: body.party_size, type });
+    const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+    const asked = minutes(body.time);
+    const times = day.slots
+      .filter((slot) => slot.available && slot.time !== body.time)
+      .sort((a, b) => Math.abs(minutes(a.time) - asked) - Math.abs(minutes(b.time) - asked) || a.time.localeCompare(b.time))
+      .slice(0, ALTERNATIVES_OFFERED)
+      .map((slot) => ({ time: slot.time, access_rule_id: slot.access_rule_id }));
+    const dates = day.next_available_dates.slice(0, ALTERNATIVES_OFFERED);
+    throw new AppError(409, error.message, { ...error.extra, alternatives: { times, dates } }, error.headers);
+  }
 }
 
 /** The tables for a new stay: a guest's pick, else the best fit with the least fragmentation. */

@@ -5,7 +5,7 @@
  * day's configuration and stays (public-context.ts).
  */
 import { createAvailabilityAnswers } from './availability.service.js';
-import { book, type BookRequest } from './book.service.js';
+import { createBooker, type BookRequest } from './book.service.js';
 import type { BookBody } from './public.schemas.js';
 import { createDeposits } from './deposits.js';
 import { publicContext, type PublicDeps } from './public-context.js';
@@ -24,6 +24,7 @@ export function createPublicBookings(deps: PublicDeps) {
     venueOrThrow: ctx.venueOrThrow,
   });
   const { availability, floorplan } = createAvailabilityAnswers(ctx);
+  const booker = createBooker(ctx, deposits, availability);
   const { finalize, expireUnpaid, registerFulfilments } = deposits;
   return {
     availability,
@@ -36,7 +37,9 @@ export function createPublicBookings(deps: PublicDeps) {
     countAttempt: async (ip: string): Promise<void> => {
       await deps.rateLimits.hit('public_booking', ip);
     },
-    book: (venueId: string, body: BookBody, request: BookRequest) => book(ctx, deposits, venueId, body, request),
+    book: (venueId: string, body: BookBody, request: BookRequest) => booker.book(venueId, body, request),
+    /** Group commit's figures: transactions of more than one booking, and the bookings they held. */
+    placementStats: booker.stats,
     finalize,
     qr: (venueId: string, bookingId: string) => qr(ctx, venueId, bookingId),
     expireUnpaid,

@@ -1,0 +1,115 @@
+/**
+ * Group commit: jobs for one key (a venue) that arrive while that key's transaction is running are
+ * written together in its next transaction, each in a savepoint of its own, and each answered alone:
+ * a job that fails (a slot taken meanwhile, a constraint) is rolled back to its savepoint and rejected
+ * with its own error, and the batch goes on. One commit (and, on PostgreSQL, one lock and one round of
+ * the transaction's statements) then serves many requests, and the re-check of each job sees the jobs
+ * before it in the batch.
+ *
+ * A batch whose transaction fails as a whole (its commit, a lock, the database going away) is tried again
+ * job by job, each in a transaction of its own, so one bad job never fails the others. Nothing is
+ * answered before its transaction committed: a job's promise resolves after the commit.
+ */
+import type { Kysely } from 'kysely';
+import type { Db } from './connect.js';
+import type { Database } from './schema.js';
+import { BrokenTransaction, withSavepoint, withTransaction } from './transaction.js';
+
+interface Pending<J, R> {
+  job: J;
+  resolve(value: R): void;
+  reject(error: unknown): void;
+}
+
+export interface GroupCommitOptions<J, R, S> {
+  /** The most jobs one transaction takes; the rest wait for the next. */
+  maxBatch: number;
+  /** Once per transaction, before its jobs (e.g. the key's lock), answering what the jobs share. */
+  begin(trx: Kysely<Database>, key: string): Promise<S>;
+  /** One job, in its savepoint; it may update `shared` once it can no longer fail. */
+  run(trx: Kysely<Database>, job: J, shared: S): Promise<R>;
+  /** Told the size of each batch as it is written (the metrics). */
+  onBatch?(size: number): void;
+}
+
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+export class GroupCommit<J, R, S> {
+  /** Queued jobs by key; a key is here while its queue is being written. */
+  private readonly queues = new Map<string, Pending<J, R>[]>();
+  /** Batches written, the jobs they held and the largest (for tests). */
+  readonly stats = { batches: 0, jobs: 0, largest: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: GroupCommitOptions<J, R, S>,
+  ) {}
+
+  submit(key: string, job: J): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const queue = this.queues.get(key);
+      if (queue) {
+        queue.push({ job, resolve, reject });
+        return;
+      }
+      this.queues.set(key, [{ job, resolve, reject }]);
+      // The requests read in the same turn of the event loop join this first transaction.
+      setImmediate(() => void this.drain(key));
+    });
+  }
+
+  private async drain(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, this.options.maxBatch);
+      const outcomes = await this.write(key, batch);
+      batch.forEach((pending, i) => {
+        const outcome = outcomes[i];
+        if (outcome.ok) pending.resolve(outcome.value);
+        else pending.reject(outcome.error);
+      });
+    }
+    this.queues.delete(key);
+  }
+
+  /** One transaction for the batch; if it fails as a whole, one each. */
+  private async write(key: string, batch: Pending<J, R>[]): Promise<Outcome<R>[]> {
+    this.stats.batches++;
+    this.stats.jobs += batch.length;
+    this.stats.largest = Math.max(this.stats.largest, batch.length);
+    this.options.onBatch?.(batch.length);
+    if (batch.length === 1) return [await this.alone(key, batch[0].job)];
+    try {
+      return await withTransaction(this.db, async (trx) => {
+        const shared = await this.options.begin(trx, key);
+        const outcomes: Outcome<R>[] = [];
+        for (const { job } of batch) {
+          try {
+            outcomes.push({ ok: true, value: await withSavepoint(trx, () => this.options.run(trx, job, shared)) });
+          } catch (error) {
+            // The transaction itself is gone: abandon the batch (every job is tried again alone).
+            if (error instanceof BrokenTransaction) throw error;
+            outcomes.push({ ok: false, error });
+          }
+        }
+        return outcomes;
+      });
+    } catch {
+      const outcomes: Outcome<R>[] = [];
+      for (const { job } of batch) outcomes.push(await this.alone(key, job));
+      return outcomes;
+    }
+  }
+
+  /** A job in a transaction of its own: its error, if any, is its answer. */
+  private async alone(key: string, job: J): Promise<Outcome<R>> {
+    try {
+      return {
+        ok: true,
+        value: await withTransaction(this.db, async (trx) => this.options.run(trx, job, await this.options.begin(trx, key))),
+      };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+}
