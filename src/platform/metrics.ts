@@ -94,10 +94,12 @@ const bookingBatches = new Histogram({
   registers,
 });
 
-const bookingRefusals = new Counter({
-  name: 'maitred_booking_refusals_total',
-  help: 'Public bookings refused because the slot was taken, by where: from the cached picture before any transaction, or by the re-check in it',
-  labelNames: ['stage'] as const,
+const soldOutRefusals = new Counter({
+  name: 'maitred_sold_out_refusals_total',
+  help:
+    'Public bookings (a slot taken) and ticket purchases (not enough left) refused, by what and where: from the cached ' +
+    'picture before any transaction, or by the re-check in it',
+  labelNames: ['kind', 'stage'] as const,
   registers,
 });
 
@@ -143,8 +145,8 @@ export const metrics = {
   bookingBatch(size: number): void {
     bookingBatches.observe(size);
   },
-  bookingRefused(stage: 'cached' | 'transaction'): void {
-    bookingRefusals.inc({ stage });
+  soldOut(kind: 'booking' | 'tickets', stage: 'cached' | 'transaction'): void {
+    soldOutRefusals.inc({ kind, stage });
   },
   lockWait(seconds: number): void {
     dbLockWaits.inc();

@@ -14,7 +14,9 @@ import type { Kysely } from 'kysely';
 import { signQrToken } from '../../domain/booking-tokens/index.js';
 import { localToUtc } from '../../domain/venue-time.js';
 import type { Database } from '../../db/schema.js';
+import { GroupCommit } from '../../db/group-commit.js';
 import { afterCommit, lockKey, type Conn } from '../../db/transaction.js';
+import { VenueCache } from '../../platform/venue-cache.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -25,7 +27,8 @@ import {
   attachEventIntent,
   eventBooking,
   eventBookingByIntent,
-  idempotent,
+  answeredOnce,
+  idempotentIn,
   insertEventBooking,
   PAYMENT_WINDOW_MS,
   payableBooking,
@@ -44,6 +47,28 @@ import type { TicketSalesDeps } from './ticket-sales.deps.js';
 export type { TicketSalesDeps };
 
 export const SOLD_OUT = 'Not enough tickets left';
+
+/** The places an event's active bookings hold. */
+interface Held {
+  guests: number;
+  byType: Map<string, number>;
+}
+
+/** One purchase waiting for its transaction. */
+interface Sale {
+  venue: VenueRow;
+  event: EventRow;
+  body: CreateIntentBody;
+  prepared: { bookingId: string; qrToken: string; address: string };
+  guestId: string | null;
+  idempotency: { scope: string; key: string | undefined; body: unknown; now: Date };
+}
+
+interface SaleAnswer {
+  booking_id: string;
+  status: string;
+  amount_pence: number;
+}
 
 export function createTicketSales(deps: TicketSalesDeps) {
   const { db, clock, payments, eventBookings } = deps;
@@ -69,6 +94,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
     body: CreateIntentBody,
     prepared: { bookingId: string; qrToken: string; address: string },
     guestId: string | null,
+    held: Held,
   ) {
     const now = clock.now();
     await lockKey(db, trx, eventLock(eventId));
@@ -89,19 +115,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       throw badRequest(`At most ${type.max_per_order} tickets of this type per order`, { max_per_order: type.max_per_order });
     }
 
-    const active = await activeEventBookings(trx, event.id);
-    const guestsHeld = active.reduce((sum, b) => sum + b.guest_count, 0);
-    if (event.guest_list_capacity !== null && guestsHeld + selection.quantity > event.guest_list_capacity) {
-      metrics.tickets('refused', selection.quantity);
-      throw conflict(SOLD_OUT, { remaining: Math.max(0, event.guest_list_capacity - guestsHeld) });
-    }
-    if (type.capacity !== null) {
-      const held = (await catalogue.heldOf(trx, event.id, active)).get(type.id) ?? 0;
-      if (held + selection.quantity > type.capacity) {
-        metrics.tickets('refused', selection.quantity);
-        throw conflict(SOLD_OUT, { remaining: Math.max(0, type.capacity - held) });
-      }
-    }
+    refuseSoldOut(event, type, selection.quantity, held, 'transaction');
 
     // A signed-in guest buys as themselves. Anyone else's typed email is a contact address only: the booking is
     // filed under that address's guest record, but its standing (tags, visits) earns nothing (decisions: Security round 2).
@@ -157,8 +171,68 @@ export function createTicketSales(deps: TicketSalesDeps) {
     if (status === 'confirmed') await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
     if (status === 'pending')
       await queueRequestMail(trx, deps.mail, { venue, event, booking, quantity: selection.quantity, ticketName: type.name });
-    return { booking_id: booking.id, status, amount_pence: total };
+    return { booking_id: booking.id, status, amount_pence: total, ticket_type_id: type.id };
   }
+
+  /** 409 when the event or the ticket type has fewer places left than `quantity` (counted in `held`). */
+  function refuseSoldOut(
+    event: EventRow,
+    type: { id: string; capacity: number | null },
+    quantity: number,
+    held: Held,
+    stage: 'cached' | 'transaction',
+  ): void {
+    const eventLeft = event.guest_list_capacity === null ? Infinity : event.guest_list_capacity - held.guests;
+    const typeLeft = type.capacity === null ? Infinity : type.capacity - (held.byType.get(type.id) ?? 0);
+    const left = Math.min(eventLeft, typeLeft);
+    if (quantity <= left) return;
+    metrics.tickets('refused', quantity);
+    metrics.soldOut('tickets', stage);
+    throw conflict(SOLD_OUT, { remaining: Math.max(0, left) });
+  }
+
+  /** The places an event's active bookings hold: guests, and tickets by type. */
+  async function heldNow(conn: Conn, eventId: string): Promise<Held> {
+    const active = await activeEventBookings(conn, eventId);
+    return { guests: active.reduce((sum, b) => sum + b.guest_count, 0), byType: await catalogue.heldOf(conn, eventId, active) };
+  }
+
+  /**
+   * What is held, as a cached picture (the venue cache: any write to the venue's bookings, on any
+   * instance, invalidates it): an on-sale's refusals once sold out cost no transaction. The sale re-counts
+   * in its transaction whatever this says.
+   */
+  const heldPicture = new VenueCache<Held>(db.changes, clock, { ttlMs: 10_000, maxEntries: 2_000 });
+
+  /**
+   * Sales of one event arriving together are written in one transaction under the event's lock (group
+   * commit, db/group-commit.ts), each in its savepoint and answered alone; the places held are counted
+   * once per transaction and each sale adds its own for the sales after it.
+   */
+  const sales = new GroupCommit<Sale, SaleAnswer, { held?: Promise<Held> }>(db, {
+    maxBatch: 64,
+    async begin(trx, eventId) {
+      await lockKey(db, trx, eventLock(eventId));
+      return {};
+    },
+    async run(trx, sale, shared) {
+      shared.held ??= heldNow(trx, sale.event.id).then((held) => ({ guests: held.guests, byType: new Map(held.byType) }));
+      const held = await shared.held;
+      let sold: (SaleAnswer & { ticket_type_id: string }) | undefined;
+      const answer = await idempotentIn(db, trx, sale.idempotency, async () => {
+        sold = await sell(trx, sale.venue, sale.event.id, sale.body, sale.prepared, sale.guestId, held);
+        const { ticket_type_id: _type, ...kept } = sold;
+        return kept;
+      });
+      // Written: the sales after it in this transaction count its places.
+      if (sold) {
+        const quantity = sale.body.selection.quantity;
+        held.guests += quantity;
+        held.byType.set(sold.ticket_type_id, (held.byType.get(sold.ticket_type_id) ?? 0) + quantity);
+      }
+      return answer;
+    },
+  });
 
   /** A paid reservation as one flow of the payment lifecycle (payments/checkout.ts). */
   const tickets: CheckoutSpec<EventBookingRow> = {
@@ -220,9 +294,15 @@ export function createTicketSales(deps: TicketSalesDeps) {
       const { turnstile_token: _token, ...fields } = body;
       // The buyer is part of what a key stands for: a retry by someone else is another body (409).
       const keyed = { ...fields, guest_id: request.guestId };
-      const sold = await idempotent(db, { scope: `event-tickets:${event.id}`, key: request.idempotencyKey, body: keyed, now }, (trx) =>
-        sell(trx, venue, event.id, body, { bookingId, qrToken, address: request.ip }, request.guestId),
-      );
+      const idempotency = { scope: `event-tickets:${event.id}`, key: request.idempotencyKey, body: keyed, now };
+      const sold = await answeredOnce(db, idempotency, async () => {
+        // Sold out in the cached picture: refused before any transaction (the sale re-counts in its own).
+        const type = await ticketTypeOf(db, event.id, selection.ticket_type_id);
+        if (type)
+          refuseSoldOut(event, type, selection.quantity, await heldPicture.get(venue.id, event.id, () => heldNow(db, event.id)), 'cached');
+        const prepared = { bookingId, qrToken, address: request.ip };
+        return sales.submit(event.id, { venue, event, body, prepared, guestId: request.guestId, idempotency });
+      });
       if (sold.status === 'pending_payment') return requestPayment(venue, event, sold.booking_id);
       if (sold.status === 'pending') return { requires_confirmation: true, ...sold };
       return { free: true, ...sold };

@@ -407,7 +407,7 @@ async function withAlternatives<T>(
     return await fn();
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 409 || !TAKEN_REASONS.has(error.extra.reason)) throw error;
-    metrics.bookingRefused(stage);
+    metrics.soldOut('booking', stage);
     const type = body.rule_type === 'table' ? 'tables' : 'guestlist';
     const day = await alternatives(venue.id, { date: body.date, party_size: body.party_size, type });
     const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));

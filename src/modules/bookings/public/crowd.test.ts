@@ -52,7 +52,8 @@ const book = (n: number, time = '20:00') =>
 async function refusals(): Promise<Record<string, number>> {
   const text = (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
   const counts: Record<string, number> = { cached: 0, transaction: 0 };
-  for (const match of text.matchAll(/^maitred_booking_refusals_total\{stage="(\w+)"\} (\d+)/gm)) counts[match[1]] = Number(match[2]);
+  for (const match of text.matchAll(/^maitred_sold_out_refusals_total\{kind="booking",stage="(\w+)"\} (\d+)/gm))
+    counts[match[1]] = Number(match[2]);
   return counts;
 }
 

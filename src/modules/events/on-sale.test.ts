@@ -1,0 +1,59 @@
+/**
+ * An on-sale through HTTP on both engines: purchases of 1–4 tickets race for a ticket type of 20. Sales
+ * of one event are written together (group commit), each counted against the ones before it: exactly 20
+ * tickets are sold. Once sold out, a purchase is refused from the cached picture, before any transaction.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { buy, onSale } from './events.test-support.js';
+
+const TOKEN = 'on-sale-metrics-token';
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ METRICS_TOKEN: TOKEN });
+});
+afterAll(async () => t.close());
+
+async function refusals(): Promise<Record<string, number>> {
+  const text = (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+  const counts: Record<string, number> = { cached: 0, transaction: 0 };
+  for (const match of text.matchAll(/^maitred_sold_out_refusals_total\{kind="tickets",stage="(\w+)"\} (\d+)/gm))
+    counts[match[1]] = Number(match[2]);
+  return counts;
+}
+
+const sold = async (ticketTypeId: string) =>
+  (
+    await t.db.kysely
+      .selectFrom('event_tickets')
+      .innerJoin('bookings', 'bookings.id', 'event_tickets.booking_id')
+      .select(['event_tickets.quantity'])
+      .where('event_tickets.ticket_type_id', '=', ticketTypeId)
+      .where('bookings.status', '=', 'confirmed')
+      .execute()
+  ).reduce((sum, row) => sum + row.quantity, 0);
+
+describe('an on-sale', () => {
+  it('sells exactly the tickets there are to a crowd, then refuses from the cached picture', async () => {
+    const { eventId, ticketTypeId } = await onSale(t, { capacity: 20, max_per_order: 4 });
+    const quantities = [2, 4, 1, 3];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => buy(t, eventId, ticketTypeId, { quantity: quantities[i % 4], email: `fan${i}@example.test` })),
+    );
+    const ok = answers.filter((a) => a.statusCode === 200);
+    const refused = answers.filter((a) => a.statusCode === 409);
+    expect(ok.length + refused.length).toBe(60);
+    expect(ok.every((a) => a.json().free === true)).toBe(true);
+    expect(await sold(ticketTypeId)).toBe(20);
+    for (const answer of refused) expect(answer.json()).toMatchObject({ error: 'Not enough tickets left' });
+
+    const before = await refusals();
+    const late = await buy(t, eventId, ticketTypeId, { quantity: 1, email: 'late@example.test' });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({ remaining: 0 });
+    const after = await refusals();
+    expect(after.cached - before.cached).toBe(1);
+    expect(after.transaction - before.transaction).toBe(0);
+    expect(await sold(ticketTypeId)).toBe(20);
+  });
+});
