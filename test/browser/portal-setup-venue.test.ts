@@ -204,6 +204,9 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
     await images.getByText('No logo yet').waitFor();
     await images.getByLabel('Choose a logo picture').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await picture() });
     await images.getByRole('img', { name: 'Preview of the cropped logo' }).waitFor();
+    await images.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await expectAccessible(page);
+    await screenshot(page, 'setup-venue-crop');
     // Zoom in and slide the square crop into the right-hand (blue) half of the wide picture.
     await images.getByLabel('Zoom').fill('1.25');
     await images.getByLabel('Left to right').fill('1');
@@ -225,6 +228,8 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
       expect(distance).toBeLessThanOrEqual(3);
     }
     await images.getByRole('img', { name: 'Current logo' }).waitFor();
+    await images.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'setup-venue-images');
   });
 
   it('links a sister venue', async () => {
