@@ -262,7 +262,7 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
     await details.getByText(/Done$/).waitFor();
 
     const going = page.getByRole('region', { name: 'Going live' });
-    await going.getByText('Everything going live needs is set.').waitFor();
+    await going.getByText(/Everything going live needs is set\. 7 set-up steps are not done yet/).waitFor();
     await going.getByRole('button', { name: 'Go live' }).click();
     await going.getByRole('status').getByText('The venue is live: guests can book it.').waitFor();
     expect((await venue()).status).toBe('live');
@@ -341,6 +341,14 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
       await expectAccessible(narrow.page);
       await screenshot(narrow.page, path === '/setup/venue' ? 'setup-venue' : 'setup-payouts');
     }
+    // The venue switcher keeps the set-up page and changes the venue.
+    await narrow.page.getByRole('button', { name: /Harbour Kitchen/ }).click();
+    await narrow.page.getByRole('option', { name: 'Harbour Bar' }).click();
+    await expect.poll(() => new URL(narrow.page.url()).searchParams.get('venue')).not.toBe(venueId);
+    expect(new URL(narrow.page.url()).pathname).toBe('/app/setup/payouts');
+    await narrow.page.getByRole('navigation', { name: 'Set-up' }).getByRole('link', { name: 'Checklist' }).click();
+    await narrow.page.getByRole('heading', { name: 'Set up Harbour Bar', level: 1 }).waitFor();
+    expect(new URL(narrow.page.url()).searchParams.get('venue')).not.toBe(venueId);
     expect(narrow.problems).toEqual([]);
     await narrow.page.context().close();
   });

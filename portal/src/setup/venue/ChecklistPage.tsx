@@ -256,7 +256,12 @@ export default function ChecklistPage() {
                 <MissingList venueId={venueId} missing={readiness.data.missing} labelledBy="missing-title" />
               </>
             )}
-            {readiness.data?.ready && readiness.data.status === 'draft' && <p>Everything going live needs is set.</p>}
+            {readiness.data?.ready && readiness.data.status === 'draft' && (
+              <p>
+                Everything going live needs is set.
+                {done < steps.length && ` ${steps.length - done} set-up steps are not done yet: guests can book only what is set up.`}
+              </p>
+            )}
             {mayWrite && readiness.data && (
               <div className="actions">
                 {readiness.data.status === 'draft' ? (
