@@ -119,10 +119,14 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
 
   it('fills the venue’s details and settings, section by section', async () => {
     // A missing item links to where it is set.
-    await page.getByRole('region', { name: 'Going live' }).getByRole('alert').getByRole('link', { name: 'Venue type' }).click();
+    await page.getByRole('region', { name: 'Going live' }).getByRole('alert').getByRole('link', { name: 'Phone number' }).click();
     await page.getByRole('heading', { name: 'Harbour Kitchen: venue settings', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/app/setup/venue');
-    expect(new URL(page.url()).hash).toBe('#details');
+    expect(new URL(page.url()).hash).toBe('#contact');
+    const contactTop = () => page.getByRole('form', { name: 'Contact' }).evaluate((el) => el.getBoundingClientRect().top);
+    // Scrolled to the contact section, clear of the sticky top bar.
+    await expect.poll(contactTop).toBeLessThan(120);
+    expect(await contactTop()).toBeGreaterThan(40);
 
     const details = page.getByRole('form', { name: 'Details' });
     await details.getByLabel('Venue type').selectOption('restaurant');

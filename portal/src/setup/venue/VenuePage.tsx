@@ -5,7 +5,8 @@
  * (`PUT /api/my-venues/:id`, the logo and cover-image uploads, `PUT …/smart-tables`, the sister links).
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRouterState } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { api, call } from '../../api/client';
 import { useCan, useCurrentVenue } from '../../shell/account';
 import { SetupNav } from '../SetupNav';
@@ -61,6 +62,13 @@ export default function VenuePage() {
   const refresh = useRefreshVenue(venueId);
   const disabled = !can('venues.settings', 'write');
   const venue = record.data;
+  const hash = useRouterState({ select: (state) => state.location.hash });
+  const loaded = Boolean(venue);
+
+  // A link to a section (`#door`, from the checklist) arrives before the sections exist: go there once they do.
+  useEffect(() => {
+    if (loaded && hash) document.getElementById(hash)?.scrollIntoView();
+  }, [loaded, hash]);
 
   async function save(changes: VenueChanges) {
     await saveVenue(venueId!, changes);
@@ -313,7 +321,8 @@ function SmartDurations({ venueId, disabled }: { venueId: string; disabled: bool
       id="smart-durations"
       title="Smart durations"
       intro="Hold tables longer for larger parties, so a big group is not rushed."
-      disabled={disabled || !settings.data}
+      disabled={disabled}
+      loading={!settings.data}
       save={async () => {
         await call(api.PUT('/api/my-venues/{venueId}/smart-tables', { ...params, body: { duration_enabled: value } }));
         await settings.refetch();

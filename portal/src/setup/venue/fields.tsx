@@ -141,7 +141,10 @@ export function SectionForm(props: {
   intro?: ReactNode;
   children: ReactNode;
   save: () => Promise<void>;
+  /** The role may not change it: no Save. */
   disabled?: boolean;
+  /** Its values are still loading: Save shown but not yet usable (so nothing moves when they arrive). */
+  loading?: boolean;
   saveLabel?: string;
 }) {
   const [busy, setBusy] = useState(false);
@@ -163,12 +166,12 @@ export function SectionForm(props: {
     <form id={props.id} className="panel setup__panel setup-form" aria-labelledby={`${props.id}-title`} onSubmit={(e) => void submit(e)}>
       <h2 id={`${props.id}-title`}>{props.title}</h2>
       {props.intro && <p className="muted">{props.intro}</p>}
-      <fieldset className="setup-form__fields" disabled={props.disabled}>
+      <fieldset className="setup-form__fields" disabled={props.disabled || props.loading}>
         {props.children}
       </fieldset>
       {!props.disabled && (
         <div className="actions">
-          <Button type="submit" className="button button--primary" isDisabled={busy}>
+          <Button type="submit" className="button button--primary" isDisabled={busy || props.loading}>
             {props.saveLabel ?? `Save ${props.title.toLowerCase()}`}
           </Button>
         </div>
