@@ -232,6 +232,17 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
       expect(distance).toBeLessThanOrEqual(3);
     }
     await images.getByRole('img', { name: 'Current logo' }).waitFor();
+
+    // The cover image is cropped to 16:9 and sent as a JPEG.
+    await images
+      .getByLabel('Choose a cover image picture')
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await picture() });
+    await images.getByRole('button', { name: 'Upload cover image' }).click();
+    await images.getByRole('status').getByText('Cover image saved.').waitFor();
+    const cover = await h.t.app.inject({ url: new URL((await venue()).cover_image_url as string, h.origin).pathname });
+    const coverInfo = await sharp(cover.rawPayload).metadata();
+    expect([coverInfo.format, coverInfo.width, coverInfo.height]).toEqual(['jpeg', 1600, 900]);
+    await images.getByRole('img', { name: 'Current cover image' }).waitFor();
     await images.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screenshot(page, 'setup-venue-images');
   });
