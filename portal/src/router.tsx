@@ -49,8 +49,27 @@ export const doorRoute = createRoute({
   component: DoorPage,
 });
 
+// The venue set-up pages (checklist, settings, payouts): loaded when first opened.
+const venueSearch = (search: Record<string, unknown>): { venue?: string } => ({ venue: text(search.venue) });
+const ChecklistPage = lazy(() => import('./setup/venue/ChecklistPage'));
+const VenuePage = lazy(() => import('./setup/venue/VenuePage'));
+const PayoutsPage = lazy(() => import('./setup/venue/PayoutsPage'));
+const setupRoute = createRoute({ getParentRoute: () => rootRoute, path: '/setup', validateSearch: venueSearch, component: ChecklistPage });
+const setupVenueRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/venue',
+  validateSearch: venueSearch,
+  component: VenuePage,
+});
+const setupPayoutsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/payouts',
+  validateSearch: venueSearch,
+  component: PayoutsPage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute, setupRoute, setupVenueRoute, setupPayoutsRoute]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
     <main className="page" id="main">

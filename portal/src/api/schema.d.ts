@@ -8914,6 +8914,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/my-operator/payout/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money owed to the operator before payouts were enabled
+         * @description Extension (operator portal): guest payments taken on the platform account before the connected account was enabled (decisions: Payments before payout onboarding), less fees and refunds, that are still owed; what is in transfer; and what was transferred. Integer pence. Payments taken after onboarding settle to the connected account directly and are not counted here.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Money the platform holds for the operator (integer pence) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description transfers to the connected account started and not yet confirmed */
+                            in_transfer_pence: number;
+                            /** @description guest payments taken on the platform account before payouts were enabled, less fees and refunds, not yet transferred (negative when refunds came after a transfer) */
+                            owed_pence: number;
+                            /** @description owed money transferred to the connected account so far */
+                            transferred_pence: number;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/my-operator/payout/connect/start": {
         parameters: {
             query?: never;
@@ -10909,6 +10985,99 @@ export interface paths {
                             request_id?: string;
                         } & {
                             [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-venues/{id}/readiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What going live still needs
+         * @description Extension (operator portal): the venue’s `status` and the fields a go-live (`PUT /api/my-venues/:id/status`) would name as `missing` right now, in the same order and words, so the set-up checklist can show them without trying. A live venue reports what it would miss if it went back to draft and live again.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What going live still needs, read without trying */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the fields a go-live still needs, as its 400 would name them (`logo` for the logo); empty when ready */
+                            missing: string[];
+                            /** @description true when a go-live would be accepted now (nothing missing) */
+                            ready: boolean;
+                            /** @description `draft` or `live` */
+                            status: string;
                         };
                     };
                 };

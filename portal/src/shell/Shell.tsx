@@ -25,6 +25,9 @@ function SignedIn({ name }: { name: string }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const path = useRouterState({ select: (state) => state.location.pathname });
+  // The set-up pages open without a venue too: the checklist is where the first venue is created. Read
+  // from the matches shown (not the location, which moves first), so a page needing a venue never renders without one.
+  const setup = useRouterState({ select: (state) => state.matches.some((match) => match.routeId.startsWith('/setup')) });
 
   async function signOut() {
     // A sign-out that cannot reach the server still ends the session here; the token then lapses when it expires.
@@ -44,7 +47,13 @@ function SignedIn({ name }: { name: string }) {
           <Select
             className="venue-switch"
             selectedKey={venue.id}
-            onSelectionChange={(key) => void navigate({ to: path.endsWith('/door') ? '/door' : '/floor', search: { venue: String(key) } })}
+            onSelectionChange={(key) =>
+              void navigate(
+                setup
+                  ? { to: '.', search: { venue: String(key) } }
+                  : { to: path.endsWith('/door') ? '/door' : '/floor', search: { venue: String(key) } },
+              )
+            }
           >
             <Label className="visually-hidden">Venue</Label>
             <Button className="button button--quiet">
@@ -73,6 +82,11 @@ function SignedIn({ name }: { name: string }) {
               Door
             </Link>
           )}
+          {can('venues.settings', 'write') && (
+            <Link to="/setup" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Setup
+            </Link>
+          )}
         </nav>
         <span className="topbar__user">{name}</span>
         <Button className="button button--quiet" onPress={() => void signOut()}>
@@ -84,14 +98,21 @@ function SignedIn({ name }: { name: string }) {
           {(error ?? permissions.error)?.message}
         </p>
       )}
-      {venues && venues.length === 0 && (
+      {venues && venues.length === 0 && !setup && (
         <main className="page" id="main">
           <h1>No venues yet</h1>
           <p>Your account has no venue you may work on.</p>
+          {can('venues.settings', 'write') && (
+            <p>
+              <Link to="/setup" search={{}}>
+                Set up your first venue
+              </Link>
+            </p>
+          )}
         </main>
       )}
       {/* The page waits for the venues and the permissions (asked for together), so its own requests start at once, together. */}
-      <Suspense fallback={<p className="page">Loading…</p>}>{venue && permissions.data && <Outlet />}</Suspense>
+      <Suspense fallback={<p className="page">Loading…</p>}>{(venue ?? (setup && venues)) && permissions.data && <Outlet />}</Suspense>
     </div>
   );
 }

@@ -119,6 +119,20 @@ export async function owedPence(executor: Executor, operatorId: string): Promise
   return Number(row.owed);
 }
 
+/** What was transferred of the owed money: confirmed, and started but not confirmed (positive pence). */
+export async function transfersPence(executor: Executor, operatorId: string): Promise<{ completed: number; pending: number }> {
+  const rows = await executor
+    .selectFrom('payment_ledger')
+    .select(['status', (eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_pence'), eb.lit(0)).as('total')])
+    .where('operator_id', '=', operatorId)
+    .where('type', '=', 'transfer')
+    .where('status', 'in', ['completed', 'pending'])
+    .groupBy('status')
+    .execute();
+  const of = (status: string) => -Number(rows.find((row) => row.status === status)?.total ?? 0);
+  return { completed: of('completed'), pending: of('pending') };
+}
+
 /** Claims a transfer of `amount` (pending until the provider confirms it); returns its ledger id. */
 export async function claimTransfer(executor: Executor, operatorId: string, amount: number, at: string): Promise<string> {
   const id = newId('led');

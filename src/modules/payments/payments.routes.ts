@@ -10,7 +10,7 @@ import { errorResponses } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { Payments } from './payments.js';
 import { messagePage, sendHtml } from './pages.js';
-import { ConnectStartResult, KeysBalance, PayoutStatusResult, WebhookAck } from './payments.schemas.js';
+import { ConnectStartResult, KeysBalance, PayoutBalanceResult, PayoutStatusResult, WebhookAck } from './payments.schemas.js';
 import { simulatedRoutes } from './simulated/index.js';
 
 /** Provider events are small; the global limit is sized for image uploads. */
@@ -85,6 +85,25 @@ export const paymentsRoutes: RoutePlugin<{ guard: GuardFactory; payments: Paymen
       onRequest: guard({ permission: ['payouts:read', 'operators.settings:read'] }),
     },
     async (request) => payments.payouts.status(operatorIdOf(request)),
+  );
+
+  app.get(
+    '/api/my-operator/payout/balance',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary: 'Money owed to the operator before payouts were enabled',
+        description:
+          'Extension (operator portal): guest payments taken on the platform account before the connected account was ' +
+          'enabled (decisions: Payments before payout onboarding), less fees and refunds, that are still owed; what is in ' +
+          'transfer; and what was transferred. Integer pence. Payments taken after onboarding settle to the connected ' +
+          'account directly and are not counted here.',
+        response: { 200: PayoutBalanceResult, ...errorResponses(401, 403) },
+      },
+      onRequest: guard({ permission: ['payouts:read', 'operators.settings:read'] }),
+    },
+    async (request) => payments.payouts.balance(operatorIdOf(request)),
   );
 
   app.get(

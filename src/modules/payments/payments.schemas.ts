@@ -21,6 +21,20 @@ export const PayoutStatusResult = Type.Object({
 });
 export type PayoutStatusResult = Static<typeof PayoutStatusResult>;
 
+export const PayoutBalanceResult = Type.Object(
+  {
+    owed_pence: Type.Integer({
+      description:
+        'guest payments taken on the platform account before payouts were enabled, less fees and refunds, not yet ' +
+        'transferred (negative when refunds came after a transfer)',
+    }),
+    in_transfer_pence: Type.Integer({ description: 'transfers to the connected account started and not yet confirmed' }),
+    transferred_pence: Type.Integer({ description: 'owed money transferred to the connected account so far' }),
+  },
+  { description: 'Money the platform holds for the operator (integer pence)' },
+);
+export type PayoutBalanceResult = Static<typeof PayoutBalanceResult>;
+
 export const IntentParams = Type.Object({ intentId: Type.String({ minLength: 1, maxLength: 255 }) });
 
 export const ConfirmBody = Type.Object({

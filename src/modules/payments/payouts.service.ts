@@ -10,7 +10,7 @@ import { lockKey, withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badGateway, notFound, serviceUnavailable } from '../../platform/errors.js';
 import { PAYMENTS_UNCONFIGURED } from './charges.js';
-import { claimTransfer, owedPence, settleTransfer } from './ledger.js';
+import { claimTransfer, owedPence, settleTransfer, transfersPence } from './ledger.js';
 import { PaymentProviderError, type ConnectedAccount, type PaymentProvider, type Transfer } from './provider.js';
 
 export type PayoutStatusValue = 'not_started' | 'onboarding' | 'pending' | 'enabled' | 'unconfigured' | 'error';
@@ -38,6 +38,8 @@ export interface Payouts {
   /** Creates (or reuses) the connected account and returns a hosted onboarding address. */
   start(operatorId: string): Promise<{ url: string }>;
   status(operatorId: string): Promise<PayoutStatus>;
+  /** Money owed to the operator from before payouts were enabled, in transfer, and transferred (pence). */
+  balance(operatorId: string): Promise<{ owed_pence: number; in_transfer_pence: number; transferred_pence: number }>;
   /** Re-reads an account the provider says changed (webhook `account.updated`). */
   syncAccount(accountId: string): Promise<void>;
   /** Transfers what is owed to an enabled account; null when nothing was transferred. */
@@ -231,6 +233,11 @@ export function createPayouts(deps: {
           account_id: row.account_id,
         };
       }
+    },
+
+    async balance(operatorId) {
+      const [owed, transfers] = await Promise.all([owedPence(db.kysely, operatorId), transfersPence(db.kysely, operatorId)]);
+      return { owed_pence: owed, in_transfer_pence: transfers.pending, transferred_pence: transfers.completed };
     },
 
     async syncAccount(accountId) {

@@ -13,6 +13,7 @@ import {
   ListingResult,
   LogoResult,
   OperatorStats,
+  Readiness,
   SisterBody,
   SisterList,
   SisterParams,
@@ -117,6 +118,25 @@ export const venuesRoutes: RoutePlugin<{ guard: GuardFactory; venues: VenuesServ
       onRequest: venueSettingsWrite,
     },
     async (request) => venues.setStatus(venueOf(request), request.body.status as 'draft' | 'live'),
+  );
+
+  app.get(
+    '/api/my-venues/:id/readiness',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'What going live still needs',
+        description:
+          'Extension (operator portal): the venue’s `status` and the fields a go-live (`PUT /api/my-venues/:id/status`) would ' +
+          'name as `missing` right now, in the same order and words, so the set-up checklist can show them without trying. ' +
+          'A live venue reports what it would miss if it went back to draft and live again.',
+        params: VenueIdParams,
+        response: { 200: Readiness, ...errorResponses(401, 403, 404) },
+      },
+      onRequest: venueSettingsRead,
+    },
+    async (request) => venues.readiness(venueOf(request)),
   );
 
   app.post(

@@ -193,6 +193,17 @@ export const GoLiveRefusal = Type.Object({
   missing: Type.Optional(Type.Array(Type.String(), { description: 'fields a go-live still needs (`logo` for the logo)' })),
 });
 
+export const Readiness = Type.Object(
+  {
+    status: Type.String({ description: '`draft` or `live`' }),
+    ready: Type.Boolean({ description: 'true when a go-live would be accepted now (nothing missing)' }),
+    missing: Type.Array(Type.String(), {
+      description: 'the fields a go-live still needs, as its 400 would name them (`logo` for the logo); empty when ready',
+    }),
+  },
+  { description: 'What going live still needs, read without trying' },
+);
+
 export const ListingResult = Type.Object({ success: Type.Boolean(), app_listing_status: Type.String() });
 
 // ---------------------------------------------------------------------------------------------------

@@ -283,6 +283,12 @@ export function createVenuesService(deps: {
         .execute();
     },
 
+    /** The venue's state and what a go-live would miss now (the guard has read the venue row). */
+    readiness(venue: VenueRow) {
+      const missing = missingForLive(venue);
+      return { status: venue.status, ready: missing.length === 0, missing };
+    },
+
     async setStatus(venue: VenueRow, status: 'draft' | 'live') {
       // Asking for the state the venue is already in changes nothing, so nothing is checked.
       if (venue.status === status) return { success: true, status };
