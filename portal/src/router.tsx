@@ -49,8 +49,25 @@ export const doorRoute = createRoute({
   component: DoorPage,
 });
 
+// The setup screens: each loaded when first opened.
+const venueSearch = (search: Record<string, unknown>): { venue?: string } => ({ venue: text(search.venue) });
+const AvailabilityPage = lazy(() => import('./setup/availability/AvailabilityPage'));
+const setupAvailabilityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/availability',
+  validateSearch: venueSearch,
+  component: AvailabilityPage,
+});
+const CataloguePage = lazy(() => import('./setup/catalogue/CataloguePage'));
+const setupCatalogueRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/catalogue',
+  validateSearch: venueSearch,
+  component: CataloguePage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute, setupAvailabilityRoute, setupCatalogueRoute]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
     <main className="page" id="main">

@@ -1,0 +1,204 @@
+/**
+ * Access rules: the offers a guest picks (days, a clock window inside the shifts, party sizes, stay,
+ * pacing, booking window, what the guest sees, and the payment policy and price list that set the
+ * deposit). A feature's values apply only while its toggle is on, as in the API.
+ */
+import { useState } from 'react';
+import { api, call } from '../../api/client';
+import { Check, Choice, DaysPicker, Field, intOrNull, ItemList, SetupForm, useSave, type Day } from './kit';
+import { setupKey, useAccessRules, usePaymentPolicies, usePricelists, type AccessRule } from './data';
+import { dayList } from './Shifts';
+
+export function AccessRules({ venueId, canWrite }: { venueId: string; canWrite: boolean }) {
+  const rules = useAccessRules(venueId);
+  const policies = usePaymentPolicies(venueId).data;
+  const pricelists = usePricelists(venueId).data;
+  return (
+    <ItemList
+      title="Access rules"
+      noun="access rule"
+      items={rules.data}
+      loading={rules.isPending}
+      canWrite={canWrite}
+      nameOf={(r) => r.name}
+      describe={(r) => {
+        const policy = policies?.find((p) => p.id === r.payment_policy_id);
+        const list = pricelists?.find((p) => p.id === r.pricelist_id);
+        return (
+          <>
+            {r.rule_type === 'guestlist' ? 'Guest list' : 'Tables'} · {r.days_of_week.length ? dayList(r.days_of_week) : 'no days'} ·{' '}
+            {r.time_from && r.time_to ? `${r.time_from}–${r.time_to}` : 'all shift hours'}
+            {r.party_size_enabled ? ` · parties of ${r.party_size_min ?? 1}–${r.party_size_max ?? '…'}` : ''}
+            {r.max_covers_enabled && r.max_covers ? ` · at most ${r.max_covers} covers` : ''}
+            {policy ? ` · ${policy.name}` : ''}
+            {list ? ` · price list ${list.name}` : ''}
+            {r.app_opt_out ? ' · hidden from guests' : ''}
+          </>
+        );
+      }}
+      form={(item, close) => <RuleForm venueId={venueId} rule={item} onDone={close} />}
+      remove={(r) => call(api.DELETE('/api/my-venues/{venueId}/access-rules/{id}', { params: { path: { venueId, id: r.id } } }))}
+      keys={[setupKey(venueId, 'access-rules')]}
+    />
+  );
+}
+
+const UNITS = [
+  ['minutes', 'minutes'],
+  ['hours', 'hours'],
+  ['days', 'days'],
+  ['weeks', 'weeks'],
+  ['months', 'months'],
+] as const;
+type Unit = (typeof UNITS)[number][0];
+
+function RuleForm({ venueId, rule, onDone }: { venueId: string; rule: AccessRule | null; onDone: () => void }) {
+  const policies = usePaymentPolicies(venueId).data ?? [];
+  const pricelists = usePricelists(venueId).data ?? [];
+  const [name, setName] = useState(rule?.name ?? '');
+  const [type, setType] = useState(rule?.rule_type ?? 'table');
+  const [days, setDays] = useState<string[]>(rule?.days_of_week ?? []);
+  const [from, setFrom] = useState(rule?.time_from ?? '');
+  const [to, setTo] = useState(rule?.time_to ?? '');
+  const [hidden, setHidden] = useState(rule?.app_opt_out ?? false);
+  const [party, setParty] = useState(rule?.party_size_enabled ?? false);
+  const [partyMin, setPartyMin] = useState(String(rule?.party_size_min ?? ''));
+  const [partyMax, setPartyMax] = useState(String(rule?.party_size_max ?? ''));
+  const [stayOn, setStayOn] = useState(rule?.duration_enabled ?? false);
+  const [stay, setStay] = useState(String(rule?.duration_minutes ?? ''));
+  const [coversOn, setCoversOn] = useState(rule?.max_covers_enabled ?? false);
+  const [covers, setCovers] = useState(String(rule?.max_covers ?? ''));
+  const [windowOn, setWindowOn] = useState(rule?.booking_window_enabled ?? false);
+  const [cutoff, setCutoff] = useState(String(rule?.booking_cutoff_value ?? ''));
+  const [cutoffUnit, setCutoffUnit] = useState((rule?.booking_cutoff_unit ?? 'hours') as Unit);
+  const [start, setStart] = useState(String(rule?.booking_start_value ?? ''));
+  const [startUnit, setStartUnit] = useState((rule?.booking_start_unit ?? 'days') as Unit);
+  const [displayOn, setDisplayOn] = useState(rule?.display_enabled ?? false);
+  const [title, setTitle] = useState(rule?.display_title ?? '');
+  const [description, setDescription] = useState(rule?.display_description ?? '');
+  const [assign, setAssign] = useState(rule?.table_assignment_mode ?? 'auto');
+  const [policyId, setPolicyId] = useState(rule?.payment_policy_id ?? '');
+  const [pricelistId, setPricelistId] = useState(rule?.pricelist_id ?? '');
+  const save = useSave([setupKey(venueId, 'access-rules')]);
+
+  const submit = () =>
+    save.run(() => {
+      const body = {
+        name,
+        rule_type: type as 'table' | 'guestlist',
+        days_of_week: days as Day[],
+        time_from: from || null,
+        time_to: to || null,
+        app_opt_out: hidden,
+        party_size_enabled: party,
+        party_size_min: intOrNull(partyMin, 'Smallest party'),
+        party_size_max: intOrNull(partyMax, 'Largest party'),
+        duration_enabled: stayOn,
+        duration_minutes: intOrNull(stay, 'Stay'),
+        max_covers_enabled: coversOn,
+        max_covers: intOrNull(covers, 'Most covers'),
+        booking_window_enabled: windowOn,
+        // A unit goes with its value: the API refuses one without the other.
+        booking_cutoff_value: intOrNull(cutoff, 'Least notice'),
+        booking_cutoff_unit: cutoff.trim() ? cutoffUnit : null,
+        booking_start_value: intOrNull(start, 'Furthest ahead'),
+        booking_start_unit: start.trim() ? startUnit : null,
+        display_enabled: displayOn,
+        display_title: title || null,
+        display_description: description || null,
+        table_assignment_mode: assign as 'auto' | 'guest_pick',
+        payment_policy_id: policyId || null,
+        pricelist_id: pricelistId || null,
+      };
+      return rule
+        ? call(api.PUT('/api/my-venues/{venueId}/access-rules/{id}', { params: { path: { venueId, id: rule.id } }, body }))
+        : call(api.POST('/api/my-venues/{venueId}/access-rules', { params: { path: { venueId } }, body }));
+    }, onDone);
+
+  return (
+    <SetupForm
+      label={rule ? `Edit ${rule.name}` : 'New access rule'}
+      busy={save.busy}
+      failure={save.failure}
+      submitText={rule ? 'Save access rule' : 'Add access rule'}
+      onSubmit={() => void submit()}
+      onCancel={onDone}
+    >
+      <div className="row-fields">
+        <Field label="Name" value={name} onChange={setName} />
+        <Choice
+          label="Books"
+          value={type}
+          onChange={setType}
+          options={[
+            ['table', 'Tables'],
+            ['guestlist', 'Guest list'],
+          ]}
+        />
+        <Choice
+          label="Table choice"
+          value={assign}
+          onChange={setAssign}
+          options={[
+            ['auto', 'Assigned automatically'],
+            ['guest_pick', 'The guest picks'],
+          ]}
+        />
+      </div>
+      <DaysPicker legend="Days" days={days} onChange={setDays} />
+      <div className="row-fields">
+        <Field label="From (optional)" type="time" value={from} onChange={setFrom} hint="Empty: all the shift hours" />
+        <Field label="To (optional)" type="time" value={to} onChange={setTo} />
+        <Check label="Hidden from guests" checked={hidden} onChange={setHidden} />
+      </div>
+      <div className="row-fields">
+        <Check label="Own party sizes" checked={party} onChange={setParty} />
+        {party && (
+          <>
+            <Field label="Smallest party" short inputMode="numeric" value={partyMin} onChange={setPartyMin} />
+            <Field label="Largest party" short inputMode="numeric" value={partyMax} onChange={setPartyMax} />
+          </>
+        )}
+        <Check label="Own stay length" checked={stayOn} onChange={setStayOn} />
+        {stayOn && <Field label="Stay (minutes)" short inputMode="numeric" value={stay} onChange={setStay} />}
+        <Check label="Cap covers" checked={coversOn} onChange={setCoversOn} />
+        {coversOn && <Field label="Most covers" short inputMode="numeric" value={covers} onChange={setCovers} />}
+      </div>
+      <div className="row-fields">
+        <Check label="Booking window" checked={windowOn} onChange={setWindowOn} />
+        {windowOn && (
+          <>
+            <Field label="Least notice" short inputMode="numeric" value={cutoff} onChange={setCutoff} />
+            <Choice label="Notice unit" value={cutoffUnit} onChange={(v) => setCutoffUnit(v as Unit)} options={UNITS} />
+            <Field label="Furthest ahead" short inputMode="numeric" value={start} onChange={setStart} />
+            <Choice label="Ahead unit" value={startUnit} onChange={(v) => setStartUnit(v as Unit)} options={UNITS} />
+          </>
+        )}
+      </div>
+      <div className="row-fields">
+        <Check label="Own title for guests" checked={displayOn} onChange={setDisplayOn} />
+        {displayOn && (
+          <>
+            <Field label="Title" value={title} onChange={setTitle} />
+            <Field label="Description" value={description} onChange={setDescription} />
+          </>
+        )}
+      </div>
+      <div className="row-fields">
+        <Choice
+          label="Payment policy"
+          value={policyId}
+          onChange={setPolicyId}
+          options={[['', 'None: no deposit'] as const, ...policies.map((p) => [p.id, p.name] as const)]}
+        />
+        <Choice
+          label="Price list"
+          value={pricelistId}
+          onChange={setPricelistId}
+          options={[['', 'None'] as const, ...pricelists.map((p) => [p.id, p.name] as const)]}
+        />
+      </div>
+      {policyId && <p className="muted">{policies.find((p) => p.id === policyId)?.guest_terms.cancellation}</p>}
+    </SetupForm>
+  );
+}
