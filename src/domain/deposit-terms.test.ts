@@ -81,7 +81,14 @@ describe('policyInWords: a policy as the guest reads it, before any booking', ()
   it.each([
     [{}, null, 'You can cancel at any time before your booking.'],
     [
-      { deposit_type: 'deposit', refund_type: 'partial', refund_percent: 50, cancel_type: 'cutoff', cancel_cutoff_value: 1, cancel_cutoff_unit: 'days' },
+      {
+        deposit_type: 'deposit',
+        refund_type: 'partial',
+        refund_percent: 50,
+        cancel_type: 'cutoff',
+        cancel_cutoff_value: 1,
+        cancel_cutoff_unit: 'days',
+      },
       'A deposit is paid when you book, to hold your table; extras you add are paid with it.',
       'You can cancel up to 1 day before your booking, and you get 50% back; after that it cannot be cancelled.',
     ],

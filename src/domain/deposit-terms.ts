@@ -40,7 +40,8 @@ const unitWords = (value: number, unit: string) => `${value} ${value === 1 ? uni
 
 /** What is paid when booking, with the amount in words when it is known (`£40 (£20 a guest × 2)`). */
 function depositWords(mode: 'deposit' | 'hold' | null, amount: string): string | null {
-  if (mode === 'deposit') return `A deposit${amount ? ` of ${amount}` : ''} is paid when you book, to hold your table; extras you add are paid with it.`;
+  if (mode === 'deposit')
+    return `A deposit${amount ? ` of ${amount}` : ''} is paid when you book, to hold your table; extras you add are paid with it.`;
   if (mode === 'hold')
     return `Your card is authorised${amount ? ` for ${amount}` : ''} when you book, to hold your table; nothing is taken unless the venue's policy charges it (for example if you do not come).`;
   return null;

@@ -142,6 +142,8 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
     await f.getByLabel('To (optional)').fill('11:00');
     await f.getByLabel('Payment policy').selectOption({ label: 'Breakfast deposit' });
     await expect.poll(() => f.textContent()).toContain('you get 50% back');
+    await expectAccessible(page);
+    await screenshot(page, 'setup-rule-form');
     await f.getByRole('button', { name: 'Add access rule' }).click();
     await f.waitFor({ state: 'detached' });
 
@@ -164,9 +166,9 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
     const slots = page.getByRole('list', { name: 'Times for Morning tables' });
     await expect.poll(() => slots.getByRole('listitem').first().textContent()).toBe('07:30');
     const shown = await slots.getByRole('listitem').allTextContents();
-    const answer = (
-      await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=${tuesday}&party_size=2` })
-    ).json() as { slots: { time: string; access_rule_id: string; available: boolean }[] };
+    const answer = (await h.t.app.inject({ url: `/api/public/venues/${h.venueId}/availability?date=${tuesday}&party_size=2` })).json() as {
+      slots: { time: string; access_rule_id: string; available: boolean }[];
+    };
     const rule = (await list<Rule>('access-rules')).find((r) => r.name === 'Morning tables')!;
     const fromApi = answer.slots.filter((s) => s.access_rule_id === rule.id);
     expect(fromApi.length).toBeGreaterThan(0);
@@ -183,16 +185,26 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
     await f.getByRole('button', { name: 'Close these days' }).click();
     await f.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: '20 June 2026: closed (Private party)' }).waitFor();
-    expect((await list<{ date_from: string; date_to: string; description: string | null }>('blackouts')).find((b) => b.description === 'Private party')).toMatchObject({
+    expect(
+      (await list<{ date_from: string; date_to: string; description: string | null }>('blackouts')).find(
+        (b) => b.description === 'Private party',
+      ),
+    ).toMatchObject({
       date_from: '2026-06-20',
       date_to: '2026-06-20',
       affects_reservations: true,
     });
 
+    await page.getByRole('table', { name: 'Closures in June 2026' }).scrollIntoViewIfNeeded();
+    await expectAccessible(page);
+    await screenshot(page, 'setup-closures');
+
     await page.getByLabel('Date', { exact: true }).fill('2026-06-20');
     await expect.poll(() => page.locator('.preview-count').textContent()).toBe('0 times bookable');
     await page.getByLabel('Date', { exact: true }).fill('2026-06-21');
-    await expect.poll(() => page.getByRole('list', { name: 'Times for Morning tables' }).getByRole('listitem').first().textContent()).toBe('09:00');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Times for Morning tables' }).getByRole('listitem').first().textContent())
+      .toBe('09:00');
   });
 
   it('both pages at 820 px', async () => {

@@ -147,10 +147,11 @@ function RuleForm({ venueId, rule, onDone }: { venueId: string; rule: AccessRule
       </div>
       <DaysPicker legend="Days" days={days} onChange={setDays} />
       <div className="row-fields">
-        <Field label="From (optional)" type="time" value={from} onChange={setFrom} hint="Empty: all the shift hours" />
+        <Field label="From (optional)" type="time" value={from} onChange={setFrom} />
         <Field label="To (optional)" type="time" value={to} onChange={setTo} />
         <Check label="Hidden from guests" checked={hidden} onChange={setHidden} />
       </div>
+      <p className="muted setup-hint">Without From and To the rule offers every hour its days’ shifts run.</p>
       <div className="row-fields">
         <Check label="Own party sizes" checked={party} onChange={setParty} />
         {party && (

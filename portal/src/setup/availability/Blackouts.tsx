@@ -11,7 +11,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const pad = (n: number) => String(n).padStart(2, '0');
 const iso = (y: number, m: number, d: number) => `${y}-${pad(m + 1)}-${pad(d)}`;
 /** Day words for a `YYYY-MM-DD` (`20 June 2026`). */
-export const dayWords = (date: string) => `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`;
+const dayWords = (date: string) => `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`;
 
 function affects(b: Blackout) {
   const what = [b.affects_reservations && 'tables', b.affects_guestlist && 'guest list', b.affects_events && 'events'].filter(Boolean);
@@ -70,7 +70,7 @@ export function Blackouts({ venueId, today, canWrite }: { venueId: string; today
                   if (day === null) return <td key={i} />;
                   const date = iso(month.y, month.m, day);
                   const closed = on(date);
-                  const label = `${dayWords(date)}: ${closed.length ? `closed${closed[0].description ? ` (${closed[0].description})` : ''}` : 'open'}`;
+                  const label = `${dayWords(date)}${date === today ? ' (today)' : ''}: ${closed.length ? `closed${closed[0].description ? ` (${closed[0].description})` : ''}` : 'open'}`;
                   const content = (
                     <>
                       <span className="calendar__n">{day}</span>
@@ -81,7 +81,13 @@ export function Blackouts({ venueId, today, canWrite }: { venueId: string; today
                   return (
                     <td key={i}>
                       {canWrite ? (
-                        <button type="button" className={cls} aria-label={label} aria-pressed={picked === date} onClick={() => setPicked(date)}>
+                        <button
+                          type="button"
+                          className={cls}
+                          aria-label={label}
+                          aria-pressed={picked === date}
+                          onClick={() => setPicked(date)}
+                        >
                           {content}
                         </button>
                       ) : (
@@ -96,9 +102,7 @@ export function Blackouts({ venueId, today, canWrite }: { venueId: string; today
             ))}
           </tbody>
         </table>
-        {picked && (
-          <BlackoutForm key={picked} venueId={venueId} blackout={null} from={picked} onDone={() => setPicked(null)} />
-        )}
+        {picked && <BlackoutForm key={picked} venueId={venueId} blackout={null} from={picked} onDone={() => setPicked(null)} />}
       </section>
       <ItemList
         title="Blackouts"

@@ -57,9 +57,7 @@ export function Preview({ venueId, today }: { venueId: string; today: string }) 
             );
           })}
           {data.slots.length === 0 && !data.party_too_large && <p className="muted">No times on this date.</p>}
-          {free === 0 && data.next_available_dates.length > 0 && (
-            <p>Next dates with times: {data.next_available_dates.join(', ')}</p>
-          )}
+          {free === 0 && data.next_available_dates.length > 0 && <p>Next dates with times: {data.next_available_dates.join(', ')}</p>}
         </div>
       )}
     </section>

@@ -8,7 +8,7 @@ import { Check, Choice, DAY_NAMES, DaysPicker, type Day, Field, intOrNull, ItemL
 import { setupKey, usePaymentPolicies, useShifts, useTimePeriods, type Shift, type TimePeriod } from './data';
 
 /** When a shift runs, in words: `17:00–22:00`, `Dinner (17:00–22:00)` or `venue opening hours`. */
-export function shiftHours(shift: Shift, periods: TimePeriod[] | undefined): string {
+function shiftHours(shift: Shift, periods: TimePeriod[] | undefined): string {
   if (shift.time_type === 'custom') {
     const period = periods?.find((p) => p.id === shift.time_period_id);
     if (period) return `${period.name} (${period.time_from}–${period.time_to})`;
@@ -69,20 +69,20 @@ function ShiftForm({ venueId, shift, onDone }: { venueId: string; shift: Shift |
   const submit = () =>
     save.run(() => {
       const body = {
-      name,
-      days_of_week: days as Day[],
-      time_type: hours === 'venue' ? ('default' as const) : ('custom' as const),
-      time_period_id: hours === 'period' ? periodId || null : null,
-      time_from: hours === 'times' ? from : null,
-      time_to: hours === 'times' ? to : null,
-      schedule_start: scheduleStart || null,
-      schedule_end: scheduleEnd || null,
-      party_size_min: intOrNull(partyMin, 'Smallest party'),
-      party_size_max: intOrNull(partyMax, 'Largest party'),
-      duration_type: customStay ? ('custom' as const) : ('default' as const),
-      duration_minutes: customStay ? intOrNull(stay, 'Stay') : null,
-      payment_policy_id: policyId || null,
-    };
+        name,
+        days_of_week: days as Day[],
+        time_type: hours === 'venue' ? ('default' as const) : ('custom' as const),
+        time_period_id: hours === 'period' ? periodId || null : null,
+        time_from: hours === 'times' ? from : null,
+        time_to: hours === 'times' ? to : null,
+        schedule_start: scheduleStart || null,
+        schedule_end: scheduleEnd || null,
+        party_size_min: intOrNull(partyMin, 'Smallest party'),
+        party_size_max: intOrNull(partyMax, 'Largest party'),
+        duration_type: customStay ? ('custom' as const) : ('default' as const),
+        duration_minutes: customStay ? intOrNull(stay, 'Stay') : null,
+        payment_policy_id: policyId || null,
+      };
       return shift
         ? call(api.PUT('/api/my-venues/{venueId}/shifts/{id}', { params: { path: { venueId, id: shift.id } }, body }))
         : call(api.POST('/api/my-venues/{venueId}/shifts', { params: { path: { venueId } }, body }));

@@ -28,7 +28,8 @@ function shiftSpans(shift: Shift, periods: TimePeriod[]): Span[] | null {
 
 function intersect(a: Span[], b: Span[]): Span[] {
   const out: Span[] = [];
-  for (const [a0, a1] of a) for (const [b0, b1] of b) if (Math.max(a0, b0) < Math.min(a1, b1)) out.push([Math.max(a0, b0), Math.min(a1, b1)]);
+  for (const [a0, a1] of a)
+    for (const [b0, b1] of b) if (Math.max(a0, b0) < Math.min(a1, b1)) out.push([Math.max(a0, b0), Math.min(a1, b1)]);
   return merge(out);
 }
 
@@ -51,7 +52,7 @@ interface Row {
   rules: { name: string; spans: Span[] }[];
 }
 
-export function weekRows(shifts: Shift[], rules: AccessRule[], periods: TimePeriod[]): Row[] {
+function weekRows(shifts: Shift[], rules: AccessRule[], periods: TimePeriod[]): Row[] {
   return DAYS.map((day) => {
     const running = shifts
       .filter((s) => s.days_of_week.includes(day))
@@ -70,7 +71,7 @@ export function weekRows(shifts: Shift[], rules: AccessRule[], periods: TimePeri
 
 function Track({ bars }: { bars: { spans: Span[]; kind: string }[] }) {
   return (
-    <div className="week-track" aria-hidden="true">
+    <div className="week-track" aria-hidden="true" style={{ height: `${8 + bars.length * 9}px` }}>
       {[6, 12, 18].map((h) => (
         <span key={h} className="week-track__tick" style={{ left: `${(h / 24) * 100}%` }} />
       ))}
@@ -113,22 +114,26 @@ export function WeekView(props: { shifts: Shift[]; rules: AccessRule[]; periods:
               <tr key={row.day}>
                 <th scope="row">{DAY_NAMES[row.day]}</th>
                 <td>
-                  {row.shifts.length === 0
-                    ? <span className="muted">Closed</span>
-                    : row.shifts.map((s) => (
-                        <div key={s.name}>
-                          {s.name} {s.venueHours ? 'venue opening hours' : words(s.spans)}
-                        </div>
-                      ))}
+                  {row.shifts.length === 0 ? (
+                    <span className="muted">Closed</span>
+                  ) : (
+                    row.shifts.map((s) => (
+                      <div key={s.name}>
+                        {s.name} {s.venueHours ? 'venue opening hours' : words(s.spans)}
+                      </div>
+                    ))
+                  )}
                 </td>
                 <td>
-                  {row.rules.length === 0
-                    ? <span className="muted">Nothing</span>
-                    : row.rules.map((r) => (
-                        <div key={r.name}>
-                          {r.name} {words(r.spans)}
-                        </div>
-                      ))}
+                  {row.rules.length === 0 ? (
+                    <span className="muted">Nothing</span>
+                  ) : (
+                    row.rules.map((r) => (
+                      <div key={r.name}>
+                        {r.name} {words(r.spans)}
+                      </div>
+                    ))
+                  )}
                 </td>
                 <td className="week__track-cell">
                   <Track

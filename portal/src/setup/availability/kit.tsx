@@ -86,18 +86,13 @@ export function useSave(keys: QueryKey[]) {
 
 type InputProps = Omit<React.InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
 
-export function Field(props: { label: string; value: string; onChange: (value: string) => void; hint?: string; short?: boolean } & InputProps) {
-  const { label, value, onChange, hint, short, ...rest } = props;
+export function Field(props: { label: string; value: string; onChange: (value: string) => void; short?: boolean } & InputProps) {
+  const { label, value, onChange, short, ...rest } = props;
   const id = useId();
   return (
     <div className={short ? 'field field--short' : 'field'}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={hint ? `${id}-hint` : undefined} {...rest} />
-      {hint && (
-        <span id={`${id}-hint`} className="muted setup-hint">
-          {hint}
-        </span>
-      )}
+      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} {...rest} />
     </div>
   );
 }
@@ -141,7 +136,11 @@ export function DaysPicker(props: { legend: string; days: string[]; onChange: (d
           <input
             type="checkbox"
             checked={props.days.includes(day)}
-            onChange={(e) => props.onChange(e.target.checked ? DAYS.filter((d) => d === day || props.days.includes(d)) : props.days.filter((d) => d !== day))}
+            onChange={(e) =>
+              props.onChange(
+                e.target.checked ? DAYS.filter((d) => d === day || props.days.includes(d)) : props.days.filter((d) => d !== day),
+              )
+            }
           />
           <abbr title={DAY_NAMES[day]}>{day.slice(0, 1).toUpperCase() + day.slice(1)}</abbr>
         </label>
@@ -244,7 +243,12 @@ export function ItemList<T extends { id: string }>(props: {
                         type="button"
                         className="button button--danger"
                         disabled={save.busy}
-                        onClick={() => void save.run(() => props.remove(item), () => setConfirming(null))}
+                        onClick={() =>
+                          void save.run(
+                            () => props.remove(item),
+                            () => setConfirming(null),
+                          )
+                        }
                       >
                         Really delete {props.nameOf(item)}
                       </button>

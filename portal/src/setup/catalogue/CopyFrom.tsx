@@ -38,8 +38,11 @@ export function CopyFrom({ venueId }: { venueId: string }) {
     setDone(null);
     let copied = 0;
     const ok = await save.run(async () => {
-      copied = (await call(api.POST('/api/my-venues/{venueId}/copy-from', { params: { path: { venueId } }, body: { source_venue_id: source, scope } })))
-        .copied;
+      copied = (
+        await call(
+          api.POST('/api/my-venues/{venueId}/copy-from', { params: { path: { venueId } }, body: { source_venue_id: source, scope } }),
+        )
+      ).copied;
       await client.invalidateQueries({ queryKey: ['setup', venueId] });
     });
     setSure(false);

@@ -26,7 +26,9 @@ function TagKind({ venueId, kind, title, canWrite }: { venueId: string; kind: Ki
   const headingId = useId();
   const categories = catalogue.data ?? [];
   const flag = (name: string, key: 'allow_guest_select' | 'show_on_slip' | 'show_in_summary', value: boolean) =>
-    save.run(() => call(api.PATCH('/api/my-venues/{venueId}/tag-categories', { params: { path: { venueId } }, body: { kind, name, [key]: value } })));
+    save.run(() =>
+      call(api.PATCH('/api/my-venues/{venueId}/tag-categories', { params: { path: { venueId } }, body: { kind, name, [key]: value } })),
+    );
   const removeTag = (category: string, label: string) =>
     save.run(() => call(api.DELETE('/api/my-venues/{venueId}/tags', { params: { path: { venueId }, query: { kind, category, label } } })));
 
@@ -53,13 +55,21 @@ function TagKind({ venueId, kind, title, canWrite }: { venueId: string; kind: Ki
         {categories.map((category) => (
           <li key={category.name} className="setup-item">
             <div className="setup-item__main">
-              <strong>{category.name}</strong> <span className="muted">{category.scope === 'venue' ? 'this venue’s' : category.scope === 'account' ? 'account-wide' : 'standard'}</span>
+              <strong>{category.name}</strong>{' '}
+              <span className="muted">
+                {category.scope === 'venue' ? 'this venue’s' : category.scope === 'account' ? 'account-wide' : 'standard'}
+              </span>
               <ul className="tag-chips" aria-label={`Tags in ${category.name}`}>
                 {category.tags.map((tag) => (
                   <li key={tag.label} className="chip">
                     {tag.label}
                     {canWrite && tag.scope === 'venue' && (
-                      <button type="button" className="link" aria-label={`Remove tag ${tag.label}`} onClick={() => void removeTag(category.name, tag.label)}>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-label={`Remove tag ${tag.label}`}
+                        onClick={() => void removeTag(category.name, tag.label)}
+                      >
                         ×
                       </button>
                     )}
@@ -70,9 +80,17 @@ function TagKind({ venueId, kind, title, canWrite }: { venueId: string; kind: Ki
             {canWrite && (
               <fieldset className="setup-days">
                 <legend className="visually-hidden">{category.name} shows</legend>
-                <Check label="Guests pick" checked={category.allow_guest_select} onChange={(v) => void flag(category.name, 'allow_guest_select', v)} />
+                <Check
+                  label="Guests pick"
+                  checked={category.allow_guest_select}
+                  onChange={(v) => void flag(category.name, 'allow_guest_select', v)}
+                />
                 <Check label="On the slip" checked={category.show_on_slip} onChange={(v) => void flag(category.name, 'show_on_slip', v)} />
-                <Check label="In the summary" checked={category.show_in_summary} onChange={(v) => void flag(category.name, 'show_in_summary', v)} />
+                <Check
+                  label="In the summary"
+                  checked={category.show_in_summary}
+                  onChange={(v) => void flag(category.name, 'show_in_summary', v)}
+                />
               </fieldset>
             )}
           </li>
@@ -94,7 +112,13 @@ function TagForm(props: { venueId: string; kind: Kind; categories: string[]; onD
       submitText="Add tag"
       onSubmit={() =>
         void save.run(
-          () => call(api.POST('/api/my-venues/{venueId}/tags', { params: { path: { venueId: props.venueId } }, body: { kind: props.kind, category, label } })),
+          () =>
+            call(
+              api.POST('/api/my-venues/{venueId}/tags', {
+                params: { path: { venueId: props.venueId } },
+                body: { kind: props.kind, category, label },
+              }),
+            ),
           props.onDone,
         )
       }
@@ -119,7 +143,13 @@ function CategoryForm(props: { venueId: string; kind: Kind; onDone: () => void }
       submitText="Add category"
       onSubmit={() =>
         void save.run(
-          () => call(api.POST('/api/my-venues/{venueId}/tag-categories', { params: { path: { venueId: props.venueId } }, body: { kind: props.kind, name } })),
+          () =>
+            call(
+              api.POST('/api/my-venues/{venueId}/tag-categories', {
+                params: { path: { venueId: props.venueId } },
+                body: { kind: props.kind, name },
+              }),
+            ),
           props.onDone,
         )
       }
