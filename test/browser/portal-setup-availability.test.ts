@@ -159,6 +159,18 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
     await expect.poll(() => week.getByRole('row', { name: /Sunday/ }).textContent()).toContain('Morning tables 09:00–11:00');
   });
 
+  it('edits an access rule and keeps what the form does not show (seating, bundles, profile)', async () => {
+    const before = (await list<Rule & Record<string, unknown>>('access-rules')).find((r) => r.name === 'Dinner tables')!;
+    await page.getByRole('button', { name: 'Edit Dinner tables' }).click();
+    const f = form('Edit Dinner tables');
+    expect(await f.getByLabel('From (optional)').inputValue()).toBe('17:30');
+    await f.getByLabel('To (optional)').fill('22:30');
+    await f.getByRole('button', { name: 'Save access rule' }).click();
+    await f.waitFor({ state: 'detached' });
+    const after = (await list<Rule & Record<string, unknown>>('access-rules')).find((r) => r.name === 'Dinner tables')!;
+    expect(after).toEqual({ ...before, time_to: '22:30' });
+  });
+
   it('previews the times a guest would see, from the public availability', async () => {
     const tuesday = '2026-06-16';
     await page.getByLabel('Date', { exact: true }).fill(tuesday);

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import type { paths } from '../../api/schema';
 import { Check, Choice, DaysPicker, Field, intOrNull, ItemList, SetupForm, useSave, type Day } from './kit';
 import { setupKey, useAccessRules, usePaymentPolicies, usePricelists, type AccessRule } from './data';
 import { dayList } from './Shifts';
@@ -51,6 +52,7 @@ const UNITS = [
   ['months', 'months'],
 ] as const;
 type Unit = (typeof UNITS)[number][0];
+type RuleBody = paths['/api/my-venues/{venueId}/access-rules']['post']['requestBody']['content']['application/json'];
 
 function RuleForm({ venueId, rule, onDone }: { venueId: string; rule: AccessRule | null; onDone: () => void }) {
   const policies = usePaymentPolicies(venueId).data ?? [];
@@ -83,7 +85,11 @@ function RuleForm({ venueId, rule, onDone }: { venueId: string; rule: AccessRule
 
   const submit = () =>
     save.run(() => {
+      // PUT returns omitted fields to their defaults: what this form does not edit (seating, bundles,
+      // door pricing, profiles, image…) is sent back as it is.
+      const { id: _id, ...kept } = rule ?? { id: '' };
       const body = {
+        ...kept,
         name,
         rule_type: type as 'table' | 'guestlist',
         days_of_week: days as Day[],
@@ -110,9 +116,10 @@ function RuleForm({ venueId, rule, onDone }: { venueId: string; rule: AccessRule
         payment_policy_id: policyId || null,
         pricelist_id: pricelistId || null,
       };
+      const typed = body as RuleBody;
       return rule
-        ? call(api.PUT('/api/my-venues/{venueId}/access-rules/{id}', { params: { path: { venueId, id: rule.id } }, body }))
-        : call(api.POST('/api/my-venues/{venueId}/access-rules', { params: { path: { venueId } }, body }));
+        ? call(api.PUT('/api/my-venues/{venueId}/access-rules/{id}', { params: { path: { venueId, id: rule.id } }, body: typed }))
+        : call(api.POST('/api/my-venues/{venueId}/access-rules', { params: { path: { venueId } }, body: typed }));
     }, onDone);
 
   return (

@@ -82,6 +82,9 @@ function ShiftForm({ venueId, shift, onDone }: { venueId: string; shift: Shift |
         duration_type: customStay ? ('custom' as const) : ('default' as const),
         duration_minutes: customStay ? intOrNull(stay, 'Stay') : null,
         payment_policy_id: policyId || null,
+        // Not edited here; PUT would return them to "everywhere" if left out.
+        seating_area_ids: shift?.seating_area_ids ?? [],
+        table_ids: shift?.table_ids ?? [],
       };
       return shift
         ? call(api.PUT('/api/my-venues/{venueId}/shifts/{id}', { params: { path: { venueId, id: shift.id } }, body }))
