@@ -6,7 +6,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import type { paths } from '../../api/schema';
 import { ErrorNote, failureOf, Field } from './kit';
+
+type Answer = paths['/api/public/venues/{venueId}/availability']['get']['responses'][200]['content']['application/json'];
+
+/** The rules in the order of their first time of the day (a guest reads the day from morning on). */
+function byFirstTime(data: Answer) {
+  const first = (id: string) => data.slots.find((s) => s.access_rule_id === id)?.time ?? '99:99';
+  return [...data.rules].sort((a, b) => first(a.id).localeCompare(first(b.id)));
+}
 
 export function Preview({ venueId, today }: { venueId: string; today: string }) {
   const [party, setParty] = useState('2');
@@ -40,7 +49,7 @@ export function Preview({ venueId, today }: { venueId: string; today: string }) 
       </p>
       {data && (
         <div className="preview">
-          {data.rules.map((rule) => {
+          {byFirstTime(data).map((rule) => {
             const slots = data.slots.filter((s) => s.access_rule_id === rule.id);
             return (
               <div key={rule.id} className="preview__rule">

@@ -70,7 +70,7 @@ function Items({ venueId, bundle, canWrite }: { venueId: string; bundle: Bundle;
         {bundle.items.map((item) => (
           <li key={item.id}>
             {item.name} · {pounds(item.price)}
-            {item.max_qty ? ` · up to ${item.max_qty}` : ''}
+            {item.max_qty ? ` · up to ${item.max_qty}` : ''}{' '}
             {canWrite && (
               <button
                 type="button"
