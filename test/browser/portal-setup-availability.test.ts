@@ -38,6 +38,8 @@ interface Shift {
 }
 interface Rule {
   id: string;
+  bundles_enabled?: boolean;
+  bundle_ids?: string[];
   name: string;
   days_of_week: string[];
   time_from: string | null;
@@ -140,6 +142,8 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
     for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']) await f.getByRole('checkbox', { name: day }).check();
     await f.getByLabel('From (optional)').fill('07:30');
     await f.getByLabel('To (optional)').fill('11:00');
+    await f.getByRole('checkbox', { name: 'Offer bundles' }).check();
+    await f.getByRole('checkbox', { name: 'Celebration' }).check();
     await f.getByLabel('Payment policy').selectOption({ label: 'Breakfast deposit' });
     await expect.poll(() => f.textContent()).toContain('you get 50% back');
     await expectAccessible(page);
@@ -153,6 +157,8 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
       time_from: '07:30',
       time_to: '11:00',
       payment_policy_id: policy.id,
+      bundles_enabled: true,
+      bundle_ids: [expect.stringMatching(/./)],
     });
     const week = page.getByRole('table').first();
     await expect.poll(() => week.getByRole('row', { name: /Tuesday/ }).textContent()).toContain('Morning tables 07:30–10:30');
