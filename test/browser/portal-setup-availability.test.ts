@@ -225,6 +225,18 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
       .toBe('09:00');
   });
 
+  it('deletes the blackout after asking again; the day opens', async () => {
+    await page.getByRole('button', { name: 'Delete 20 June 2026' }).click();
+    await page.getByRole('button', { name: 'Really delete 20 June 2026' }).click();
+    await page.getByRole('button', { name: '20 June 2026: open' }).waitFor();
+    const blackouts = await list<{ description: string | null }>('blackouts');
+    expect(blackouts.some((b) => b.description === 'Private party')).toBe(false);
+    await page.getByLabel('Date', { exact: true }).fill('2026-06-20');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Times for Morning tables' }).getByRole('listitem').first().textContent())
+      .toMatch(/^09:00/);
+  });
+
   it('both pages at 820 px', async () => {
     const narrow = await openPortal(h, 820);
     await narrow.page.goto(`${h.origin}/app/setup/availability?venue=${h.venueId}`);
