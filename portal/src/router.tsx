@@ -68,8 +68,33 @@ const setupPayoutsRoute = createRoute({
   component: PayoutsPage,
 });
 
+// Availability and the catalogue.
+const AvailabilityPage = lazy(() => import('./setup/availability/AvailabilityPage'));
+const setupAvailabilityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/availability',
+  validateSearch: venueSearch,
+  component: AvailabilityPage,
+});
+const CataloguePage = lazy(() => import('./setup/catalogue/CataloguePage'));
+const setupCatalogueRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/catalogue',
+  validateSearch: venueSearch,
+  component: CataloguePage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute, setupRoute, setupVenueRoute, setupPayoutsRoute]),
+  routeTree: rootRoute.addChildren([
+    indexRoute,
+    floorRoute,
+    doorRoute,
+    setupRoute,
+    setupVenueRoute,
+    setupPayoutsRoute,
+    setupAvailabilityRoute,
+    setupCatalogueRoute,
+  ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
     <main className="page" id="main">

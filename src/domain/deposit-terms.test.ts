@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depositTerms, type TermsInput } from './deposit-terms.js';
+import { depositTerms, policyInWords, type TermsInput } from './deposit-terms.js';
 import { PAYMENT_POLICY_DEFAULTS } from './payment-policy.js';
 
 const base: TermsInput = {
@@ -74,5 +74,31 @@ describe('deposit terms in words', () => {
     });
     expect(terms.amount_pence).toBe(12500);
     expect(terms.deposit).toMatch(/^Your card is authorised for £125 \(£25 a guest × 5\)/);
+  });
+});
+
+describe('policyInWords: a policy as the guest reads it, before any booking', () => {
+  it.each([
+    [{}, null, 'You can cancel at any time before your booking.'],
+    [
+      {
+        deposit_type: 'deposit',
+        refund_type: 'partial',
+        refund_percent: 50,
+        cancel_type: 'cutoff',
+        cancel_cutoff_value: 1,
+        cancel_cutoff_unit: 'days',
+      },
+      'A deposit is paid when you book, to hold your table; extras you add are paid with it.',
+      'You can cancel up to 1 day before your booking, and you get 50% back; after that it cannot be cancelled.',
+    ],
+    [
+      { deposit_type: 'hold', refund_type: 'none', cancel_type: 'anytime' },
+      "Your card is authorised when you book, to hold your table; nothing is taken unless the venue's policy charges it (for example if you do not come).",
+      'You can cancel at any time before your booking, and the hold is not refunded.',
+    ],
+    [{ deposit_type: 'deposit', refund_type: 'full', cancel_type: 'never' }, expect.any(String), 'Bookings cannot be cancelled once made.'],
+  ] as const)('%o', (policy, deposit, cancellation) => {
+    expect(policyInWords({ ...PAYMENT_POLICY_DEFAULTS, ...policy })).toEqual({ deposit, cancellation });
   });
 });

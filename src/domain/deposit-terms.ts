@@ -38,27 +38,47 @@ export interface DepositTerms {
 
 const unitWords = (value: number, unit: string) => `${value} ${value === 1 ? unit.replace(/s$/, '') : unit}`;
 
+/** What is paid when booking, with the amount in words when it is known (`£40 (£20 a guest × 2)`). */
+function depositWords(mode: 'deposit' | 'hold' | null, amount: string): string | null {
+  if (mode === 'deposit')
+    return `A deposit${amount ? ` of ${amount}` : ''} is paid when you book, to hold your table; extras you add are paid with it.`;
+  if (mode === 'hold')
+    return `Your card is authorised${amount ? ` for ${amount}` : ''} when you book, to hold your table; nothing is taken unless the venue's policy charges it (for example if you do not come).`;
+  return null;
+}
+
+/** What cancelling gives back, as the end of a sentence ('' when nothing was paid). */
+function refundWords(policy: PaymentPolicyTerms, mode: 'deposit' | 'hold' | null): string {
+  if (!mode) return '';
+  if (policy.refund_type === 'none') return `the ${mode === 'hold' ? 'hold' : 'deposit'} is not refunded`;
+  return policy.refund_type === 'full' ? 'you get a full refund' : `you get ${policy.refund_percent}% back`;
+}
+
+/**
+ * A payment policy's terms in the words a guest reads (the booking-terms sentences without a booking's
+ * date or price), for operators choosing a policy: `deposit` null when nothing is paid up front.
+ */
+export function policyInWords(policy: PaymentPolicyTerms): { deposit: string | null; cancellation: string } {
+  const mode = depositRequirement(policy).mode;
+  const refund = refundWords(policy, mode);
+  const cancellation =
+    policy.cancel_type === 'never'
+      ? 'Bookings cannot be cancelled once made.'
+      : policy.cancel_type === 'cutoff'
+        ? `You can cancel up to ${unitWords(policy.cancel_cutoff_value, policy.cancel_cutoff_unit)} before your booking${refund ? `, and ${refund}` : ''}; after that it cannot be cancelled.`
+        : `You can cancel at any time before your booking${refund ? `, and ${refund}` : ''}.`;
+  return { deposit: depositWords(mode, ''), cancellation };
+}
+
 export function depositTerms(input: TermsInput): DepositTerms {
   const { policy } = input;
   const mode = depositRequirement(policy).mode;
   const amount = mode ? holdAmount({ pricePence: input.pricePerGuestPence, minCovers: input.minCovers, partySize: input.partySize }) : 0;
   const covers = Math.max(input.minCovers ?? 0, input.partySize);
   const each = input.pricePerGuestPence > 0 ? ` (${money(input.pricePerGuestPence)} a guest × ${covers})` : '';
-  const deposit =
-    mode === 'deposit'
-      ? `A deposit of ${money(amount)}${each} is paid when you book, to hold your table; extras you add are paid with it.`
-      : mode === 'hold'
-        ? `Your card is authorised for ${money(amount)}${each} when you book, to hold your table; nothing is taken unless the venue's policy charges it (for example if you do not come).`
-        : null;
+  const deposit = depositWords(mode, amount ? `${money(amount)}${each}` : '');
   const deadline = cancellationDeadline(policy, { date: input.date, time: input.time, timezone: input.timezone });
-  const refund =
-    !mode || policy.refund_type === 'none'
-      ? mode
-        ? `the ${mode === 'hold' ? 'hold' : 'deposit'} is not refunded`
-        : ''
-      : policy.refund_type === 'full'
-        ? 'you get a full refund'
-        : `you get ${policy.refund_percent}% back`;
+  const refund = refundWords(policy, mode);
   let cancellation: string;
   let cancellable = true;
   if (policy.cancel_type === 'never') {

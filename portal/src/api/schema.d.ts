@@ -17268,6 +17268,13 @@ export interface paths {
                                 cancel_type: string;
                                 created_at: string;
                                 deposit_type: string;
+                                /** @description extension: the terms in the words the booking-terms endpoint gives a guest, without a booking’s date or price */
+                                guest_terms: {
+                                    /** @description what cancelling refunds and until when */
+                                    cancellation: string;
+                                    /** @description what is paid when booking; null when nothing is */
+                                    deposit: string | null;
+                                };
                                 id: string;
                                 name: string;
                                 refund_percent: number;

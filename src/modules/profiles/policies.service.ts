@@ -6,6 +6,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { kyselyOf, withTransaction, type Conn } from '../../db/transaction.js';
+import { policyInWords } from '../../domain/deposit-terms.js';
 import { PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../domain/payment-policy.js';
 import { notFound } from '../../platform/errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -103,7 +104,10 @@ export function createPoliciesService(deps: { db: Db; clock: Clock; references: 
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map(toPaymentPolicy);
+      return rows.map((row) => {
+        const policy = toPaymentPolicy(row);
+        return { ...policy, guest_terms: policyInWords(policy) };
+      });
     },
 
     async createPaymentPolicy(venueId: string, body: PaymentPolicyBody): Promise<string> {

@@ -88,6 +88,7 @@ describe('payment policies', () => {
       cancel_cutoff_unit: 'hours',
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      guest_terms: { deposit: null, cancellation: 'You can cancel at any time before your booking.' },
     });
   });
 
@@ -106,6 +107,10 @@ describe('payment policies', () => {
 
     expect((await api.put(`/payment-policies/${id}`, { refund_percent: 25 })).json()).toEqual({ success: true });
     expect((await list()).find((p) => p.id === id)).toMatchObject({ ...body, refund_percent: 25 });
+    expect((await list()).find((p) => p.id === id)?.guest_terms).toEqual({
+      deposit: expect.stringMatching(/^Your card is authorised when you book/),
+      cancellation: 'You can cancel up to 2 days before your booking, and you get 25% back; after that it cannot be cancelled.',
+    });
 
     const policy = await loadPaymentPolicy(t.db.kysely, venueId, id);
     const booking = { date: '2026-07-20', time: '20:00', timezone: 'Europe/London' }; // 19:00Z; deadline 2026-07-18T19:00Z

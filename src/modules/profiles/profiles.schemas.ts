@@ -100,4 +100,11 @@ export const PaymentPolicy = Type.Object({
   cancel_cutoff_unit: Type.String(),
   created_at: Type.String(),
   updated_at: Type.String(),
+  guest_terms: Type.Object(
+    {
+      deposit: Nullable(Type.String({ description: 'what is paid when booking; null when nothing is' })),
+      cancellation: Type.String({ description: 'what cancelling refunds and until when' }),
+    },
+    { description: 'extension: the terms in the words the booking-terms endpoint gives a guest, without a booking’s date or price' },
+  ),
 });
