@@ -49,8 +49,20 @@ export const doorRoute = createRoute({
   component: DoorPage,
 });
 
+// The floorplan editor is set-up work: loaded when first opened.
+const FloorplanPage = lazy(() => import('./setup/floorplan/FloorplanPage'));
+export const floorplanRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/floorplan',
+  validateSearch: (search: Record<string, unknown>): { venue?: string; floor?: string } => ({
+    venue: text(search.venue),
+    floor: text(search.floor),
+  }),
+  component: FloorplanPage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute, floorplanRoute]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
     <main className="page" id="main">
