@@ -5,7 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumPresent, expectAccessible, openPortal, screenshot, signIn, staffBooking, startPortal, tableId, type PortalHarness } from './portal-harness.js';
+import {
+  chromiumPresent,
+  expectAccessible,
+  openPortal,
+  screenshot,
+  signIn,
+  staffBooking,
+  startPortal,
+  tableId,
+  type PortalHarness,
+} from './portal-harness.js';
 
 let h: PortalHarness;
 let page: Page;
@@ -67,7 +77,9 @@ describe.skipIf(!chromiumPresent)('the floorplan editor', () => {
     await page.getByRole('button', { name: 'New floor…' }).click();
     await page.getByRole('dialog').getByLabel('Floor name').fill('Mezzanine');
     await page.getByRole('button', { name: 'Add floor' }).click();
-    await expect.poll(() => page.getByRole('navigation', { name: 'Floors' }).getByRole('button', { name: 'Mezzanine' }).getAttribute('aria-current')).toBe('page');
+    await expect
+      .poll(() => page.getByRole('navigation', { name: 'Floors' }).getByRole('button', { name: 'Mezzanine' }).getAttribute('aria-current'))
+      .toBe('page');
     const floors = (await get<{ data: { id: string; name: string }[] }>('/floors')).data;
     floorId = floors.find((f) => f.name === 'Mezzanine')!.id;
     expect(page.url()).toContain(`floor=${floorId}`);
@@ -185,6 +197,26 @@ describe.skipIf(!chromiumPresent)('the floorplan editor', () => {
     const id = (await at('31'))!.id;
     const blocks = (await get<{ data: { table_id: string; reason: string }[] }>(`/tables/blocks?date=${h.today}`)).data;
     expect(blocks.filter((b) => b.table_id === id)).toHaveLength(1);
+  });
+
+  it('resizes a table by its corner and turns it with R', async () => {
+    const from = await canvasPoint(749, 439);
+    const to = await canvasPoint(789, 459);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up();
+    await saved();
+    await table('31').focus();
+    await page.keyboard.press('r');
+    await saved();
+    const item = (await get<{ canvas_data: Record<string, unknown>[] }>(`/floors/${floorId}`)).canvas_data.find(
+      (i) => i.tableNumber === '31',
+    );
+    expect(item).toMatchObject({ x: 650, y: 370, width: 140, height: 90, rotation: 15, maxCovers: 6 });
+    await expectAccessible(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'floorplan-table');
   });
 
   it('rolls back a deletion the server refuses, and says why', async () => {

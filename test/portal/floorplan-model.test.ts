@@ -161,13 +161,14 @@ describe('the save plan', () => {
     expect(plan.deleteTables).toEqual([]);
     expect(plan.areas).toEqual([{ areaId: 'area_a', keys: ['tbl_2'] }]);
     expect(plan.createCombos).toEqual([{ name: '1+2', tables: ['tbl_1', 'tbl_2'] }]);
-    learnIds({ ...after, tables: [...after.tables, { id: 'tbl_2b', table_number: '2', capacity: 6, min_covers: 2, seating_area_id: null }] }, doc, ids);
-    expect(ids.get('tbl_2')).toBe('tbl_2b');
-    // Read again, the table keeps the key the history knows it by.
-    const again = docFromServer(
-      { ...server(), tables: [server().tables[0], { ...server().tables[1], id: 'tbl_2b' }], combos: [] },
+    learnIds(
+      { ...after, tables: [...after.tables, { id: 'tbl_2b', table_number: '2', capacity: 6, min_covers: 2, seating_area_id: null }] },
+      doc,
       ids,
     );
+    expect(ids.get('tbl_2')).toBe('tbl_2b');
+    // Read again, the table keeps the key the history knows it by.
+    const again = docFromServer({ ...server(), tables: [server().tables[0], { ...server().tables[1], id: 'tbl_2b' }], combos: [] }, ids);
     expect(again.tables.map((t) => t.key)).toEqual(['tbl_1', 'tbl_2']);
   });
 });

@@ -17,10 +17,18 @@ export function Areas(props: { venueId: string; areas: { id: string; name: strin
           <li key={area.id}>
             <span>{area.name}</span>
             <span>
-              <Button className="button button--quiet" aria-label={`Rename area ${area.name}`} onPress={() => setOpen({ kind: 'rename', ...area })}>
+              <Button
+                className="button button--quiet"
+                aria-label={`Rename area ${area.name}`}
+                onPress={() => setOpen({ kind: 'rename', ...area })}
+              >
                 Rename
               </Button>
-              <Button className="button button--quiet" aria-label={`Delete area ${area.name}`} onPress={() => setOpen({ kind: 'delete', ...area })}>
+              <Button
+                className="button button--quiet"
+                aria-label={`Delete area ${area.name}`}
+                onPress={() => setOpen({ kind: 'delete', ...area })}
+              >
                 Delete
               </Button>
             </span>
@@ -50,7 +58,9 @@ export function Areas(props: { venueId: string; areas: { id: string; name: strin
           action="Rename"
           onClose={() => setOpen(null)}
           onSubmit={async (name) => {
-            await call(api.PUT('/api/my-venues/{venueId}/seating-areas/{id}', { params: { path: { ...path, id: open.id } }, body: { name } }));
+            await call(
+              api.PUT('/api/my-venues/{venueId}/seating-areas/{id}', { params: { path: { ...path, id: open.id } }, body: { name } }),
+            );
             await props.onChanged();
           }}
         />

@@ -6,6 +6,15 @@ import { api, call } from '../../api/client';
 
 const local = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const clock = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, timeStyle: 'short' }).format(new Date(iso));
+
+/** A block's period in venue time: the date once when it starts and ends on the same day. */
+function period(from: string, to: string, timeZone: string) {
+  const start = local(from, timeZone);
+  const end = local(to, timeZone);
+  const day = (text: string) => text.slice(0, text.lastIndexOf(','));
+  return day(start) === day(end) ? `${start}–${clock(to, timeZone)}` : `${start} – ${end}`;
+}
 
 export function Blocks(props: { venueId: string; timeZone: string; tableId: string; tableNumber: string }) {
   const client = useQueryClient();
@@ -56,9 +65,13 @@ export function Blocks(props: { venueId: string; timeZone: string; tableId: stri
         {mine.map((block) => (
           <li key={block.id}>
             <span>
-              {local(block.blocked_from, props.timeZone)} – {local(block.blocked_to, props.timeZone)}: {block.reason}
+              {period(block.blocked_from, block.blocked_to, props.timeZone)}: {block.reason}
             </span>
-            <Button className="button button--quiet" aria-label={`Remove the block from ${local(block.blocked_from, props.timeZone)}`} onPress={() => void remove(block.id)}>
+            <Button
+              className="button button--quiet"
+              aria-label={`Remove the block from ${local(block.blocked_from, props.timeZone)}`}
+              onPress={() => void remove(block.id)}
+            >
               Remove
             </Button>
           </li>
@@ -66,16 +79,14 @@ export function Blocks(props: { venueId: string; timeZone: string; tableId: stri
       </ul>
       {mine.length === 0 && <p className="muted">Not blocked.</p>}
       <form onSubmit={(e) => void add(e)}>
-        <div className="fp-pair">
-          <TextField className="field fp-field" value={from} onChange={setFrom} type="datetime-local">
-            <Label>Blocked from</Label>
-            <Input />
-          </TextField>
-          <TextField className="field fp-field" value={to} onChange={setTo} type="datetime-local">
-            <Label>Until</Label>
-            <Input />
-          </TextField>
-        </div>
+        <TextField className="field fp-field" value={from} onChange={setFrom} type="datetime-local">
+          <Label>Blocked from</Label>
+          <Input />
+        </TextField>
+        <TextField className="field fp-field" value={to} onChange={setTo} type="datetime-local">
+          <Label>Until</Label>
+          <Input />
+        </TextField>
         <TextField className="field fp-field" value={reason} onChange={setReason} maxLength={200}>
           <Label>Reason</Label>
           <Input placeholder="Venue Reserved" />

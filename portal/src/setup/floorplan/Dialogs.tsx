@@ -2,7 +2,14 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Dialog, Heading, Input, Label, Modal, ModalOverlay, TextField } from 'react-aria-components';
 
-export function NameDialog(props: { title: string; label: string; initial?: string; action: string; onSubmit: (name: string) => Promise<void>; onClose: () => void }) {
+export function NameDialog(props: {
+  title: string;
+  label: string;
+  initial?: string;
+  action: string;
+  onSubmit: (name: string) => Promise<void>;
+  onClose: () => void;
+}) {
   const [name, setName] = useState(props.initial ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -49,7 +56,13 @@ export function NameDialog(props: { title: string; label: string; initial?: stri
   );
 }
 
-export function ConfirmDialog(props: { title: string; text: string; action: string; onConfirm: () => Promise<void> | void; onClose: () => void }) {
+export function ConfirmDialog(props: {
+  title: string;
+  text: string;
+  action: string;
+  onConfirm: () => Promise<void> | void;
+  onClose: () => void;
+}) {
   const [error, setError] = useState<string | null>(null);
   async function confirm() {
     try {

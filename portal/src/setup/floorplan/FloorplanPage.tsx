@@ -71,7 +71,11 @@ export default function FloorplanPage() {
   }, [doc]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || (event.target as HTMLElement).closest('input, textarea, [role="dialog"], [role="alertdialog"]')) return;
+      if (
+        !(event.ctrlKey || event.metaKey) ||
+        (event.target as HTMLElement).closest('input, textarea, [role="dialog"], [role="alertdialog"]')
+      )
+        return;
       const key = event.key.toLowerCase();
       if (key === 'z' && event.shiftKey) redo();
       else if (key === 'z') undo();
@@ -82,6 +86,15 @@ export default function FloorplanPage() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [undo, redo]);
+
+  // Leaving the page with a change not yet saved asks first.
+  const { pending } = fp;
+  useEffect(() => {
+    if (!pending) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [pending]);
 
   const numbersElsewhere = useMemo(
     () => new Set((tables.data?.data ?? []).filter((t) => t.floor_id !== current?.id).map((t) => t.table_number)),
@@ -106,7 +119,7 @@ export default function FloorplanPage() {
   const oneId = one ? (tables.data?.data ?? []).find((t) => t.table_number === one.number && t.floor_id === current?.id)?.id : undefined;
 
   const status =
-    fp.status.state === 'error' ? null : fp.status.state === 'loading' ? 'Loading…' : fp.pending ? 'Saving…' : 'All changes saved';
+    fp.status.state === 'error' ? null : fp.status.state === 'loading' ? 'Loading…' : pending ? 'Saving…' : 'All changes saved';
 
   return (
     <main className="page fp" id="main">
@@ -133,7 +146,7 @@ export default function FloorplanPage() {
           venueId={venueId}
           floors={sorted}
           current={current}
-          onSwitch={(id) => void navigate({ search: (prev) => ({ ...prev, floor: id }) })}
+          onSwitch={(id) => void fp.flush().then(() => navigate({ search: (prev) => ({ ...prev, floor: id }) }))}
           onChanged={() => client.invalidateQueries({ queryKey: ['floorplan', venueId] })}
         />
       )}

@@ -14,7 +14,13 @@ interface Area {
 }
 
 /** A text field that keeps what is typed and applies it on leaving or Enter; `check` names what is wrong. */
-function DraftField(props: { label: string; value: string; type?: string; check: (value: string) => string | null; onCommit: (value: string) => void }) {
+function DraftField(props: {
+  label: string;
+  value: string;
+  type?: string;
+  check: (value: string) => string | null;
+  onCommit: (value: string) => void;
+}) {
   const [draft, setDraft] = useState(props.value);
   const [seen, setSeen] = useState(props.value);
   if (seen !== props.value) {
@@ -75,7 +81,12 @@ export function Inspector(props: {
       {table && (
         <section aria-labelledby="fp-table-heading">
           <h2 id="fp-table-heading">Table {table.number}</h2>
-          <DraftField label="Number" value={table.number} check={numberCheck} onCommit={(v) => props.onChange(table.key, { number: v.trim() })} />
+          <DraftField
+            label="Number"
+            value={table.number}
+            check={numberCheck}
+            onCommit={(v) => props.onChange(table.key, { number: v.trim() })}
+          />
           <div className="fp-pair">
             <DraftField
               label="Min seats"
@@ -148,10 +159,10 @@ export function Inspector(props: {
           <p className="fp-rotation">
             <span>Turned {table.rotation}°</span>
             <Button className="button" onPress={() => props.onChange(table.key, { rotation: rotate(table.rotation, -15) })}>
-              Turn left 15°
+              Turn left
             </Button>
             <Button className="button" onPress={() => props.onChange(table.key, { rotation: rotate(table.rotation, 15) })}>
-              Turn right 15°
+              Turn right
             </Button>
           </p>
           <Button className="button button--danger" onPress={() => props.onDelete(table.key)}>
@@ -188,7 +199,11 @@ export function Inspector(props: {
                 {combo.name} ({combo.tables.reduce((sum, key) => sum + (props.doc.tables.find((t) => t.key === key)?.maxCovers ?? 0), 0)}{' '}
                 seats)
               </span>
-              <Button className="button button--quiet" aria-label={`Remove combination ${combo.name}`} onPress={() => props.onRemoveCombo(index)}>
+              <Button
+                className="button button--quiet"
+                aria-label={`Remove combination ${combo.name}`}
+                onPress={() => props.onRemoveCombo(index)}
+              >
                 Remove
               </Button>
             </li>

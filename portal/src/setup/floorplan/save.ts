@@ -7,7 +7,9 @@ import { api, call } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { learnIds, type KeyIds, type PlanDoc, type SavePlan, type ServerFloor } from './model';
 
-type CanvasData = NonNullable<paths['/api/my-venues/{venueId}/floors/{id}']['put']['requestBody']>['content']['application/json']['canvas_data'];
+type CanvasData = NonNullable<
+  paths['/api/my-venues/{venueId}/floors/{id}']['put']['requestBody']
+>['content']['application/json']['canvas_data'];
 
 export async function loadFloor(venueId: string, floorId: string): Promise<ServerFloor> {
   const [floor, combos] = await Promise.all([

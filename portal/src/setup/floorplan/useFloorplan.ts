@@ -20,7 +20,6 @@ export function useFloorplan(venueId: string, floorId: string | undefined, onSav
   const server = useRef<ServerFloor | null>(null);
   const ids = useRef<KeyIds>(new Map());
   const saved = useRef<PlanDoc>(EMPTY);
-  const saving = useRef(false);
   const latest = useRef(history.present);
   latest.current = history.present;
   const [round, setRound] = useState(0);
@@ -46,36 +45,48 @@ export function useFloorplan(venueId: string, floorId: string | undefined, onSav
     };
   }, [venueId, floorId]);
 
-  const save = useCallback(async () => {
-    if (!floorId || !server.current || saving.current || latest.current === saved.current) return;
-    saving.current = true;
-    setStatus({ state: 'saving' });
+  const inFlight = useRef<Promise<void> | null>(null);
+  const save = useCallback((): Promise<void> => {
+    if (inFlight.current) return inFlight.current;
+    if (!floorId || !server.current || latest.current === saved.current) return Promise.resolve();
+    const base = server.current;
     const doc = latest.current;
-    try {
-      await runPlan(venueId, floorId, planSave(server.current, doc, ids.current), doc, ids.current);
-      server.current = await loadFloor(venueId, floorId);
-      learnIds(server.current, doc, ids.current);
-      saved.current = doc;
-      setStatus({ state: 'saved' });
-      onSaved();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+    setStatus({ state: 'saving' });
+    inFlight.current = (async () => {
       try {
+        await runPlan(venueId, floorId, planSave(base, doc, ids.current), doc, ids.current);
         server.current = await loadFloor(venueId, floorId);
-        const back = docFromServer(server.current, ids.current);
-        saved.current = back;
-        dispatch({ type: 'rollback', present: back });
-      } catch {
-        // The server cannot be read either: the document stays, and the next change tries again.
+        learnIds(server.current, doc, ids.current);
+        saved.current = doc;
+        setStatus({ state: 'saved' });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        try {
+          server.current = await loadFloor(venueId, floorId);
+          const back = docFromServer(server.current, ids.current);
+          saved.current = back;
+          latest.current = back;
+          dispatch({ type: 'rollback', present: back });
+        } catch (reload) {
+          // The server cannot be read either: the document stays, and the next change tries again.
+          console.warn('the floor could not be read after a refused save', reload);
+        }
+        setStatus({ state: 'error', message: `Not saved: ${message}. The floor shows what is saved.` });
+      } finally {
+        onSaved();
+        inFlight.current = null;
+        // Changes made while saving are saved next.
+        setRound((n) => n + 1);
       }
-      setStatus({ state: 'error', message: `Not saved: ${message}. The floor shows what is saved.` });
-      onSaved();
-    } finally {
-      saving.current = false;
-      // Changes made while saving are saved next.
-      setRound((n) => n + 1);
-    }
+    })();
+    return inFlight.current;
   }, [venueId, floorId, onSaved]);
+
+  /** Saves what is waiting now (before the editor leaves the floor). */
+  const flush = useCallback(async () => {
+    await inFlight.current;
+    await save();
+  }, [save]);
 
   useEffect(() => {
     if (history.present === saved.current) return;
@@ -88,10 +99,11 @@ export function useFloorplan(venueId: string, floorId: string | undefined, onSav
     canUndo: history.past.length > 0,
     canRedo: history.future.length > 0,
     status,
-    /** Every number in use at the venue is checked by the caller; this one applies an edit. */
+    /** Applies an edit (the caller has checked it: numbers, seats). */
     change: useCallback((next: PlanDoc) => dispatch({ type: 'do', next }), []),
     undo: useCallback(() => dispatch({ type: 'undo' }), []),
     redo: useCallback(() => dispatch({ type: 'redo' }), []),
+    flush,
     /** Whether the document differs from what the server holds. */
     pending: history.present !== saved.current || status.state === 'saving',
   };
