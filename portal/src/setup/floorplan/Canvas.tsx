@@ -88,13 +88,16 @@ export function Canvas(props: {
     }
   };
 
+  // Tables placed beyond the usual canvas (by another editor) stay in view.
+  const width = Math.max(CANVAS.width, ...props.doc.tables.map((t) => t.x + t.width + GRID * 2));
+  const height = Math.max(CANVAS.height, ...props.doc.tables.map((t) => t.y + t.height + GRID * 2));
   const byKey = new Map(props.doc.tables.map((t) => [t.key, drag?.key === t.key ? { ...t, ...shown(t, drag, props.snapping) } : t]));
 
   return (
     <svg
       ref={svg}
       className={`fp-canvas${props.placing ? ' fp-canvas--placing' : ''}`}
-      viewBox={`0 0 ${CANVAS.width} ${CANVAS.height}`}
+      viewBox={`0 0 ${width} ${height}`}
       role="group"
       aria-label="Floor plan editor"
       aria-describedby="fp-keys"
@@ -114,7 +117,7 @@ export function Canvas(props: {
           <path d={`M ${GRID * 5} 0 L 0 0 0 ${GRID * 5}`} fill="none" className="fp-grid-line" />
         </pattern>
       </defs>
-      <rect className="fp-grid" width={CANVAS.width} height={CANVAS.height} fill="url(#fp-grid)" />
+      <rect className="fp-grid" width={width} height={height} fill="url(#fp-grid)" />
       {props.doc.decor.map((item, i) =>
         typeof item.text === 'string' && typeof item.x === 'number' && typeof item.y === 'number' ? (
           <text key={i} x={item.x} y={item.y + 14} className="fp-label" aria-hidden="true">

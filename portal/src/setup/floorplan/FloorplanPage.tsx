@@ -5,7 +5,7 @@
  * (Ctrl+Z, Ctrl+Shift+Z).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, ToggleButton } from 'react-aria-components';
 import { api, call } from '../../api/client';
@@ -140,7 +140,15 @@ export default function FloorplanPage() {
           {floors.error.message}
         </p>
       )}
-      {!writable && <p className="notice">You may look at the floor plan; changing it needs the tables permission.</p>}
+      {!writable && (
+        <p className="notice">
+          Changing the floor plan needs the tables permission; the{' '}
+          <Link to="/floor" search={{ venue: venueId, view: 'floor' }}>
+            reservation floor
+          </Link>{' '}
+          shows it.
+        </p>
+      )}
       {writable && (
         <FloorBar
           venueId={venueId}

@@ -4,13 +4,10 @@
  */
 export const GRID = 10;
 /** Arrow keys move a table one grid step; with Shift, five. */
-export const STEP = GRID;
-export const BIG_STEP = GRID * 5;
+const BIG_STEP = GRID * 5;
 export const MIN_SIDE = 40;
 export const MAX_SIDE = 400;
 export const CANVAS = { width: 1200, height: 800 };
-
-export type Shape = 'rect' | 'round';
 
 export const isRound = (shape: string | null | undefined) => shape === 'round' || shape === 'circle';
 
@@ -29,7 +26,7 @@ export function place(x: number, y: number, width: number, height: number, snapp
 
 /** The change an arrow key makes, or null for any other key. */
 export function arrowDelta(key: string, shift: boolean): { dx: number; dy: number } | null {
-  const step = shift ? BIG_STEP : STEP;
+  const step = shift ? BIG_STEP : GRID;
   switch (key) {
     case 'ArrowLeft':
       return { dx: -step, dy: 0 };
