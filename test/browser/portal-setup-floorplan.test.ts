@@ -48,8 +48,9 @@ async function saved() {
 }
 const table = (number: string) => page.getByRole('button', { name: new RegExp(`^Table ${number},`) });
 
-/** The screen point of a point of the canvas (the SVG is scaled to its box). */
+/** The screen point of a point of the canvas (the SVG is scaled to its box), with the page scrolled to the top. */
 async function canvasPoint(x: number, y: number) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   const box = (await page.getByRole('group', { name: 'Floor plan editor' }).boundingBox())!;
   const scale = box.width / 1200;
   return { x: box.x + x * scale, y: box.y + y * scale };
@@ -163,7 +164,21 @@ describe.skipIf(!chromiumPresent)('the floorplan editor', () => {
     expect((await combos()).filter((c) => c.name === '28+29')).toHaveLength(1);
   });
 
-  it('deletes a table after confirmation, and undo draws it again', async () => {
+  it('combines two tables selected by Shift-click', async () => {
+    const a = await canvasPoint(210, 75);
+    const b = await canvasPoint(700, 405);
+    await page.mouse.click(a.x, a.y);
+    await page.keyboard.down('Shift');
+    await page.mouse.click(b.x, b.y);
+    await page.keyboard.up('Shift');
+    await expect.poll(() => page.getByLabel('Combination name').inputValue()).toBe('29+30');
+    await page.getByRole('button', { name: 'Combine' }).click();
+    await saved();
+    const ids = [(await at('29'))!.id, (await at('30'))!.id].sort();
+    expect([...(await combos()).find((c) => c.name === '29+30')!.table_ids].sort()).toEqual(ids);
+  });
+
+  it('deletes a table after confirmation, and undo draws it again with its combination', async () => {
     await table('30').focus();
     await page.keyboard.press('Delete');
     const dialog = page.getByRole('alertdialog');
@@ -171,10 +186,13 @@ describe.skipIf(!chromiumPresent)('the floorplan editor', () => {
     await saved();
     expect((await floorTables()).map((t) => t.table_number)).toEqual(['28', '29']);
     expect((await get<{ data: { table_number: string }[] }>('/tables')).data.some((t) => t.table_number === '30')).toBe(false);
+    expect((await combos()).some((c) => c.name === '29+30')).toBe(false);
 
     await page.getByRole('button', { name: 'Undo' }).click();
     await saved();
-    expect(await at('30')).toMatchObject({ x: 650, y: 370 });
+    const back = await at('30');
+    expect(back).toMatchObject({ x: 650, y: 370 });
+    expect([...(await combos()).find((c) => c.name === '29+30')!.table_ids].sort()).toEqual([(await at('29'))!.id, back!.id].sort());
   });
 
   it('edits the selected table’s number and seats, and blocks it for a time', async () => {
