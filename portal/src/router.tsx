@@ -84,6 +84,18 @@ const setupCatalogueRoute = createRoute({
   component: CataloguePage,
 });
 
+// The floorplan editor is set-up work: loaded when first opened.
+const FloorplanPage = lazy(() => import('./setup/floorplan/FloorplanPage'));
+export const floorplanRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/floorplan',
+  validateSearch: (search: Record<string, unknown>): { venue?: string; floor?: string } => ({
+    venue: text(search.venue),
+    floor: text(search.floor),
+  }),
+  component: FloorplanPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -94,6 +106,7 @@ export const router = createRouter({
     setupPayoutsRoute,
     setupAvailabilityRoute,
     setupCatalogueRoute,
+    floorplanRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
