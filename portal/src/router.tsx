@@ -49,8 +49,17 @@ export const doorRoute = createRoute({
   component: DoorPage,
 });
 
+// Branding and widgets: colours, logo, custom CSS, the live widget preview and the embed snippets.
+const BrandingPage = lazy(() => import('./setup/branding/BrandingPage'));
+const setupBrandingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/branding',
+  validateSearch: (search: Record<string, unknown>): { venue?: string } => ({ venue: text(search.venue) }),
+  component: BrandingPage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, floorRoute, doorRoute, setupBrandingRoute]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
     <main className="page" id="main">
