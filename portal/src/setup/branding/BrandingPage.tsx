@@ -90,7 +90,12 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
       await call(
         api.PUT('/api/my-venues/{venueId}/branding', {
           params: { path: { venueId } },
-          body: { accent_color: look.accent_color, bg_color: look.bg_color, text_color: look.text_color, font_key: look.font_key },
+          body: {
+            accent_color: look.accent_color,
+            bg_color: look.bg_color,
+            text_color: look.text_color,
+            font_key: FONTS.find((f) => f.key === look.font_key)?.key,
+          },
         }),
       );
     } catch (caught) {
@@ -99,7 +104,9 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
       return;
     }
     try {
-      await call(api.PUT('/api/my-venues/{venueId}/widget-theme', { params: { path: { venueId } }, body: { custom_css: look.custom_css } }));
+      await call(
+        api.PUT('/api/my-venues/{venueId}/widget-theme', { params: { path: { venueId } }, body: { custom_css: look.custom_css } }),
+      );
       setSavedNote('Saved: the widgets show the new look now.');
     } catch (caught) {
       setCssProblem(problemOf(caught));
@@ -121,7 +128,9 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
         <h1>
           Branding and widgets <span className="muted">· {venueName}</span>
         </h1>
-        <p className="muted">How the booking, events and gift voucher widgets look on your site, which are on, and the code to embed them.</p>
+        <p className="muted">
+          How the booking, events and gift voucher widgets look on your site, which are on, and the code to embed them.
+        </p>
       </header>
 
       <div className="branding__columns">
@@ -162,7 +171,7 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
               </fieldset>
               <div aria-live="polite">
                 {weak.length > 0 ? (
-                  <div className="notice notice--warn" role="status">
+                  <div className="notice notice--warn">
                     <strong>
                       <span aria-hidden="true">⚠ </span>Low contrast:
                     </strong>{' '}
@@ -204,6 +213,8 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
                 onChange={(value) => set({ custom_css: value })}
                 isDisabled={!writable}
                 isInvalid={Boolean(cssProblem)}
+                // The server's refusal marks the field; it must not block the next save in the browser.
+                validationBehavior="aria"
               >
                 <Label>Custom CSS</Label>
                 <TextArea rows={6} spellCheck={false} aria-describedby="css-hint css-problem" />
@@ -299,7 +310,9 @@ function WidgetSwitches(props: { venueId: string; settings: WidgetSettings; writ
                   <span className="switch__thumb" />
                 </span>
                 <span>{label} widget</span>
-                <span className={on ? 'switch__state switch__state--on' : 'switch__state'} aria-hidden="true">{on ? 'On' : 'Off'}</span>
+                <span className={on ? 'switch__state switch__state--on' : 'switch__state'} aria-hidden="true">
+                  {on ? 'On' : 'Off'}
+                </span>
               </Switch>
               {key === 'vouchers' && !settings.vouchers_enabled && (
                 <span className="muted switch__hint">Gift vouchers are off in the voucher settings: turn them on first.</span>

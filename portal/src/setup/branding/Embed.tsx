@@ -29,7 +29,12 @@ function Snippet({ id, label, hint, code }: { id: string; label: string; hint: s
         <span className="muted" id={`${id}-hint`}>
           {hint}
         </span>
-        <TextArea rows={code.split('\n').length + 2} spellCheck={false} className="snippet__code" aria-describedby={`${id}-hint`} />
+        <TextArea
+          rows={Math.min(8, Math.max(3, Math.ceil(code.length / 64)))}
+          spellCheck={false}
+          className="snippet__code"
+          aria-describedby={`${id}-hint`}
+        />
       </TextField>
       <div className="snippet__actions">
         <Button className="button" onPress={() => void copy()} aria-describedby={`${id}-copied`}>

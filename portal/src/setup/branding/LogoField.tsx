@@ -27,6 +27,8 @@ export function LogoField(props: {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [note, setNote] = useState('');
+  // Bumped after an upload: a fresh file input, so the uploaded file is not still shown as chosen.
+  const [inputKey, setInputKey] = useState(0);
 
   useEffect(() => {
     if (!chosen) return setShown(null);
@@ -51,6 +53,7 @@ export function LogoField(props: {
       await call(api.POST('/api/my-venues/{venueId}/branding-logo', { params: { path: { venueId: props.venueId } }, body: { data } }));
       await client.invalidateQueries({ queryKey: ['branding', props.venueId] });
       setChosen(null);
+      setInputKey((n) => n + 1);
       setNote('Logo uploaded: the widgets show it now.');
       props.onUploaded();
     } catch (caught) {
@@ -81,6 +84,7 @@ export function LogoField(props: {
           <div className="field">
             <label htmlFor="logo-file">Choose a logo</label>
             <input
+              key={inputKey}
               id="logo-file"
               type="file"
               accept="image/png,image/jpeg,image/webp,image/gif"
@@ -102,9 +106,7 @@ export function LogoField(props: {
           </Button>
         </div>
       </div>
-      {props.widgetLogo && (
-        <p className="notice">This widget has a logo of its own, which it shows instead of the brand logo.</p>
-      )}
+      {props.widgetLogo && <p className="notice">This widget has a logo of its own, which it shows instead of the brand logo.</p>}
       <ProblemText problem={problem} />
       <p role="status" className="branding__status">
         {note}

@@ -56,12 +56,7 @@ export function Preview(props: {
   return (
     <section className="panel branding__section" aria-labelledby="preview-title">
       <h2 id="preview-title">Preview</h2>
-      <RadioGroup
-        className="preview__kinds"
-        orientation="horizontal"
-        value={props.kind}
-        onChange={(value) => props.onKind(value as Kind)}
-      >
+      <RadioGroup className="preview__kinds" orientation="horizontal" value={props.kind} onChange={(value) => props.onKind(value as Kind)}>
         <Label className="branding__label">Widget</Label>
         <div className="segmented">
           {KINDS.map((k) => (

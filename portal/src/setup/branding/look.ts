@@ -79,5 +79,6 @@ export function themeCss(look: Look, width: string): string {
     `body { --mw-width: var(--mw-width-${/^[a-z]+$/.test(width) ? width : 'medium'}); }`,
     '/* venue custom CSS */',
     look.custom_css,
+    '',
   ].join('\n');
 }
