@@ -131,6 +131,9 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
         <p className="muted">
           How the booking, events and gift voucher widgets look on your site, which are on, and the code to embed them.
         </p>
+        {!writable && (
+          <p className="notice">Your role may look at these settings but not change them (it lacks Branding and widgets: write).</p>
+        )}
       </header>
 
       <div className="branding__columns">

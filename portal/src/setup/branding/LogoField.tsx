@@ -13,6 +13,15 @@ const readAsDataUrl = (file: File) =>
     reader.readAsDataURL(file);
   });
 
+/**
+ * An upload's address on this origin: the API names uploads under the public base URL, which may be
+ * another host than the one serving the portal (whose policy loads images from itself only).
+ */
+function local(url: string): string {
+  const parsed = new URL(url, window.location.href);
+  return parsed.pathname.startsWith('/uploads/') ? parsed.pathname : url;
+}
+
 export function LogoField(props: {
   venueId: string;
   logoUrl: string | null;
@@ -68,7 +77,7 @@ export function LogoField(props: {
       <div className="logo">
         <figure className="logo__figure">
           {props.logoUrl ? (
-            <img src={props.logoUrl} alt="Current logo" width={72} height={72} />
+            <img src={local(props.logoUrl)} alt="Current logo" width={72} height={72} />
           ) : (
             <span className="logo__empty">None</span>
           )}
