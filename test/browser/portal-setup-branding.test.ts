@@ -2,8 +2,9 @@
  * Branding and widgets in the portal (/app/setup/branding): the manager sets the colours (past a contrast
  * warning), the custom CSS (past the server's refusal) and a logo, and sees each in the live preview of the
  * real widget page; switches the bookings widget off and on; copies the script embed; and the copied
- * snippet, pasted into a page of another origin, books a table. Each step is checked through the API, with
- * axe and screenshots at 1280 and 820 px.
+ * snippet, pasted into a page of another origin, books a table. The vouchers widget cannot be switched on
+ * while gift vouchers are off, and the screen says why. Each step is checked through the API, with axe and
+ * screenshots at 1280 and 820 px.
  */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -255,6 +256,29 @@ ${hostBody}
       .waitFor();
     await expectAccessible(page);
     await shoot(page);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('says in words why the vouchers widget cannot be switched on while gift vouchers are off', async () => {
+    for (const [url, body] of [
+      ['/widget-settings/vouchers', { enabled: false }],
+      ['/voucher-settings', { enabled: false }],
+    ] as const) {
+      const res = await h.t.app.inject({ method: 'PUT', url: `/api/my-venues/${h.venueId}${url}`, headers: h.staff, payload: body });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const { page, problems } = await openBranding(820);
+    await page.getByText('Gift vouchers are off in the voucher settings: turn them on first.').waitFor();
+    await page.getByRole('radiogroup', { name: 'Widget' }).getByText('Gift vouchers', { exact: true }).click();
+    await page.getByText('The gift vouchers widget is off, so guests see a closed page.').waitFor();
+    const vouchers = page.getByRole('switch', { name: 'Gift vouchers widget' });
+    await vouchers.focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('alert').filter({ hasText: 'Gift vouchers are turned off for this venue' }).waitFor();
+    expect(await vouchers.isChecked()).toBe(false);
+    expect((await widgetsNow()).data.vouchers.enabled).toBe(false);
+    await expectAccessible(page);
     expect(problems).toEqual([]);
     await page.context().close();
   });
