@@ -96,6 +96,15 @@ export const floorplanRoute = createRoute({
   component: FloorplanPage,
 });
 
+// Branding and widgets: colours, logo, custom CSS, the live widget preview and the embed snippets.
+const BrandingPage = lazy(() => import('./setup/branding/BrandingPage'));
+const setupBrandingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup/branding',
+  validateSearch: venueSearch,
+  component: BrandingPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -107,6 +116,7 @@ export const router = createRouter({
     setupAvailabilityRoute,
     setupCatalogueRoute,
     floorplanRoute,
+    setupBrandingRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
