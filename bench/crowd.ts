@@ -148,7 +148,8 @@ export interface CrowdSetup {
 /** The three venues' worth of set-up through the API: the crowd venue, the drop venue and an event on sale at the drop venue. */
 export async function seedCrowd(base: string, token: string, today: string): Promise<CrowdSetup> {
   const crowd = await tableVenue(base, token, 'Crowd Canteen', CROWD_TABLES, 4, '12:00', '22:00');
-  const drop = await tableVenue(base, token, 'Drop Dining', DROP_TABLES, 2, DROP_TIMES[0], DROP_TIMES.at(-1)!);
+  // The rule's last start is before its end time: 22:00 is the last sitting.
+  const drop = await tableVenue(base, token, 'Drop Dining', DROP_TABLES, 2, DROP_TIMES[0], '22:15');
   const http = api(base, token);
   const eventId = await http.id('/api/my-events', {
     venue_id: drop.venueId,
