@@ -13,6 +13,7 @@
  * Each prints its figures with its target and whether it was met. The venues are made through the
  * server's API as the Owner; the checks read the database directly.
  */
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/connect.js';
 import { addDays } from '../src/domain/venue-time.js';
@@ -100,6 +101,24 @@ function statuses(answers: readonly Answer[]): string {
   return counts.size === 0 ? 'none' : [...counts].map(([status, n]) => `${status} ×${n}`).join(', ');
 }
 
+/** A process's CPU time so far (user + system), in ms, from /proc (NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The server's CPU time per answer over `run`, e.g. `1.9 ms CPU per answer`. */
+async function withCpu<T extends { answers: readonly Answer[] }>(pid: number, run: () => Promise<T>): Promise<T & { cpu: string }> {
+  const before = cpuMs(pid);
+  const result = await run();
+  const per = (cpuMs(pid) - before) / Math.max(1, result.answers.length);
+  return { ...result, cpu: Number.isNaN(per) ? 'n/a' : `${per.toFixed(2)} ms server CPU per answer` };
+}
+
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
@@ -174,6 +193,8 @@ export interface CrowdContext {
   seconds: number;
   engine: 'sqlite' | 'postgres';
   setup: CrowdSetup;
+  /** The server's process, whose CPU time each scenario reads (Linux). */
+  pid: number;
   /** The neighbours' requests: cached availability of another venue, and the Owner's /me. */
   neighbours: { name: string; call: Call }[];
 }
@@ -203,7 +224,9 @@ async function crowdScenario(ctx: CrowdContext): Promise<Target[]> {
       body: bookBody(ruleId, date, clock(12 * 60 + 15 * (start % starts)), n),
     };
   };
-  const run = await drive({ base: ctx.base, connections: CROWD_CONNECTIONS, durationMs: ctx.seconds * 1000, call, keepBodies: true });
+  const run = await withCpu(ctx.pid, () =>
+    drive({ base: ctx.base, connections: CROWD_CONNECTIONS, durationMs: ctx.seconds * 1000, call, keepBodies: true }),
+  );
   const refused = run.answers.find((a) => a.status !== 200);
   if (refused) console.log(`  (first refusal: ${refused.status} ${refused.body?.slice(0, 200)})`);
   const ok = run.answers.filter((a) => a.status === 200);
@@ -213,6 +236,7 @@ async function crowdScenario(ctx: CrowdContext): Promise<Target[]> {
   printTable(`crowd: ${CROWD_CONNECTIONS} connections booking distinct free slots for ${ctx.seconds} s`, [
     ['bookings', `${ok.length} (${rate.toFixed(0)}/s), other answers: ${statuses(run.answers)}`],
     ['latency', `p50 ${ms(quantile(run.answers, 0.5))}, p99 ${ms(p99)}`],
+    ['cost', run.cpu],
     ['double bookings', String(await doubleBookings(ctx.db, venueId))],
   ]);
   return [
@@ -233,22 +257,25 @@ interface DropOutcome {
   other: Answer[];
   fullAfterMs: number;
   withAlternatives: number;
+  cpu: string;
 }
 
 /** One drop: DROP_GUESTS guests at once for the four sittings of `date`. */
 async function drop(ctx: CrowdContext, date: string, round = 0): Promise<DropOutcome> {
   const { venueId, ruleId } = ctx.setup.drop;
-  const run = await drive({
-    base: ctx.base,
-    connections: RUSH_CONNECTIONS,
-    total: DROP_GUESTS,
-    keepBodies: true,
-    call: (n) => ({
-      method: 'POST',
-      path: `/api/public/venues/${venueId}/book`,
-      body: bookBody(ruleId, date, DROP_TIMES[n % DROP_TIMES.length], round * DROP_GUESTS + n),
+  const run = await withCpu(ctx.pid, () =>
+    drive({
+      base: ctx.base,
+      connections: RUSH_CONNECTIONS,
+      total: DROP_GUESTS,
+      keepBodies: true,
+      call: (n) => ({
+        method: 'POST',
+        path: `/api/public/venues/${venueId}/book`,
+        body: bookBody(ruleId, date, DROP_TIMES[n % DROP_TIMES.length], round * DROP_GUESTS + n),
+      }),
     }),
-  });
+  );
   const booked = run.answers.filter((a) => a.status === 200);
   const refused = run.answers.filter((a) => a.status === 409);
   const other = run.answers.filter((a) => a.status !== 200 && a.status !== 409);
@@ -256,6 +283,7 @@ async function drop(ctx: CrowdContext, date: string, round = 0): Promise<DropOut
     booked,
     refused,
     other,
+    cpu: run.cpu,
     fullAfterMs: Math.max(0, ...booked.map((a) => a.at)),
     withAlternatives: refused.filter(refusedWithAlternatives).length,
   };
@@ -279,6 +307,7 @@ async function dropScenario(ctx: CrowdContext, date: string, label: string): Pro
     ],
     ['other answers', statuses(outcome.other)],
     ['venue full after', ms(outcome.fullAfterMs)],
+    ['cost', outcome.cpu],
     ['double bookings', String(doubles)],
   ]);
   return [
@@ -302,21 +331,23 @@ async function dropScenario(ctx: CrowdContext, date: string, label: string): Pro
 async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
   const { eventId, ticketTypeId } = ctx.setup.event;
   const quantities = [2, 4, 1, 3];
-  const run = await drive({
-    base: ctx.base,
-    connections: RUSH_CONNECTIONS,
-    total: ONSALE_ATTEMPTS,
-    call: (n) => ({
-      method: 'POST',
-      path: `/api/public/events/${eventId}/create-intent`,
-      body: JSON.stringify({
-        selection: { kind: 'ticket', ticket_type_id: ticketTypeId, quantity: quantities[n % quantities.length] },
-        guest_name: `Fan ${n}`,
-        guest_email: `fan-${n}@example.test`,
-        turnstile_token: 'bench',
+  const run = await withCpu(ctx.pid, () =>
+    drive({
+      base: ctx.base,
+      connections: RUSH_CONNECTIONS,
+      total: ONSALE_ATTEMPTS,
+      call: (n) => ({
+        method: 'POST',
+        path: `/api/public/events/${eventId}/create-intent`,
+        body: JSON.stringify({
+          selection: { kind: 'ticket', ticket_type_id: ticketTypeId, quantity: quantities[n % quantities.length] },
+          guest_name: `Fan ${n}`,
+          guest_email: `fan-${n}@example.test`,
+          turnstile_token: 'bench',
+        }),
       }),
     }),
-  });
+  );
   const { rows } = await sql<{ sold: number }>`
     select coalesce(sum(t.quantity), 0) as sold from event_tickets t join bookings b on b.id = t.booking_id
     where t.ticket_type_id = ${ticketTypeId} and b.status in ('confirmed', 'pending_payment', 'pending', 'approved', 'checked_in')`.execute(
@@ -333,6 +364,7 @@ async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
     ['other answers', statuses(run.answers.filter((a) => a.status !== 409))],
     ['tickets sold', String(sold)],
     ['sold out after', ms(Math.max(0, ...ok.map((a) => a.at)))],
+    ['cost', run.cpu],
   ]);
   return [
     {

@@ -202,6 +202,7 @@ async function bench(): Promise<void> {
       ...(await runCrowd(
         {
           base: cached.base,
+          pid: cached.pid,
           db,
           today: engine.today,
           seconds,

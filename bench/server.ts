@@ -69,8 +69,12 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     // Read, never left to fill: a server blocked on a full pipe would measure the pipe.
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
+  let output = "";
+  let outputBytes = 0;
+  const keep = (chunk: Buffer) => {
+    outputBytes += chunk.length;
+    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   let exited = false;
@@ -82,6 +86,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   );
   const stop = async () => {
     if (exited) return;
+    if (process.env.BENCH_SHOW_OUTPUT) console.log(`server output: ${outputBytes} bytes; last: ${output.slice(-600)}`);
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exit;

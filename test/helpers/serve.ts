@@ -43,7 +43,7 @@ export async function stopServes(servers: readonly ServeProcess[]): Promise<void
     servers.map(
       (s) =>
         new Promise<void>((resolve) => {
-          if (s.child.exitCode !== null) return resolve();
+          if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
           s.child.once('exit', () => resolve());
           s.child.kill('SIGTERM');
         }),
