@@ -69,7 +69,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     // Read, never left to fill: a server blocked on a full pipe would measure the pipe.
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = "";
+  let output = '';
   let outputBytes = 0;
   const keep = (chunk: Buffer) => {
     outputBytes += chunk.length;

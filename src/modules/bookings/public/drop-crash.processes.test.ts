@@ -95,7 +95,11 @@ describe('a drop cut short by SIGKILL', () => {
     expect(stored.every((b) => b.status === 'confirmed')).toBe(true);
     const tables = await t.db.kysely.selectFrom('booking_tables').select('booking_id').where('booking_id', 'in', acknowledged).execute();
     expect(new Set(tables.map((r) => r.booking_id)).size).toBe(acknowledged.length);
-    const mails = await t.db.kysely.selectFrom('mail_outbox').select('recipient').where('recipient', 'like', 'drop%@example.test').execute();
+    const mails = await t.db.kysely
+      .selectFrom('mail_outbox')
+      .select('recipient')
+      .where('recipient', 'like', 'drop%@example.test')
+      .execute();
     expect(mails.length).toBeGreaterThanOrEqual(acknowledged.length);
     // No table held twice at overlapping times, whatever was in flight when the process died.
     const slots = await t.db.kysely.selectFrom('booking_slots').select(['table_id', 'slot']).where('venue_id', '=', venueId).execute();
@@ -104,7 +108,15 @@ describe('a drop cut short by SIGKILL', () => {
     const after = await fetch(`${second.base}/api/public/venues/${venueId}/book`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ access_rule_id: ruleId, rule_type: 'table', date, time: '22:00', party_size: 2, guest_name: 'After', guest_email: 'after@example.test' }),
+      body: JSON.stringify({
+        access_rule_id: ruleId,
+        rule_type: 'table',
+        date,
+        time: '22:00',
+        party_size: 2,
+        guest_name: 'After',
+        guest_email: 'after@example.test',
+      }),
     });
     expect(after.status).toBe(200);
   }, 120_000);

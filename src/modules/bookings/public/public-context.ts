@@ -11,6 +11,7 @@ import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { BotCheck } from '../../../platform/bot-check.js';
 import type { Clock } from '../../../platform/clock.js';
+import { VenueCache } from '../../../platform/venue-cache.js';
 import { notFound } from '../../../platform/errors.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import type { RateLimits } from '../../../platform/rate-limit.js';
@@ -45,9 +46,11 @@ export function publicContext(deps: PublicDeps) {
   const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
   const venueConfig = cachedVenueConfig(db.changes, clock);
   const cachedStays = cachedOccupancy(db.changes, clock);
+  // The venue row changes only with the venue's configuration (a write to it invalidates this, on every instance).
+  const liveVenues = new VenueCache<VenueRow | undefined>(db.changes, clock, { ttlMs: 60_000, maxEntries: 2_000, scope: 'configuration' });
 
   async function venueOrThrow(venueId: string): Promise<VenueRow> {
-    const venue = await deps.liveVenue(db, venueId);
+    const venue = await liveVenues.get(venueId, 'live', () => deps.liveVenue(db, venueId));
     if (!venue) throw notFound('Venue');
     return venue;
   }
