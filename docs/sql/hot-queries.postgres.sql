@@ -13,8 +13,6 @@ select "table_id", "blocked_from", "blocked_to" from "table_blocks" where "venue
 select "b"."id", "b"."booking_date", "b"."starts_at", "b"."ends_at", "b"."guest_count", "b"."access_rule_id", "bt"."table_id" from "bookings" as "b" left join "booking_tables" as "bt" on "bt"."booking_id" = "b"."id" where "b"."venue_id" = $1 and "b"."booking_date" in ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22) and "b"."status" in ($23, $24, $25, $26, $27) and "b"."starts_at" is not null and "b"."ends_at" is not null;
 
 -- POST /api/public/venues/:venueId/book (a table, no deposit)
-select * from "venues" where "id" = $1;
-select pg_advisory_xact_lock(hashtextextended($1, 0));
 select * from "time_periods" where "venue_id" = $1 order by "id";
 select * from "shifts" where "venue_id" = $1 order by "id";
 select * from "access_rules" where "venue_id" = $1 order by "id";
@@ -25,6 +23,7 @@ select "m"."combination_id", "m"."table_id" from "table_combination_tables" as "
 select "id", "name" from "seating_areas" where "venue_id" = $1 order by "id";
 select * from "smart_table_settings" where "venue_id" = $1;
 select "table_id", "blocked_from", "blocked_to" from "table_blocks" where "venue_id" = $1 and "blocked_from" < $2 and "blocked_to" > $3;
+select pg_advisory_xact_lock(hashtextextended($1, 0));
 select "b"."id", "b"."starts_at", "b"."ends_at", "b"."guest_count", "b"."access_rule_id", "bt"."table_id" from "bookings" as "b" left join "booking_tables" as "bt" on "bt"."booking_id" = "b"."id" where "b"."venue_id" = $1 and "b"."booking_date" >= $2 and "b"."booking_date" <= $3 and "b"."status" in ($4, $5, $6, $7, $8) and "b"."starts_at" < $9 and "b"."ends_at" > $10;
 insert into "users" ("id", "role", "name", "email", "phone", "password_hash", "operator_id", "role_id", "totp_secret", "totp_pending_secret", "membership_tier", "profile_image_url", "created_at", "updated_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) on conflict ("email") do nothing returning "id";
 select "id" from "bookings" where "venue_id" = $1 and "booking_date" = $2 and "reference" = $3;

@@ -13,7 +13,6 @@ select "table_id", "blocked_from", "blocked_to" from "table_blocks" where "venue
 select "b"."id", "b"."booking_date", "b"."starts_at", "b"."ends_at", "b"."guest_count", "b"."access_rule_id", "bt"."table_id" from "bookings" as "b" left join "booking_tables" as "bt" on "bt"."booking_id" = "b"."id" where "b"."venue_id" = ? and "b"."booking_date" in (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) and "b"."status" in (?, ?, ?, ?, ?) and "b"."starts_at" is not null and "b"."ends_at" is not null;
 
 -- POST /api/public/venues/:venueId/book (a table, no deposit)
-select * from "venues" where "id" = ?;
 select * from "time_periods" where "venue_id" = ? order by "id";
 select * from "shifts" where "venue_id" = ? order by "id";
 select * from "access_rules" where "venue_id" = ? order by "id";

@@ -30,7 +30,10 @@ export const bookRoutes: RoutePlugin<{
           'Callers who are not signed in send `turnstile_token`. A `guestlist` rule takes a free place on the list only, within ' +
           'the list’s and the door’s capacity (409 when full); a list without free entry is 402: paid entry and queue skip are ' +
           'bought with keys through `guestlist-bookings`. Extensions: `manage_url` (the guest’s manage page) on both answers, ' +
-          '`amount_pence` (the deposit) with `requires_payment`.',
+          '`amount_pence` (the deposit) with `requires_payment`; on a 409 for a taken slot, `alternatives` ' +
+          '(`{ times: [{ time, access_rule_id }], dates }`: the nearest bookable times that date and the next dates with room). ' +
+          'A slot the cached picture already shows taken is refused before any transaction; bookings of one venue arriving ' +
+          'together are written in one transaction, each re-checked and answered alone.',
         tags,
         params: VenueParams,
         body: BookBody,
