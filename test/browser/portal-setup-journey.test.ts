@@ -299,6 +299,7 @@ ${hostBody}
     ]);
     // In draft the guest's view has no times yet, and says why.
     await page.getByText('The venue is in draft, so guests cannot book it yet').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await expectAccessible(page);
     await screenshot(page, 'journey-availability');
   });
@@ -432,6 +433,8 @@ ${hostBody}
       payment_status: 'paid',
     });
     expect((saved.table_ids as string[]).length).toBe(1);
+    // Payouts are not set up yet: the deposit is held for the operator, less the platform's 5 %.
+    expect(await get<{ owed_pence: number }>('/api/my-operator/payout/balance')).toMatchObject({ owed_pence: 1900 });
     expect(siteProblems).toEqual([]);
     await context.close();
     expect(problems).toEqual([]);

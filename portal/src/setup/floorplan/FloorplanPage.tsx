@@ -130,9 +130,8 @@ function FloorplanEditor({ venue }: { venue: Venue }) {
   return (
     <main className="page fp" id="main">
       <SetupNav venueId={venueId} />
-      <div className="toolbar">
-        <h1 className="toolbar__title">Floor plan</h1>
-        <span className="toolbar__end" />
+      <div className="setup__head">
+        <h1>Floor plan</h1>
         <p className="fp-status" role="status">
           {status}
         </p>
