@@ -1,7 +1,7 @@
 /**
  * From nothing to live, in the browser (issue 28's "done when"): a brand-new operator, made as
- * `maitred operator create` makes one, signs into the portal on an empty account and, only through the
- * portal, creates a venue, fills what going live needs, draws a floor with tables, makes a deposit payment
+ * `maitred operator create` makes one, signs into the portal on an empty account (where the set-up pages
+ * point to the checklist) and, only through the portal, creates a venue, fills what going live needs, draws a floor with tables, makes a deposit payment
  * policy and a price list in the catalogue, two shifts and an access rule using them, sets the branding,
  * switches the booking widget on and goes live. The copied embed snippet, pasted into a page of another
  * origin, then books a table and pays the deposit with the simulated card. The API confirms each step;
@@ -131,6 +131,20 @@ ${hostBody}
     await page.getByRole('heading', { name: 'Set up your first venue', level: 1 }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'journey-first-venue');
+    // The other set-up pages, before there is a venue, point back here.
+    for (const [link, heading] of [
+      ['Availability', 'Availability'],
+      ['Floorplan', 'Floor plan'],
+      ['Catalogue', 'Catalogue'],
+      ['Branding', 'Branding and widgets'],
+    ]) {
+      await setupNav().getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.getByText('There is no venue to set up yet').waitFor();
+      await expectAccessible(page);
+    }
+    await page.getByRole('link', { name: 'create your first venue on the checklist' }).click();
+    await page.getByRole('heading', { name: 'Set up your first venue', level: 1 }).waitFor();
 
     await page.getByLabel('Venue name').fill(VENUE);
     await page.getByLabel('Address').fill('4 Harbour Walk, Falmouth');
