@@ -61,3 +61,23 @@ export function SetupNav({ venueId }: { venueId: string | undefined }) {
     </nav>
   );
 }
+
+/**
+ * A set-up page opened before the account has a venue (the set-up routes render without one, so the
+ * checklist can create the first): the navigation, the page's title, and the way to the checklist.
+ */
+export function SetupNeedsVenue({ title }: { title: string }) {
+  return (
+    <main className="page setup" id="main">
+      <SetupNav venueId={undefined} />
+      <h1>{title}</h1>
+      <p>
+        There is no venue to set up yet:{' '}
+        <SetupLink path="/setup" venueId={undefined}>
+          create your first venue on the checklist
+        </SetupLink>
+        .
+      </p>
+    </main>
+  );
+}

@@ -5,6 +5,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useCan, useCurrentVenue } from '../../shell/account';
+import { SetupNav, SetupNeedsVenue } from '../SetupNav';
 import { AccessRules } from './AccessRules';
 import { Blackouts } from './Blackouts';
 import { useAccessRules, useShifts, useTimePeriods } from './data';
@@ -17,10 +18,11 @@ import './setup.css';
 export default function AvailabilityPage() {
   const venue = useCurrentVenue();
   const can = useCan();
-  if (!venue) return null;
+  if (!venue) return <SetupNeedsVenue title="Availability" />;
   if (!can('availability', 'read'))
     return (
       <main className="page setup" id="main">
+        <SetupNav venueId={venue.id} />
         <h1>Availability</h1>
         <p>Your role may not see this venue’s availability.</p>
       </main>
@@ -28,7 +30,8 @@ export default function AvailabilityPage() {
   const canWrite = can('availability', 'write');
   return (
     <main className="page setup" id="main">
-      <header className="setup__head">
+      <SetupNav venueId={venue.id} />
+      <header>
         <h1>Availability</h1>
         <p className="muted">
           {venue.name} · times are the venue’s ({venue.timezone}) ·{' '}
@@ -38,7 +41,7 @@ export default function AvailabilityPage() {
         </p>
       </header>
       <Overview venueId={venue.id} />
-      <Preview venueId={venue.id} today={venue.today} />
+      <Preview venueId={venue.id} today={venue.today} draft={venue.status === 'draft'} />
       <Shifts venueId={venue.id} canWrite={canWrite} />
       <AccessRules venueId={venue.id} canWrite={canWrite} />
       <TimePeriods venueId={venue.id} canWrite={canWrite} />

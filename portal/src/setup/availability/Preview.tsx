@@ -17,7 +17,7 @@ function byFirstTime(data: Answer) {
   return [...data.rules].sort((a, b) => first(a.id).localeCompare(first(b.id)));
 }
 
-export function Preview({ venueId, today }: { venueId: string; today: string }) {
+export function Preview({ venueId, today, draft }: { venueId: string; today: string; draft: boolean }) {
   const [party, setParty] = useState('2');
   const [date, setDate] = useState(today);
   const size = Number(party);
@@ -26,7 +26,8 @@ export function Preview({ venueId, today }: { venueId: string; today: string }) 
     queryKey: ['setup', venueId, 'preview', date, size],
     queryFn: () =>
       call(api.GET('/api/public/venues/{venueId}/availability', { params: { path: { venueId }, query: { date, party_size: size } } })),
-    enabled: valid,
+    // A venue in draft is not public yet: the endpoint does not know it.
+    enabled: valid && !draft,
     refetchOnWindowFocus: true,
   });
   const data = answer.data;
@@ -42,6 +43,12 @@ export function Preview({ venueId, today }: { venueId: string; today: string }) 
           Refresh
         </button>
       </div>
+      {draft && (
+        <p className="notice">
+          The venue is in draft, so guests cannot book it yet and the widget offers no times. Once it goes live (on the checklist), the
+          times show here.
+        </p>
+      )}
       {!valid && <p className="error">Enter a party size from 1 to 100 and a date.</p>}
       {answer.error && <ErrorNote failure={failureOf(answer.error)} />}
       <p aria-live="polite" className="preview-count">

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Button, Label, Radio, RadioGroup, Switch, TextArea, TextField } from 'react-aria-components';
 import { api, call } from '../../api/client';
 import { useCan, useCurrentVenue } from '../../shell/account';
+import { SetupNav, SetupNeedsVenue } from '../SetupNav';
 import { KINDS, problemOf, ProblemText, useBranding, useWidgetSettings, type Kind, type Problem, type WidgetSettings } from './data';
 import { Embed } from './Embed';
 import { contrastChecks, FONTS, longHex, type Look } from './look';
@@ -19,12 +20,13 @@ import './branding.css';
 const CUSTOM_CSS_MAX = 20000;
 
 export default function BrandingPage() {
-  const venue = useCurrentVenue()!;
+  const venue = useCurrentVenue();
+  if (!venue) return <SetupNeedsVenue title="Branding and widgets" />;
   // A fresh form per venue: nothing typed for one venue is saved to another.
-  return <BrandingScreen key={venue.id} venueId={venue.id} venueName={venue.name} />;
+  return <BrandingScreen key={venue.id} venueId={venue.id} venueName={venue.name} venueInDraft={venue.status === 'draft'} />;
 }
 
-function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: string }) {
+function BrandingScreen({ venueId, venueName, venueInDraft }: { venueId: string; venueName: string; venueInDraft: boolean }) {
   const can = useCan();
   const writable = can('venues.branding', 'write');
   const branding = useBranding(venueId);
@@ -60,14 +62,16 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
   const loadError = branding.error ?? settings.error;
   if (loadError)
     return (
-      <main className="page" id="main">
+      <main className="page branding" id="main">
+        <SetupNav venueId={venueId} />
         <h1>Branding and widgets</h1>
         <ProblemText problem={problemOf(loadError)} />
       </main>
     );
   if (!draft || !saved || !settings.data)
     return (
-      <main className="page" id="main">
+      <main className="page branding" id="main">
+        <SetupNav venueId={venueId} />
         <h1>Branding and widgets</h1>
         <p>Loading…</p>
       </main>
@@ -124,6 +128,7 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
 
   return (
     <main className="page branding" id="main">
+      <SetupNav venueId={venueId} />
       <header className="branding__head">
         <h1>
           Branding and widgets <span className="muted">· {venueName}</span>
@@ -262,6 +267,7 @@ function BrandingScreen({ venueId, venueName }: { venueId: string; venueName: st
             draft={dirty ? look : null}
             width={settings.data.theme.width}
             reloads={reloads}
+            venueInDraft={venueInDraft}
           />
           <Embed kind={kind} widget={widgets[kind]} />
         </div>

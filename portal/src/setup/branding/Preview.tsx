@@ -39,6 +39,8 @@ export function Preview(props: {
   draft: Look | null;
   width: string;
   reloads: number;
+  /** A venue in draft is not public yet: its widget pages are closed to guests, and so to the preview. */
+  venueInDraft: boolean;
 }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const widget = props.settings.data[props.kind];
@@ -66,7 +68,12 @@ export function Preview(props: {
           ))}
         </div>
       </RadioGroup>
-      {widget.enabled ? (
+      {props.venueInDraft ? (
+        <p className="notice preview__off">
+          The venue is in draft, so its widgets show guests a closed page. The preview shows the {label.toLowerCase()} widget once the venue
+          goes live (on the checklist); the look you save here is used from then on.
+        </p>
+      ) : widget.enabled ? (
         <>
           <p className="muted preview__note">
             {props.draft ? 'Showing your unsaved changes.' : 'Showing the widget as guests see it.'} Bookings made here are real.

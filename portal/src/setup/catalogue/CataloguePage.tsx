@@ -6,6 +6,7 @@
  */
 import { Link } from '@tanstack/react-router';
 import { useCan, useCurrentVenue } from '../../shell/account';
+import { SetupNav, SetupNeedsVenue } from '../SetupNav';
 import { Admission } from './Admission';
 import { Bundles } from './Bundles';
 import { CopyFrom } from './CopyFrom';
@@ -19,7 +20,7 @@ import '../availability/setup.css';
 export default function CataloguePage() {
   const venue = useCurrentVenue();
   const can = useCan();
-  if (!venue) return null;
+  if (!venue) return <SetupNeedsVenue title="Catalogue" />;
   const parts = [
     { id: 'policies', title: 'Payment policies', show: can('profiles', 'read') },
     { id: 'prices', title: 'Price lists', show: can('tables', 'read') },
@@ -30,7 +31,8 @@ export default function CataloguePage() {
   ].filter((p) => p.show);
   return (
     <main className="page setup" id="main">
-      <header className="setup__head">
+      <SetupNav venueId={venue.id} />
+      <header>
         <h1>Catalogue</h1>
         <p className="muted">
           {venue.name} ·{' '}

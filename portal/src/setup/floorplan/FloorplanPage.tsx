@@ -10,7 +10,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, ToggleButton } from 'react-aria-components';
 import { api, call } from '../../api/client';
 import { floorplanRoute } from '../../router';
-import { useCan, useCurrentVenue } from '../../shell/account';
+import { useCan, useCurrentVenue, type Venue } from '../../shell/account';
+import { SetupNav, SetupNeedsVenue } from '../SetupNav';
 import { Areas } from './Areas';
 import { Blocks } from './Blocks';
 import { Canvas } from './Canvas';
@@ -25,7 +26,12 @@ import './floorplan.css';
 const NEW_TABLE = { width: 100, height: 70, minCovers: 2, maxCovers: 4, shape: 'rect', rotation: 0 };
 
 export default function FloorplanPage() {
-  const venue = useCurrentVenue()!;
+  const venue = useCurrentVenue();
+  if (!venue) return <SetupNeedsVenue title="Floor plan" />;
+  return <FloorplanEditor venue={venue} />;
+}
+
+function FloorplanEditor({ venue }: { venue: Venue }) {
   const venueId = venue.id;
   const can = useCan();
   const search = floorplanRoute.useSearch();
@@ -123,9 +129,9 @@ export default function FloorplanPage() {
 
   return (
     <main className="page fp" id="main">
-      <div className="toolbar">
-        <h1 className="toolbar__title">Floor plan</h1>
-        <span className="toolbar__end" />
+      <SetupNav venueId={venueId} />
+      <div className="setup__head">
+        <h1>Floor plan</h1>
         <p className="fp-status" role="status">
           {status}
         </p>

@@ -27,12 +27,19 @@ interface Step {
 
 const hasOpeningHours = (venue: VenueRecord) => Object.values(venue.opening_hours ?? {}).some((periods) => (periods?.length ?? 0) > 0);
 
-/** How many rows a venue list endpoint has (undefined while loading or when the role may not read it). */
+/**
+ * How many rows a venue list endpoint has (undefined while loading or when the role may not read it).
+ * The list is cached under the key and in the shape the set-up screens use for it (`['setup', venue,
+ * what]`, the rows), so the two never read each other's data wrongly; read again whenever the checklist
+ * opens, since the steps are done on other screens.
+ */
 function useCount(venueId: string | undefined, what: string, allowed: boolean, read: () => Promise<{ data: unknown[] }>) {
   return useQuery({
     queryKey: [...setupKey(venueId), what],
-    queryFn: async () => (await read()).data.length,
+    queryFn: async () => (await read()).data,
+    select: (rows) => rows.length,
     enabled: Boolean(venueId) && allowed,
+    refetchOnMount: 'always',
   }).data;
 }
 
@@ -53,17 +60,20 @@ function useSteps(venueId: string | undefined): Step[] {
     queryKey: [...key, 'branding'],
     queryFn: () => call(api.GET('/api/my-venues/{venueId}/branding', path)),
     enabled: enabled && can('venues.branding', 'read'),
+    refetchOnMount: 'always',
   }).data;
   const widgets = useQuery({
     queryKey: [...key, 'widget-settings'],
     queryFn: () => call(api.GET('/api/my-venues/{venueId}/widget-settings', path)),
     enabled: enabled && can('venues.branding', 'read'),
+    refetchOnMount: 'always',
   }).data;
   const payoutsReadable = can('payouts', 'read') || can('operators.settings', 'read');
   const payouts = useQuery({
     queryKey: ['payouts', 'status'],
     queryFn: () => call(api.GET('/api/my-operator/payout/status')),
     enabled: payoutsReadable,
+    refetchOnMount: 'always',
   }).data;
 
   const details = venue && Boolean(venue.name && venue.address && venue.venue_type && venue.phone && venue.email);

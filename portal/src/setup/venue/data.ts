@@ -25,6 +25,8 @@ export function useReadiness(venueId: string | undefined) {
     queryKey: [...setupKey(venueId), 'readiness'],
     queryFn: () => call(api.GET('/api/my-venues/{id}/readiness', { params: { path: { id: venueId! } } })),
     enabled: Boolean(venueId),
+    // What going live misses is set on other screens (the logo on branding, say): read again on opening.
+    refetchOnMount: 'always',
   });
 }
 
