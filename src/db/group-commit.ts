@@ -32,6 +32,9 @@ export interface GroupCommitOptions<J, R, S> {
   onBatch?(size: number): void;
 }
 
+/** The next turn of the event loop. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 export class GroupCommit<J, R, S> {
@@ -62,6 +65,8 @@ export class GroupCommit<J, R, S> {
     const queue = this.queues.get(key)!;
     while (queue.length > 0) {
       const batch = queue.splice(0, this.options.maxBatch);
+      // Each batch after the first waits its turn of the event loop, so answers go out and requests come in.
+      if (this.stats.batches > 0) await turn();
       const outcomes = await this.write(key, batch);
       batch.forEach((pending, i) => {
         const outcome = outcomes[i];
@@ -83,7 +88,9 @@ export class GroupCommit<J, R, S> {
       return await withTransaction(this.db, async (trx) => {
         const shared = await this.options.begin(trx, key);
         const outcomes: Outcome<R>[] = [];
-        for (const { job } of batch) {
+        for (const [i, { job }] of batch.entries()) {
+          // SQLite runs a job without waiting on I/O: between jobs the event loop serves other requests.
+          if (i > 0) await turn();
           try {
             outcomes.push({ ok: true, value: await withSavepoint(trx, () => this.options.run(trx, job, shared)) });
           } catch (error) {

@@ -210,7 +210,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
    * once per transaction and each sale adds its own for the sales after it.
    */
   const sales = new GroupCommit<Sale, SaleAnswer, { held?: Promise<Held> }>(db, {
-    maxBatch: 64,
+    maxBatch: 16,
     async begin(trx, eventId) {
       await lockKey(db, trx, eventLock(eventId));
       return {};

@@ -75,7 +75,7 @@ interface Placement {
 }
 
 /** Bookings of one venue arriving together are written in one transaction (db/group-commit.ts); at most this many. */
-const MAX_BATCH = 64;
+const MAX_BATCH = 16;
 
 /**
  * The booking function of the public engine: refusals from the cached picture before any transaction,
