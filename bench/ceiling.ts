@@ -139,25 +139,27 @@ async function postgresWriter(url: string): Promise<Writer> {
 async function measure(writer: Writer, grouped: boolean) {
   const app = Fastify();
   let queue: { n: number; done: (error?: unknown) => void }[] | null = null;
-  const grouped_ = (n: number) =>
+  /** Writes the requests queued in this turn of the event loop together. */
+  const flush = async () => {
+    const batch = queue!;
+    queue = null;
+    try {
+      await writer.write(batch);
+      for (const item of batch) item.done();
+    } catch (error) {
+      for (const item of batch) item.done(error);
+    }
+  };
+  const groupedWrite = (n: number) =>
     new Promise<void>((resolve, reject) => {
       const done = (error?: unknown) => (error ? reject(error) : resolve());
       if (queue) return void queue.push({ n, done });
       queue = [{ n, done }];
-      setImmediate(async () => {
-        const batch = queue!;
-        queue = null;
-        try {
-          await writer.write(batch);
-          for (const item of batch) item.done();
-        } catch (error) {
-          for (const item of batch) item.done(error);
-        }
-      });
+      setImmediate(() => void flush());
     });
   app.post('/book', async (request) => {
     const { n } = request.body as { n: number };
-    if (grouped) await grouped_(n);
+    if (grouped) await groupedWrite(n);
     else await writer.write([{ n }]);
     return { ok: true, booking_id: `bkg_${n}` };
   });

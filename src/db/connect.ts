@@ -182,17 +182,20 @@ function withStatementCache(sqlite: SQLite.Database, limit = 2000) {
 
 /**
  * Kysely's table introspection (which its migrator runs before every migration run) reads the whole
- * catalog and calls pg_get_serial_sequence on each table's name; a schema that another session drops
- * meanwhile (another instance's test schema, a tenant being removed) makes that call fail with 3F000
- * "schema … does not exist" although it concerns nobody here. The read is repeated (up to 10 times) then.
+ * catalog and calls pg_get_serial_sequence on each table's name; a schema, table or column that another
+ * session drops meanwhile (another instance's test schema, a tenant being removed) makes that call fail
+ * with 3F000 "schema … does not exist", 42P01 "relation … does not exist" or 42703 "column … does not
+ * exist", although it concerns nobody here. The read is repeated (up to 10 times) then.
  */
+const DROPPED_MEANWHILE = new Set(['3F000', '42P01', '42703']);
+
 class RetryingPostgresIntrospector extends PostgresIntrospector {
   override async getTables(options?: Parameters<PostgresIntrospector['getTables']>[0]) {
     for (let attempt = 1; ; attempt++) {
       try {
         return await super.getTables(options);
       } catch (error) {
-        if (attempt >= 10 || (error as { code?: string }).code !== '3F000') throw error;
+        if (attempt >= 10 || !DROPPED_MEANWHILE.has((error as { code?: string }).code ?? '')) throw error;
       }
     }
   }

@@ -4,15 +4,16 @@
  * and checks: no console errors or failed requests, axe (WCAG 2.1 A/AA), screenshots under test-results/.
  */
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_EMAIL, DEMO_PASSWORD, runDemo } from '../../src/demo/demo.js';
 import { createOperatorAccount } from '../../src/modules/team/index.js';
 import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
-import { launchChromium } from './widget-harness.js';
+import { freePort, launchChromium } from './widget-harness.js';
 
-export { chromiumPresent } from './widget-harness.js';
+export { chromiumPresent, freePort, venueSite } from './widget-harness.js';
 export { DEMO_EMAIL, DEMO_PASSWORD };
 
 export interface PortalHarness {
@@ -27,11 +28,19 @@ export interface PortalHarness {
   close(): Promise<void>;
 }
 
-export async function startPortal(): Promise<PortalHarness> {
-  const t = await createTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address();
-  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+/**
+ * The application on 127.0.0.1. With `realOrigin`, its public address (PUBLIC_BASE_URL) is the one it
+ * listens on, so the embed snippets it hands out work from another site.
+ */
+export async function listenApp(options: { realOrigin?: boolean } = {}): Promise<{ t: TestApp; origin: string }> {
+  const port = options.realOrigin ? await freePort() : 0;
+  const t = await createTestApp(options.realOrigin ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {});
+  await t.app.listen({ host: '127.0.0.1', port });
+  return { t, origin: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` };
+}
+
+export async function startPortal(options: { realOrigin?: boolean } = {}): Promise<PortalHarness> {
+  const { t, origin } = await listenApp(options);
   const demo = await runDemo(t.app, (input) => createOperatorAccount(t.db, input, t.clock.now()), t.ctx);
   const staff = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));
   const browser = await launchChromium();

@@ -6,57 +6,30 @@
  * while gift vouchers are off, and the screen says why. Each step is checked through the API, with axe and
  * screenshots at 1280 and 820 px.
  */
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_EMAIL, DEMO_PASSWORD, runDemo } from '../../src/demo/demo.js';
-import { createOperatorAccount } from '../../src/modules/team/index.js';
-import { bearer, createTestApp, login } from '../helpers/app.js';
-import { booking, chromiumPresent, expectAccessible, openPortal, screenshot, signIn, type PortalHarness } from './portal-harness.js';
-import { bookedOn, button, launchChromium, pickDateByKeyboard, watch } from './widget-harness.js';
+import {
+  booking,
+  chromiumPresent,
+  expectAccessible,
+  openPortal,
+  screenshot,
+  signIn,
+  startPortal,
+  venueSite,
+  type PortalHarness,
+} from './portal-harness.js';
+import { bookedOn, button, pickDateByKeyboard, watch } from './widget-harness.js';
 
 let h: PortalHarness;
 /** The venue's own site on another origin: serves whatever HTML it is given (the pasted snippet). */
-let host: http.Server;
+let host: Awaited<ReturnType<typeof venueSite>> | undefined;
 let hostOrigin: string;
 let hostBody = '';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** The portal harness, with the server's public address its real one, so the embed snippets work from another site. */
-async function start(): Promise<PortalHarness> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ PUBLIC_BASE_URL: origin });
-  await t.app.listen({ host: '127.0.0.1', port });
-  const demo = await runDemo(t.app, (input) => createOperatorAccount(t.db, input, t.clock.now()), t.ctx);
-  const staff = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));
-  const browser = await launchChromium();
-  return {
-    t,
-    browser,
-    origin,
-    venueId: demo.venue_id,
-    operatorId: demo.operator_id,
-    staff,
-    today: '2026-06-15',
-    async close() {
-      await browser.close();
-      await t.close();
-    },
-  };
-}
+const start = () => startPortal({ realOrigin: true });
 
 async function api<T>(url: string): Promise<T> {
   const res = await h.t.app.inject({ url: `/api/my-venues/${h.venueId}${url}`, headers: h.staff });
@@ -107,19 +80,11 @@ async function frameStyle(page: Page, selector: string, property: string): Promi
 describe.skipIf(!chromiumPresent)('portal branding and widgets in chromium', () => {
   beforeAll(async () => {
     h = await start();
-    host = http.createServer((_request, response) => {
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>The venue's site</title></head>
-<body style="margin:0;font-family:sans-serif"><header style="padding:8px 16px"><h1>Our venue</h1></header>
-${hostBody}
-<script>window.booked = []; document.addEventListener('maitred:booked', (e) => window.booked.push(e.detail));</script>
-</body></html>`);
-    });
-    await new Promise<void>((resolve) => host.listen(0, 'localhost', resolve));
-    hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
+    host = await venueSite({ title: "The venue's site", heading: 'Our venue' }, () => hostBody);
+    hostOrigin = host.origin;
   });
   afterAll(async () => {
-    await new Promise((resolve) => host?.close(resolve));
+    await host?.close();
     await h?.close();
   });
 

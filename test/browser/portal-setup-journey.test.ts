@@ -8,14 +8,21 @@
  * every page is axe-checked, and every set-up page photographed at 1280 and 820 px, where the venue
  * switcher is checked to keep the page.
  */
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperatorAccount } from '../../src/modules/team/index.js';
-import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
-import { chromiumPresent, expectAccessible, openPortal, screenshot, signIn, type PortalHarness } from './portal-harness.js';
+import { bearer, login, type TestApp } from '../helpers/app.js';
+import {
+  chromiumPresent,
+  expectAccessible,
+  listenApp,
+  openPortal,
+  screenshot,
+  signIn,
+  venueSite,
+  type PortalHarness,
+} from './portal-harness.js';
 import { bookedOn, button, launchChromium, pickDateByKeyboard, watch } from './widget-harness.js';
 import { expectAccessible as expectWidgetAccessible, screenshot as widgetScreenshot } from './widget-harness.js';
 
@@ -30,20 +37,9 @@ let venueId: string;
 let page: Page;
 let problems: string[];
 /** The venue's own site on another origin: serves whatever HTML it is given (the pasted snippet). */
-let host: http.Server;
+let host: Awaited<ReturnType<typeof venueSite>> | undefined;
 let hostOrigin: string;
 let hostBody = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function get<T>(url: string): Promise<T> {
   const res = await t.app.inject({ url, headers: owner });
@@ -78,10 +74,9 @@ async function saveSection(title: string, buttonName: string) {
 describe.skipIf(!chromiumPresent)('a new operator sets a venue up from nothing to live, in the portal', () => {
   beforeAll(async () => {
     // The server's public address is its real one, so the embed snippet works from another site.
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ PUBLIC_BASE_URL: origin });
-    await t.app.listen({ host: '127.0.0.1', port });
+    const app = await listenApp({ realOrigin: true });
+    t = app.t;
+    const { origin } = app;
     // What `maitred operator create --operator … --name … --email … --password …` runs.
     await createOperatorAccount(
       t.db,
@@ -103,21 +98,13 @@ describe.skipIf(!chromiumPresent)('a new operator sets a venue up from nothing t
         await t.close();
       },
     };
-    host = http.createServer((_request, response) => {
-      response.setHeader('content-type', 'text/html; charset=utf-8');
-      response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tidewater</title></head>
-<body style="margin:0;font-family:sans-serif"><header style="padding:8px 16px"><h1>Tidewater</h1></header>
-${hostBody}
-<script>window.booked = []; document.addEventListener('maitred:booked', (e) => window.booked.push(e.detail));</script>
-</body></html>`);
-    });
-    await new Promise<void>((resolve) => host.listen(0, 'localhost', resolve));
-    hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
+    host = await venueSite({ title: 'Tidewater', heading: 'Tidewater' }, () => hostBody);
+    hostOrigin = host.origin;
     ({ page, problems } = await openPortal(h, 1280));
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   }, 60_000);
   afterAll(async () => {
-    await new Promise((resolve) => host?.close(resolve));
+    await host?.close();
     await h?.close();
   });
 

@@ -48,18 +48,12 @@ export async function startHarness(): Promise<Harness> {
   const publicIds = Object.fromEntries(Object.entries(settings.data).map(([type, w]) => [type, w.public_id])) as Harness['publicIds'];
 
   // The venue's own site: another origin, embedding the widget named in the query through the loader.
-  const host = http.createServer((request, response) => {
+  const host = await venueSite({ title: "The venue's site", heading: 'Our venue' }, (request) => {
     const id = new URL(request.url ?? '/', 'http://localhost').searchParams.get('widget') ?? '';
-    response.setHeader('content-type', 'text/html; charset=utf-8');
-    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>The venue's site</title></head>
-<body style="margin:0;font-family:sans-serif"><header style="padding:8px 16px"><h1>Our venue</h1></header>
-<div data-maitred-widget="${id}" data-maitred-title="Book"><noscript><a href="${origin}/widget/${id}">Book</a></noscript></div>
-<script async src="${origin}/widget/loader.js"></script>
-<script>window.booked = []; document.addEventListener('maitred:booked', (e) => window.booked.push(e.detail));</script>
-</body></html>`);
+    return `<div data-maitred-widget="${id}" data-maitred-title="Book"><noscript><a href="${origin}/widget/${id}">Book</a></noscript></div>
+<script async src="${origin}/widget/loader.js"></script>`;
   });
-  await new Promise<void>((resolve) => host.listen(0, 'localhost', resolve));
-  const hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
+  const hostOrigin = host.origin;
   const browser = await launchChromium();
   return {
     t,
@@ -71,13 +65,14 @@ export async function startHarness(): Promise<Harness> {
     staff,
     async close() {
       await browser.close();
-      await new Promise((resolve) => host.close(resolve));
+      await host.close();
       await t.close();
     },
   };
 }
 
-function freePort(): Promise<number> {
+/** A free loopback port. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -194,4 +189,28 @@ export async function pickDateByKeyboard(page: Page, frame: FrameLocator, days: 
   for (let i = 0; i < days; i++) await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
   await expect.poll(() => dialog.count(), { timeout: 5_000 }).toBe(0);
+}
+
+/**
+ * A venue's own website on another origin (`localhost`, its own port): a page with what `body` answers
+ * for the request pasted in (an embed snippet), which records the widget's `maitred:booked` events in
+ * `window.booked`.
+ */
+export async function venueSite(
+  page: { title: string; heading: string },
+  body: (request: http.IncomingMessage) => string,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${page.title}</title></head>
+<body style="margin:0;font-family:sans-serif"><header style="padding:8px 16px"><h1>${page.heading}</h1></header>
+${body(request)}
+<script>window.booked = []; document.addEventListener('maitred:booked', (e) => window.booked.push(e.detail));</script>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  return {
+    origin: `http://localhost:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
