@@ -13,7 +13,7 @@ import { createOperatorAccount } from '../../src/modules/team/index.js';
 import { bearer, createTestApp, login, type TestApp } from '../helpers/app.js';
 import { freePort, launchChromium } from './widget-harness.js';
 
-export { chromiumPresent, freePort, venueSite } from './widget-harness.js';
+export { chromiumPresent, venueSite } from './widget-harness.js';
 export { DEMO_EMAIL, DEMO_PASSWORD };
 
 export interface PortalHarness {
