@@ -20,7 +20,7 @@ import {
   venueSite,
   type PortalHarness,
 } from './portal-harness.js';
-import { bookedOn, button, pickDateByKeyboard, watch } from './widget-harness.js';
+import { bookedOn, button, openSiteWidgetTomorrow } from './widget-harness.js';
 
 let h: PortalHarness;
 /** The venue's own site on another origin: serves whatever HTML it is given (the pasted snippet). */
@@ -251,18 +251,7 @@ describe.skipIf(!chromiumPresent)('portal branding and widgets in chromium', () 
 
 /** The host page with the pasted snippet at phone width: a lunch table for two tomorrow, by a guest. */
 async function bookOnSite(): Promise<{ context: BrowserContext; bookingId: string; problems: string[] }> {
-  const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems = watch(page);
-  await page.goto(hostOrigin);
-  const frame = page.frameLocator('iframe');
-  await frame
-    .getByRole('status')
-    .filter({ hasText: /times available/ })
-    .waitFor();
-  await pickDateByKeyboard(page, frame, 1);
-  await frame.getByRole('status').filter({ hasText: 'times available on Tuesday 16 June 2026' }).waitFor();
+  const { context, page, frame, problems } = await openSiteWidgetTomorrow(h.browser, hostOrigin);
   await button(frame, '12:30, Lunch tables, table for 2').click();
   await frame.getByLabel('Name').fill('Grace Guest');
   await frame.getByLabel('Email').fill('grace@example.com');

@@ -23,7 +23,7 @@ import {
   venueSite,
   type PortalHarness,
 } from './portal-harness.js';
-import { bookedOn, button, launchChromium, pickDateByKeyboard, watch } from './widget-harness.js';
+import { bookedOn, button, launchChromium, openSiteWidgetTomorrow } from './widget-harness.js';
 import { expectAccessible as expectWidgetAccessible, screenshot as widgetScreenshot } from './widget-harness.js';
 
 const EMAIL = 'owner@tidewater.test';
@@ -389,18 +389,7 @@ describe.skipIf(!chromiumPresent)('a new operator sets a venue up from nothing t
     expect(copied).toContain(`${h.origin}/widget/loader.js`);
     hostBody = copied;
 
-    const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
-    const site = await context.newPage();
-    site.setDefaultTimeout(10_000);
-    const siteProblems = watch(site);
-    await site.goto(hostOrigin);
-    const frame = site.frameLocator('iframe');
-    await frame
-      .getByRole('status')
-      .filter({ hasText: /times available/ })
-      .waitFor();
-    await pickDateByKeyboard(site, frame, 1);
-    await frame.getByRole('status').filter({ hasText: 'times available on Tuesday 16 June 2026' }).waitFor();
+    const { context, page: site, frame, problems: siteProblems } = await openSiteWidgetTomorrow(h.browser, hostOrigin);
     await button(frame, /^19:00/)
       .first()
       .click();

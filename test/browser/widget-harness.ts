@@ -214,3 +214,24 @@ ${body(request)}
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The venue's site (`siteOrigin`, with an embed snippet pasted in) at phone width, its booking widget open
+ * on the day after the fixed test date (Tuesday 16 June 2026) with its times shown. Problems the page
+ * reports are collected in `problems`.
+ */
+export async function openSiteWidgetTomorrow(browser: Browser, siteOrigin: string) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems = watch(page);
+  await page.goto(siteOrigin);
+  const frame = page.frameLocator('iframe');
+  await frame
+    .getByRole('status')
+    .filter({ hasText: /times available/ })
+    .waitFor();
+  await pickDateByKeyboard(page, frame, 1);
+  await frame.getByRole('status').filter({ hasText: 'times available on Tuesday 16 June 2026' }).waitFor();
+  return { context, page, frame, problems };
+}
