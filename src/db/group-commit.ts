@@ -63,10 +63,10 @@ export class GroupCommit<J, R, S> {
 
   private async drain(key: string): Promise<void> {
     const queue = this.queues.get(key)!;
-    while (queue.length > 0) {
+    for (let first = true; queue.length > 0; first = false) {
       const batch = queue.splice(0, this.options.maxBatch);
       // Each batch after the first waits its turn of the event loop, so answers go out and requests come in.
-      if (this.stats.batches > 0) await turn();
+      if (!first) await turn();
       const outcomes = await this.write(key, batch);
       batch.forEach((pending, i) => {
         const outcome = outcomes[i];

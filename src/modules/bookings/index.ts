@@ -53,7 +53,7 @@ export {
   type EventBookingRow,
   type EventBookings,
 } from './events/event-bookings.js';
-export { answeredOnce, idempotentIn } from './core/idempotency.js';
+export { answeredOnce, idempotentIn, type IdempotentRequest } from './core/idempotency.js';
 export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
 export { payableBooking } from './core/booking-payment.js';
 

@@ -34,6 +34,7 @@ import {
   payableBooking,
   checkUnpaidHolds,
   type EventBookingRow,
+  type IdempotentRequest,
 } from '../bookings/index.js';
 import type { CheckoutSpec } from '../payments/index.js';
 import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
@@ -61,7 +62,7 @@ interface Sale {
   body: CreateIntentBody;
   prepared: { bookingId: string; qrToken: string; address: string };
   guestId: string | null;
-  idempotency: { scope: string; key: string | undefined; body: unknown; now: Date };
+  idempotency: IdempotentRequest;
 }
 
 interface SaleAnswer {
@@ -216,7 +217,8 @@ export function createTicketSales(deps: TicketSalesDeps) {
       return {};
     },
     async run(trx, sale, shared) {
-      shared.held ??= heldNow(trx, sale.event.id).then((held) => ({ guests: held.guests, byType: new Map(held.byType) }));
+      // Counted afresh in this transaction (never the cached picture's object), then added to by each sale.
+      shared.held ??= heldNow(trx, sale.event.id);
       const held = await shared.held;
       let sold: (SaleAnswer & { ticket_type_id: string }) | undefined;
       const answer = await idempotentIn(db, trx, sale.idempotency, async () => {

@@ -81,8 +81,8 @@ export async function answeredOnce<T>(db: Db, request: IdempotentRequest, write:
   try {
     return await write();
   } catch (error) {
-    if (!isUniqueViolation(error) || request.key === undefined) throw error;
-    const winner = await storedAnswer<T>(db, request.scope, request.key, requestHash(request.body), request.now);
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await keptAnswer<T>(db, request);
     if (winner === undefined) throw error;
     return winner;
   }

@@ -24,7 +24,7 @@ import type { Database } from '../../../db/schema.js';
 import { GroupCommit } from '../../../db/group-commit.js';
 import { lockKey, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
-import { AppError, badRequest, conflict, notFound, paymentRequired } from '../../../platform/errors.js';
+import { badRequest, conflict, notFound, paymentRequired } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
 import { guestForEmail } from '../../auth/index.js';
@@ -36,12 +36,13 @@ import { bookingOrThrow } from '../core/booking-store.js';
 import { insertBooking } from '../core/booking-writes.js';
 import { depositLines, type DepositLine } from '../core/deposit-lines.js';
 import { recordHistory, type Actor } from '../core/history.js';
-import { answeredOnce, idempotentIn } from '../core/idempotency.js';
+import { answeredOnce, idempotentIn, type IdempotentRequest } from '../core/idempotency.js';
 import { occupiedOf, seatingOf } from '../core/seating.js';
 import { checkUnpaidHolds, PAYMENT_WINDOW_MS } from '../core/unpaid-holds.js';
 import type { LoadedVenue } from '../core/venue-config.js';
 import { assertFreePlaces, assertRoom, committedCovers } from '../guestlist/guestlist-capacity.js';
 import { termsOfRule } from '../guestlist/guestlist-terms.js';
+import { nearestFirst, withAlternatives, type Alternatives } from './alternatives.js';
 import type { Deposits, PaymentRequest } from './deposits.js';
 import type { PublicContext } from './public-context.js';
 import type { BookBody } from './public.schemas.js';
@@ -71,7 +72,8 @@ interface Placement {
   venue: VenueRow;
   body: BookBody;
   request: BookRequest;
-  now: Date;
+  /** Its Idempotency-Key's scope, key and hashed body, and the instant it is booked at. */
+  idempotency: IdempotentRequest;
 }
 
 /** Bookings of one venue arriving together are written in one transaction (db/group-commit.ts); at most this many. */
@@ -93,8 +95,8 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       return { days: new Map() };
     },
     async run(trx, placement, batch) {
-      const { venue, body, request, now } = placement;
-      const { scope, keyed } = idempotencyOf(venue, body);
+      const { venue, body, request, idempotency } = placement;
+      const { now } = idempotency;
       let day = batch.days.get(body.date);
       if (!day) {
         day = ctx.dayState(trx, venue, body.date).then(({ loaded, occupancy }) => ({ loaded, occupancy: [...occupancy] }));
@@ -102,7 +104,7 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       }
       const { loaded, occupancy } = await day;
       let placed: Placed | undefined;
-      const answer = await idempotentIn(ctx.db, trx, { scope, key: request.idempotencyKey, body: keyed, now }, async () => {
+      const answer = await idempotentIn(ctx.db, trx, idempotency, async () => {
         placed = await placeBooking(ctx, trx, venue, loaded, occupancy, body, request, now);
         return placed.answer;
       });
@@ -117,9 +119,10 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     if (!request.userId) await ctx.deps.botCheck.verify(body.turnstile_token, request.ip);
     const venue = await ctx.venueOrThrow(venueId);
     const now = ctx.clock.now();
-    const { scope, keyed } = idempotencyOf(venue, body);
-    const idem = { scope, key: request.idempotencyKey, body: keyed, now };
-    const created = await answeredOnce(ctx.db, idem, async () => {
+    // The key's scope is the route and venue; its hash covers the body less the bot-check token.
+    const { turnstile_token: _token, ...keyed } = body;
+    const idempotency = { scope: `book:${venue.id}`, key: request.idempotencyKey, body: keyed, now };
+    const created = await answeredOnce(ctx.db, idempotency, async () => {
       // A slot the cached picture already shows taken is refused here, before any transaction: under a
       // crowd, refusals never queue behind the writes. The transaction re-checks what passes.
       await withAlternatives(alternatives, venue, body, 'cached', async () => {
@@ -130,7 +133,9 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
           chosenTables(loaded, rule, check.candidates, occupancy, stay, body);
         }
       });
-      return withAlternatives(alternatives, venue, body, 'transaction', () => placements.submit(venue.id, { venue, body, request, now }));
+      return withAlternatives(alternatives, venue, body, 'transaction', () =>
+        placements.submit(venue.id, { venue, body, request, idempotency }),
+      );
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
     const row = await bookingOrThrow(ctx.db, created.booking_id);
@@ -142,13 +147,7 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     return { ...payment, reference, amount_pence: created.deposit_pence, breakdown, manage_url };
   }
 
-  return { book, stats: placements.stats };
-}
-
-/** The Idempotency-Key's scope (route and venue) and what its hash covers (the body less the bot-check token). */
-function idempotencyOf(venue: VenueRow, body: BookBody) {
-  const { turnstile_token: _token, ...keyed } = body;
-  return { scope: `book:${venue.id}`, keyed };
+  return { book };
 }
 
 interface Placed {
@@ -328,12 +327,10 @@ const seatsEver = (loaded: LoadedVenue, rule: AccessRuleRecord, body: BookBody) 
 function nearestTimes(loaded: LoadedVenue, occupancy: Occupancy, rule: AccessRuleRecord, body: BookBody, now: Date): string[] {
   const type = rule.rule_type === 'table' ? 'tables' : 'guestlist';
   const day = computeAvailability(loaded.config, occupancy, { date: body.date, partySize: body.party_size, type, now });
-  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-  const asked = minutes(body.time);
   return day.slots
     .filter((slot) => slot.available && slot.access_rule_id === rule.id)
     .map((slot) => slot.time)
-    .sort((a, b) => Math.abs(minutes(a) - asked) - Math.abs(minutes(b) - asked) || a.localeCompare(b))
+    .sort(nearestFirst(body.time))
     .slice(0, 2)
     .sort();
 }
@@ -377,49 +374,6 @@ function chosenTables(
   }
   if (!chosen) throw conflict(SLOT_TAKEN_MESSAGE, { reason: 'no_table' });
   return chosen.tableIds;
-}
-
-/** The public availability answer of a date for a party (cached; availability.service.ts). */
-export type Alternatives = (
-  venueId: string,
-  query: { date: string; party_size: number; type: 'tables' | 'guestlist' },
-) => Promise<{ slots: { time: string; access_rule_id: string; available: boolean }[]; next_available_dates: string[] }>;
-
-/** Refusals that mean "taken": the guest is offered somewhere else to go. */
-const TAKEN_REASONS = new Set<unknown>(['no_table', 'max_covers', 'door_capacity', 'free_full']);
-
-/** How many nearest times and next dates a refusal offers. */
-const ALTERNATIVES_OFFERED = 3;
-
-/**
- * Runs `fn`; a 409 saying the slot is taken gets `alternatives` (extension): the nearest bookable times
- * that day for the party (`times`, with their access rule) and the next dates with room (`dates`), from
- * the cached availability answer, so a crowd's refusals cost no transaction and no engine pass each.
- */
-async function withAlternatives<T>(
-  alternatives: Alternatives,
-  venue: VenueRow,
-  body: BookBody,
-  stage: 'cached' | 'transaction',
-  fn: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 409 || !TAKEN_REASONS.has(error.extra.reason)) throw error;
-    metrics.soldOut('booking', stage);
-    const type = body.rule_type === 'table' ? 'tables' : 'guestlist';
-    const day = await alternatives(venue.id, { date: body.date, party_size: body.party_size, type });
-    const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-    const asked = minutes(body.time);
-    const times = day.slots
-      .filter((slot) => slot.available && slot.time !== body.time)
-      .sort((a, b) => Math.abs(minutes(a.time) - asked) - Math.abs(minutes(b.time) - asked) || a.time.localeCompare(b.time))
-      .slice(0, ALTERNATIVES_OFFERED)
-      .map((slot) => ({ time: slot.time, access_rule_id: slot.access_rule_id }));
-    const dates = day.next_available_dates.slice(0, ALTERNATIVES_OFFERED);
-    throw new AppError(409, error.message, { ...error.extra, alternatives: { times, dates } }, error.headers);
-  }
 }
 
 /** The tables for a new stay: a guest's pick, else the best fit with the least fragmentation. */

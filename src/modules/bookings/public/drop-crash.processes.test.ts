@@ -67,7 +67,7 @@ describe('a drop cut short by SIGKILL', () => {
             guest_name: `Guest ${n}`,
             guest_email: `drop${n}@example.test`,
           }),
-        }).catch(() => undefined);
+        }).catch(() => undefined); // In flight when the process died: never acknowledged, so nothing is owed.
         if (res?.status === 200) acknowledged.push(((await res.json()) as { booking_id: string }).booking_id);
         // Killed once a good part of the drop is answered, with requests of the next batches in flight.
         if (acknowledged.length >= 25 && !killed) {

@@ -38,8 +38,6 @@ export function createPublicBookings(deps: PublicDeps) {
       await deps.rateLimits.hit('public_booking', ip);
     },
     book: (venueId: string, body: BookBody, request: BookRequest) => booker.book(venueId, body, request),
-    /** Group commit's figures: transactions of more than one booking, and the bookings they held. */
-    placementStats: booker.stats,
     finalize,
     qr: (venueId: string, bookingId: string) => qr(ctx, venueId, bookingId),
     expireUnpaid,
