@@ -12,9 +12,8 @@ import {
   booking,
   chromiumPresent,
   expectAccessible,
-  openPortal,
+  openSignedIn,
   screenshot,
-  signIn,
   staffBooking,
   startPortal,
   tableId,
@@ -58,10 +57,7 @@ async function bookingWithMoney(name: string, table: string, kind: 'hold' | 'dep
 describe.skipIf(!chromiumPresent)('the door and holds', () => {
   beforeAll(async () => {
     h = await startPortal();
-    ({ page, problems } = await openPortal(h, 1280));
-    await page.goto(`${h.origin}/app/door?venue=${h.venueId}`);
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Door', level: 1 }).waitFor();
+    ({ page, problems } = await openSignedIn(h, `/door?venue=${h.venueId}`, 'Door'));
   }, 60_000);
   afterAll(async () => h?.close());
 

@@ -91,6 +91,23 @@ function watch(page: Page): string[] {
   return problems;
 }
 
+/**
+ * A new page at `width` (1280 unless told), signed in at `path` (under /app) as the demo manager or as
+ * `user`, once its level-1 `heading` shows.
+ */
+export async function openSignedIn(
+  h: PortalHarness,
+  path: string,
+  heading: string | RegExp,
+  options: { width?: number; user?: { email: string; password: string } } = {},
+) {
+  const opened = await openPortal(h, options.width);
+  await opened.page.goto(`${h.origin}/app${path}`);
+  await signIn(opened.page, options.user?.email, options.user?.password);
+  await opened.page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  return opened;
+}
+
 export async function signIn(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumPresent, expectAccessible, openPortal, screenshot, signIn, startPortal, type PortalHarness } from './portal-harness.js';
+import { chromiumPresent, expectAccessible, openSignedIn, screenshot, startPortal, type PortalHarness } from './portal-harness.js';
 
 let h: PortalHarness;
 let page: Page;
@@ -52,10 +52,7 @@ const form = (name: string) => page.getByRole('form', { name });
 describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
   beforeAll(async () => {
     h = await startPortal();
-    ({ page, problems } = await openPortal(h, 1280));
-    await page.goto(`${h.origin}/app/setup/catalogue?venue=${h.venueId}`);
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Catalogue', level: 1 }).waitFor();
+    ({ page, problems } = await openSignedIn(h, `/setup/catalogue?venue=${h.venueId}`, 'Catalogue'));
   }, 60_000);
   afterAll(async () => h?.close());
 
@@ -238,10 +235,7 @@ describe.skipIf(!chromiumPresent)('setup: availability and catalogue', () => {
   });
 
   it('both pages at 820 px', async () => {
-    const narrow = await openPortal(h, 820);
-    await narrow.page.goto(`${h.origin}/app/setup/availability?venue=${h.venueId}`);
-    await signIn(narrow.page);
-    await narrow.page.getByRole('heading', { name: 'Availability', level: 1 }).waitFor();
+    const narrow = await openSignedIn(h, `/setup/availability?venue=${h.venueId}`, 'Availability', { width: 820 });
     await narrow.page.getByRole('list', { name: 'Times for Dinner' }).waitFor();
     await expectAccessible(narrow.page);
     await screenshot(narrow.page, 'setup-availability');

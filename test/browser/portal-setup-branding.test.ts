@@ -13,9 +13,8 @@ import {
   booking,
   chromiumPresent,
   expectAccessible,
-  openPortal,
+  openSignedIn,
   screenshot,
-  signIn,
   startPortal,
   venueSite,
   type PortalHarness,
@@ -45,11 +44,8 @@ const widgetsNow = () =>
   }>('/widget-settings');
 
 async function openBranding(width: number) {
-  const opened = await openPortal(h, width);
+  const opened = await openSignedIn(h, `/setup/branding?venue=${h.venueId}`, /^Branding and widgets/, { width });
   await opened.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin });
-  await opened.page.goto(`${h.origin}/app/setup/branding?venue=${h.venueId}`);
-  await signIn(opened.page);
-  await opened.page.getByRole('heading', { name: /^Branding and widgets/, level: 1 }).waitFor();
   return opened;
 }
 

@@ -11,6 +11,7 @@ import {
   chromiumPresent,
   expectAccessible,
   openPortal,
+  openSignedIn,
   screenshot,
   signIn,
   startPortal,
@@ -33,10 +34,7 @@ const form = (name: string) => page.getByRole('form', { name });
 describe.skipIf(!chromiumPresent)('setup: the catalogue', () => {
   beforeAll(async () => {
     h = await startPortal();
-    ({ page, problems } = await openPortal(h, 1280));
-    await page.goto(`${h.origin}/app/setup/catalogue?venue=${h.venueId}`);
-    await signIn(page);
-    await page.getByRole('heading', { name: 'Catalogue', level: 1 }).waitFor();
+    ({ page, problems } = await openSignedIn(h, `/setup/catalogue?venue=${h.venueId}`, 'Catalogue'));
   }, 60_000);
   afterAll(async () => h?.close());
 

@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createOperatorAccount } from '../../src/modules/team/index.js';
 import { bearer, login } from '../helpers/app.js';
-import { chromiumPresent, expectAccessible, openPortal, screenshot, signIn, startPortal, type PortalHarness } from './portal-harness.js';
+import {
+  chromiumPresent,
+  expectAccessible,
+  openPortal,
+  openSignedIn,
+  screenshot,
+  signIn,
+  startPortal,
+  type PortalHarness,
+} from './portal-harness.js';
 
 const EMAIL = 'new-owner@harbour.test';
 const PASSWORD = 'a long enough password 42';
@@ -333,10 +342,10 @@ describe.skipIf(!chromiumPresent)('setting up a venue', () => {
   });
 
   it('lays the set-up pages out at 820 px', async () => {
-    const narrow = await openPortal(h, 820);
-    await narrow.page.goto(`${h.origin}/app/setup?venue=${venueId}`);
-    await signIn(narrow.page, EMAIL, PASSWORD);
-    await narrow.page.getByRole('heading', { name: 'Set up Harbour Kitchen', level: 1 }).waitFor();
+    const narrow = await openSignedIn(h, `/setup?venue=${venueId}`, 'Set up Harbour Kitchen', {
+      width: 820,
+      user: { email: EMAIL, password: PASSWORD },
+    });
     await narrow.page.getByText('2 of 8 done').waitFor();
     await expectAccessible(narrow.page);
     await screenshot(narrow.page, 'setup-checklist-live');
