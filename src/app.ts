@@ -96,6 +96,7 @@ function trustProxyOption(trust: TrustProxy): boolean | string[] | ((address: st
 export type { App };
 
 export async function buildApp(ctx: AppContext): Promise<App> {
+  const compilers = deferredCompilers(validatorCompiler);
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     logController: new RequestLog(),
@@ -117,8 +118,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     clientErrorHandler,
     // Our validator (platform/validation.ts); validators and serializers compile on each route's first
     // request, not at start-up (platform/lazy-schemas.ts).
-    schemaController: { compilersFactory: deferredCompilers(validatorCompiler) },
+    schemaController: { compilersFactory: compilers.factory },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('compileSchemas', compilers.compileAll);
 
   registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
   await registerLoadShedding(app, ctx.config.shedding);

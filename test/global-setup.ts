@@ -90,6 +90,30 @@ async function ensureWidgetBuild() {
     );
 }
 
+/**
+ * Each run names its PostgreSQL test schemas with its own prefix (test/helpers/db.ts hands emptied schemas
+ * on between test files instead of dropping them); the run drops its own at the end, never another's.
+ */
+async function dropRunSchemas(run: string) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ name: string }>(
+      "select nspname as name from pg_namespace where nspname like 't\\_' || $1 || '\\_%'",
+      [run],
+    );
+    for (const { name } of rows) await client.query(`drop schema if exists "${name}" cascade`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 export default async function setup() {
+  // Every project's setup runs in this one process: the first names the run for all of them.
+  process.env.MAITRED_TEST_RUN ??= `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const run = process.env.MAITRED_TEST_RUN;
   await Promise.all([ensurePostgres(), ensureRedis(), ensureWidgetBuild()]);
+  return async () => {
+    if (await reachable(new URL(PG_URL).hostname || '127.0.0.1', Number(new URL(PG_URL).port || 5432))) await dropRunSchemas(run);
+  };
 }

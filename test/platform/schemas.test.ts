@@ -7,7 +7,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDeferredSchemas, deferredCompilers } from '../../src/platform/lazy-schemas.js';
+import { deferredCompilers } from '../../src/platform/lazy-schemas.js';
 import { validatorCompiler } from '../../src/platform/validation.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -19,8 +19,8 @@ describe('every route schema of the app', () => {
   afterAll(async () => t.close());
 
   it('compiles (validators and response serializers)', async () => {
-    expect(compileDeferredSchemas()).toBeGreaterThan(100);
-    expect(compileDeferredSchemas()).toBe(0);
+    expect(t.app.compileSchemas()).toBeGreaterThan(100);
+    expect(t.app.compileSchemas()).toBe(0);
     expect((await t.app.inject({ url: '/api/auth/me' })).statusCode).toBe(401);
   });
 });
@@ -52,7 +52,8 @@ describe('our validator compiler', () => {
 
 describe('deferred compilation', () => {
   it('validates and serializes like the eager compilers', async () => {
-    const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(validatorCompiler) } });
+    const compilers = deferredCompilers(validatorCompiler);
+    const app = Fastify({ schemaController: { compilersFactory: compilers.factory } });
     app.post(
       '/echo',
       { schema: { body: Type.Object({ n: Type.Integer({ minimum: 1 }) }), response: { 200: Type.Object({ n: Type.Integer() }) } } },
@@ -63,19 +64,20 @@ describe('deferred compilation', () => {
     const ok = await app.inject({ method: 'POST', url: '/echo', payload: { n: 2 } });
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toBe('{"n":2}');
-    expect(compileDeferredSchemas()).toBe(0);
+    expect(compilers.compileAll()).toBe(0);
     await app.close();
   });
 
-  it('a schema that cannot compile starts, and fails compileDeferredSchemas', async () => {
-    const app = Fastify({ schemaController: { compilersFactory: deferredCompilers(validatorCompiler) } });
+  it('a schema that cannot compile starts, and fails compileAll', async () => {
+    const compilers = deferredCompilers(validatorCompiler);
+    const app = Fastify({ schemaController: { compilersFactory: compilers.factory } });
     app.get(
       '/broken',
       { schema: { response: { 200: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } } },
       async () => ({ a: 1 }),
     );
     await app.ready();
-    expect(() => compileDeferredSchemas()).toThrow(/missing/);
+    expect(() => compilers.compileAll()).toThrow(/missing/);
     expect((await app.inject({ url: '/broken' })).statusCode).toBe(500);
     await app.close();
   });
