@@ -83,7 +83,8 @@ describe.skipIf(!chromiumPresent)('the guest CRM', () => {
     await tags.getByLabel('Add a tag at All venues').fill('Prefers the bar');
     await tags.getByRole('group', { name: 'All venues' }).getByRole('button', { name: 'Add tag' }).click();
     await tags.getByText('Prefers the bar added.').waitFor();
-    const detail = async () => (await get(`/api/my-guests/${walter.id}`)).json() as { tags: { global: string[]; per_venue: { tags: string[] }[] } };
+    const detail = async () =>
+      (await get(`/api/my-guests/${walter.id}`)).json() as { tags: { global: string[]; per_venue: { tags: string[] }[] } };
     expect((await detail()).tags.global).toEqual(['Prefers the bar']);
     await tags.getByRole('listitem').filter({ hasText: 'Prefers the bar' }).waitFor();
 
@@ -153,9 +154,13 @@ describe.skipIf(!chromiumPresent)('the guest CRM', () => {
     const p = narrow.page;
     const score = p.getByRole('region', { name: 'Score' });
     await score.getByText(String(detail.score.total), { exact: true }).waitFor();
-    expect(await score.getByRole('row', { name: /Visits/ }).getByRole('cell').first().textContent()).toBe(
-      String(detail.score.breakdown.visits),
-    );
+    expect(
+      await score
+        .getByRole('row', { name: /Visits/ })
+        .getByRole('cell')
+        .first()
+        .textContent(),
+    ).toBe(String(detail.score.breakdown.visits));
     const list = p.getByRole('list', { name: 'Connections of Amelia Hughes' });
     const others = network.nodes.filter((n) => n.id !== amelia.id).map((n) => n.name);
     expect(others.length).toBeGreaterThan(0);

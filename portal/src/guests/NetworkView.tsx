@@ -22,13 +22,17 @@ export function NetworkView({ network, venueId }: { network: Network; venueId?: 
   const names = new Map(network.nodes.map((node) => [node.id, node.name]));
   const linksOf = (id: string) =>
     network.edges
-      .filter((edge) => (edge.source === id || edge.target === id) && edge.source !== network.centre_id && edge.target !== network.centre_id)
+      .filter(
+        (edge) => (edge.source === id || edge.target === id) && edge.source !== network.centre_id && edge.target !== network.centre_id,
+      )
       .map((edge) => names.get(edge.source === id ? edge.target : edge.source) ?? '');
 
   return (
     <section className="panel guest__panel" aria-labelledby="network-title">
       <h2 id="network-title">Network</h2>
-      <p className="muted">Guests who booked with {centre?.name ?? 'this guest'} (same venue, date and time) on at least 2 dates in the last year.</p>
+      <p className="muted">
+        Guests who booked with {centre?.name ?? 'this guest'} (same venue, date and time) on at least 2 dates in the last year.
+      </p>
       {others.length === 0 ? (
         <p>No connections yet.</p>
       ) : (

@@ -48,7 +48,10 @@ export function PrivacyPanel(props: { guestId: string; name: string; walkIn: boo
       setConfirming(false);
       client.removeQueries({ queryKey: [...guestsKey, props.guestId] });
       await client.invalidateQueries({ queryKey: guestsKey });
-      const parts = [`${props.name} was erased`, `${result.bookings_anonymised} bookings and ${result.vouchers_anonymised} vouchers anonymised`];
+      const parts = [
+        `${props.name} was erased`,
+        `${result.bookings_anonymised} bookings and ${result.vouchers_anonymised} vouchers anonymised`,
+      ];
       if (result.account_deleted) parts.push('the walk-in record deleted');
       await navigate({ to: '/guests', search: { venue: props.venueId, erased: `${parts.join('; ')}.` } });
     } catch (caught) {
