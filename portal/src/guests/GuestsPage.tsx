@@ -163,7 +163,13 @@ export default function GuestsPage() {
           </p>
         )}
         {!loading && rows.length === 0 && !error && (
-          <p className="muted">{searching ? 'No guest matches: try part of the name, the email or the phone.' : 'No guests yet.'}</p>
+          <p className="muted">
+            {searching
+              ? 'No guest matches: try part of the name, the email or the phone.'
+              : filtered
+                ? 'No guest matches these filters.'
+                : 'No guests yet.'}
+          </p>
         )}
         {rows.length > 0 && (
           <div className="table-scroll">
