@@ -105,6 +105,31 @@ const setupBrandingRoute = createRoute({
   component: BrandingPage,
 });
 
+// The guest CRM: the roster (search, filters) and one guest's page. Loaded when first opened.
+const GuestsPage = lazy(() => import('./guests/GuestsPage'));
+const GuestPage = lazy(() => import('./guests/GuestPage'));
+const SEEN = ['within-30', 'within-90', 'within-365', 'over-90', 'over-365'] as const;
+const guestsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/guests',
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { venue?: string; q?: string; tag?: string; seen?: (typeof SEEN)[number]; erased?: string } => ({
+    venue: text(search.venue),
+    q: text(search.q),
+    tag: text(search.tag),
+    seen: SEEN.find((choice) => choice === search.seen),
+    erased: typeof search.erased === 'string' && search.erased.length < 300 ? search.erased : undefined,
+  }),
+  component: GuestsPage,
+});
+const guestRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/guests/$guestId',
+  validateSearch: venueSearch,
+  component: GuestPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -117,6 +142,8 @@ export const router = createRouter({
     setupCatalogueRoute,
     floorplanRoute,
     setupBrandingRoute,
+    guestsRoute,
+    guestRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

@@ -7147,7 +7147,7 @@ export interface paths {
         };
         /**
          * List the operator's guest roster
-         * @description The roster: guests with a booking, ticket, voucher, walk-in record or tag at one of the caller’s venues (a role limited to some venues sees the guests of those). Figures count the caller’s venues only. Latest seen first; offset paging, or cursor paging with `paging=cursor` then `cursor`.
+         * @description The roster: guests with a booking, ticket, voucher, walk-in record or tag at one of the caller’s venues (a role limited to some venues sees the guests of those). Figures count the caller’s venues only. Latest seen first; offset paging, or cursor paging with `paging=cursor` then `cursor`. Extension: filters `tag`, `seen_since` and `seen_before` (the latest roster event).
          */
         get: {
             parameters: {
@@ -7160,6 +7160,12 @@ export interface paths {
                     offset?: number;
                     /** @description `cursor` for cursor paging: the answer carries `cursor` instead of `total` and `offset` */
                     paging?: "cursor";
+                    /** @description Extension: only guests whose latest roster event is before this instant */
+                    seen_before?: string;
+                    /** @description Extension: only guests whose latest roster event is at or after this instant */
+                    seen_since?: string;
+                    /** @description Extension: only guests with this tag (any case), operator-wide or at one of the caller’s venues */
+                    tag?: string;
                 };
                 header?: never;
                 path?: never;

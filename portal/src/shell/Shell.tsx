@@ -82,6 +82,17 @@ function SignedIn({ name }: { name: string }) {
               Door
             </Link>
           )}
+          {can('guests', 'read') && (
+            <Link
+              to="/guests"
+              search={{ venue: venue?.id }}
+              className="nav__link"
+              activeOptions={{ includeSearch: false }}
+              activeProps={{ 'aria-current': 'page' }}
+            >
+              Guests
+            </Link>
+          )}
           {can('venues.settings', 'write') && (
             <Link to="/setup" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Setup

@@ -47,7 +47,7 @@ export const guestsRoutes: RoutePlugin<{ guard: GuardFactory; guests: GuestsServ
     {
       schema: {
         summary: "List the operator's guest roster",
-        description: `${ROSTER} Latest seen first; offset paging, or cursor paging with \`paging=cursor\` then \`cursor\`.`,
+        description: `${ROSTER} Latest seen first; offset paging, or cursor paging with \`paging=cursor\` then \`cursor\`. Extension: filters \`tag\`, \`seen_since\` and \`seen_before\` (the latest roster event).`,
         tags,
         security,
         querystring: RosterQuery,

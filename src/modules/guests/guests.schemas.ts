@@ -27,7 +27,23 @@ export const Guest = Type.Object(
 );
 export type GuestRow = Static<typeof Guest>;
 
-export const RosterQuery = Type.Object(pagingQueryFields);
+export const RosterQuery = Type.Object({
+  ...pagingQueryFields,
+  tag: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: TAG_MAX_LENGTH,
+      description: 'Extension: only guests with this tag (any case), operator-wide or at one of the caller’s venues',
+    }),
+  ),
+  seen_since: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Extension: only guests whose latest roster event is at or after this instant' }),
+  ),
+  seen_before: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Extension: only guests whose latest roster event is before this instant' }),
+  ),
+});
+export type RosterQuery = Static<typeof RosterQuery>;
 export const Roster = PagedList(Guest, 'The roster: latest seen first (offset or cursor paging)');
 
 const Q = (max: number) =>

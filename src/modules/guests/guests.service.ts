@@ -9,15 +9,15 @@ import type { Conn } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
-import { cursorPage, offsetPage, pageRequest, type PagingQuery } from '../../platform/paging.js';
+import { cursorPage, offsetPage, pageRequest } from '../../platform/paging.js';
 import { createWalkIn, replaceTags, tagsOf } from './guest-records.js';
 import { guestRows, toGuest } from './guest-views.js';
-import { ROSTER_SEARCH_MAX, SEARCH_MIN, VENUE_SEARCH_MAX, type TagsBody, type WalkInBody } from './guests.schemas.js';
+import { ROSTER_SEARCH_MAX, SEARCH_MIN, VENUE_SEARCH_MAX, type RosterQuery, type TagsBody, type WalkInBody } from './guests.schemas.js';
 import { connectionsOf, egoGraph, wholeGraph } from './network.js';
 import { createPrivacy } from './privacy.js';
 import { activityItems } from './activity.js';
 import { admissionFactsOf, rosterProfiles, type ConnectionCounter } from './roster.js';
-import { inRoster, rosterPage, rosterVenues, rosterTotal, searchRoster, type GuestScope } from './roster.repository.js';
+import { inRoster, rosterPage, rosterVenues, rosterTotal, searchRoster, type GuestScope, type RosterFilter } from './roster.repository.js';
 import { EMPTY_FIGURES, guestScore, loyaltyPoints } from './score.js';
 import { queryTerms } from './search-terms.js';
 import type { CrmBooking, GuestSources } from './sources.js';
@@ -135,11 +135,15 @@ export function createGuestsService(deps: GuestsDeps) {
      */
     admissionFacts: (conn: Conn, operatorId: string, venueId: string, userId: string) =>
       admissionFactsOf(conn, countConnections, { operatorId, venueId, userId }),
-    async list(auth: AuthInfo, query: PagingQuery) {
+    async list(auth: AuthInfo, query: RosterQuery) {
       const scope = await scopeOf(auth);
       const page = pageRequest(query, 2);
+      const filter = rosterFilter(query);
       if (page.mode === 'offset') {
-        const [ids, total] = await Promise.all([rosterPage(db, scope, { limit: page.limit, offset: page.offset }), rosterTotal(db, scope)]);
+        const [ids, total] = await Promise.all([
+          rosterPage(db, scope, { limit: page.limit, offset: page.offset }, filter),
+          rosterTotal(db, scope, filter),
+        ]);
         return offsetPage(
           await guestRows(
             db,
@@ -152,7 +156,7 @@ export function createGuestsService(deps: GuestsDeps) {
         );
       }
       const after = page.after ? { lastSeenAt: String(page.after[0]), userId: String(page.after[1]) } : null;
-      const ids = await rosterPage(db, scope, { limit: page.limit + 1, after });
+      const ids = await rosterPage(db, scope, { limit: page.limit + 1, after }, filter);
       const paged = cursorPage(ids, page.limit, (row) => [row.last_seen_at, row.user_id]);
       return {
         ...paged,
@@ -235,6 +239,14 @@ export function createGuestsService(deps: GuestsDeps) {
     erasures: privacy.erasures,
     reapplyErasures: privacy.reapplyErasures,
   };
+}
+
+/** The roster list's filters: the tag as tags are stored (trimmed, spaces collapsed), instants in the stored ISO form. */
+function rosterFilter(query: RosterQuery): RosterFilter {
+  const instant = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
+  const tag = query.tag?.trim().replace(/\s+/g, ' ');
+  if (query.tag !== undefined && !tag) throw badRequest('tag must not be blank');
+  return { tag, seenSince: instant(query.seen_since), seenBefore: instant(query.seen_before) };
 }
 
 /** The normalised query terms; 400 when fewer than SEARCH_MIN characters remain. */

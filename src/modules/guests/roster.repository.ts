@@ -33,10 +33,28 @@ export async function inRoster(conn: Conn, scope: GuestScope, userId: string): P
   return Boolean(await query.executeTakeFirst());
 }
 
+/**
+ * Narrowing of the roster list: a tag (any case) at the operator-wide scope or at one of the scope's
+ * venues, and a range of the latest roster event (ISO instants, as `last_seen_at` is stored).
+ */
+export interface RosterFilter {
+  tag?: string;
+  seenSince?: string;
+  seenBefore?: string;
+}
+
 /** The roster in page order (latest seen first, then id), as an offset or keyset page of ids. */
-function rosterQuery(conn: Conn, scope: GuestScope) {
+function rosterQuery(conn: Conn, scope: GuestScope, filter: RosterFilter) {
   let query = kyselyOf(conn).selectFrom('guest_roster').where('guest_roster.operator_id', '=', scope.operatorId);
   if (scope.venueIds) query = query.where(atVenues(scope, 'guest_roster.user_id', scope.venueIds));
+  if (filter.seenSince) query = query.where('guest_roster.last_seen_at', '>=', filter.seenSince);
+  if (filter.seenBefore) query = query.where('guest_roster.last_seen_at', '<', filter.seenBefore);
+  if (filter.tag) {
+    const venues = scope.venueIds ? sql`and t.venue_id in (${sql.join(['', ...scope.venueIds])})` : sql``;
+    query = query.where(
+      sql<SqlBool>`exists (select 1 from guest_tags t where t.operator_id = ${scope.operatorId} and t.user_id = guest_roster.user_id and lower(t.tag) = lower(${filter.tag}) ${venues})`,
+    );
+  }
   return query;
 }
 
@@ -44,8 +62,9 @@ export async function rosterPage(
   conn: Conn,
   scope: GuestScope,
   page: { limit: number; offset?: number; after?: { lastSeenAt: string; userId: string } | null },
+  filter: RosterFilter = {},
 ): Promise<{ user_id: string; last_seen_at: string }[]> {
-  let query = rosterQuery(conn, scope).select(['guest_roster.user_id', 'guest_roster.last_seen_at']);
+  let query = rosterQuery(conn, scope, filter).select(['guest_roster.user_id', 'guest_roster.last_seen_at']);
   if (page.after) {
     const { lastSeenAt, userId } = page.after;
     // The first condition is implied by the second; it lets SQLite's planner range-scan the index too.
@@ -63,8 +82,8 @@ export async function rosterPage(
   return query.execute();
 }
 
-export async function rosterTotal(conn: Conn, scope: GuestScope): Promise<number> {
-  const row = await rosterQuery(conn, scope)
+export async function rosterTotal(conn: Conn, scope: GuestScope, filter: RosterFilter = {}): Promise<number> {
+  const row = await rosterQuery(conn, scope, filter)
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
   return Number(row.total);
