@@ -105,6 +105,10 @@ const setupBrandingRoute = createRoute({
   component: BrandingPage,
 });
 
+// Team: portal users, roles with their permission grid and venue scope, members, and two-factor.
+const TeamPage = lazy(() => import('./team/TeamPage'));
+const teamRoute = createRoute({ getParentRoute: () => rootRoute, path: '/team', validateSearch: venueSearch, component: TeamPage });
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -117,6 +121,7 @@ export const router = createRouter({
     setupCatalogueRoute,
     floorplanRoute,
     setupBrandingRoute,
+    teamRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (
