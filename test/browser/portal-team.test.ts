@@ -21,10 +21,15 @@ let page: Page;
 let problems: string[];
 let otherVenueId: string;
 
-type Role = { id: string; name: string; permissions: { permission_key: string; can_read: boolean; can_write: boolean }[]; venue_ids: string[] };
+type Role = {
+  id: string;
+  name: string;
+  permissions: { permission_key: string; can_read: boolean; can_write: boolean }[];
+  venue_ids: string[];
+};
 type User = { id: string; name: string; email: string; phone: string | null; role_id: string | null };
 
-const get = async <T,>(url: string, headers = h.staff) => {
+const get = async <T>(url: string, headers = h.staff) => {
   const res = await h.t.app.inject({ url, headers });
   expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
   return res.json() as T;
@@ -126,7 +131,10 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
       expect(await nav.getByRole('link', { name: 'Setup' }).count()).toBe(0);
       expect(await nav.getByRole('link', { name: 'Team' }).count()).toBe(0);
       // The switcher offers the one venue the role reaches.
-      await host.page.getByRole('button', { name: new RegExp(DEMO_VENUE) }).first().click();
+      await host.page
+        .getByRole('button', { name: new RegExp(DEMO_VENUE) })
+        .first()
+        .click();
       const options = host.page.getByRole('option');
       await options.first().waitFor();
       expect(await options.allTextContents()).toEqual([DEMO_VENUE]);
@@ -242,5 +250,4 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
     expect(await get('/api/2fa', bearer(token))).toEqual({ enabled: true });
     expect(problems).toEqual([]);
   }, 60_000);
-
 });

@@ -137,7 +137,9 @@ function AddMember({ onDone }: { onDone: () => void }) {
         <Field label="Find by name or email" type="search" value={q} onChange={setQ} autoComplete="off" />
         <Field label="Label" value={label} onChange={setLabel} maxLength={50} short />
       </div>
-      <p className="team-grid__why">Your own users are found by part of their name or email; someone from another account only by their whole email.</p>
+      <p className="team-grid__why">
+        Your own users are found by part of their name or email; someone from another account only by their whole email.
+      </p>
       <div aria-live="polite">
         {query.length >= 2 && found.data?.length === 0 && <p className="muted">Nobody found who is not already on the team.</p>}
         {found.data && found.data.length > 0 && (

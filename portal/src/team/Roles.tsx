@@ -29,11 +29,7 @@ function scopeText(role: Role, venueName: (id: string) => string) {
   return role.venue_ids.map(venueName).join(', ');
 }
 
-export function Roles(props: {
-  me: Permissions;
-  canWrite: boolean;
-  venues: { id: string; name: string }[] | undefined;
-}) {
+export function Roles(props: { me: Permissions; canWrite: boolean; venues: { id: string; name: string }[] | undefined }) {
   const { me, canWrite, venues } = props;
   const roles = useRoles();
   const [editing, setEditing] = useState<string | null>(null);
@@ -86,7 +82,7 @@ export function Roles(props: {
                     </div>
                     <div className="setup-item__desc">{summary(role)}</div>
                     {canWrite && beyond && <p className="team-note">Only an Owner can change this role: {beyond}.</p>}
-                    {canWrite && !beyond && noDelete && <p className="team-note">{noDelete}</p>}
+                    {canWrite && !beyond && noDelete && <p className="team-grid__why">{noDelete}</p>}
                   </div>
                   {canWrite && !beyond && (
                     <div className="setup-item__actions">

@@ -82,7 +82,13 @@ export function TwoFactor() {
             Scan this code with your authenticator app
           </h3>
           <div className="team-2fa__body">
-            <img className="team-2fa__qr" src={setup.qr_code} width={200} height={200} alt="QR code to add Maitred to your authenticator app" />
+            <img
+              className="team-2fa__qr"
+              src={setup.qr_code}
+              width={200}
+              height={200}
+              alt="QR code to add Maitred to your authenticator app"
+            />
             <div>
               <p>Or type this key into the app:</p>
               <p>

@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../api/client';
-import { usePermissions, useSession, useVenues } from '../shell/account';
+import { type usePermissions, useSession, useVenues } from '../shell/account';
 
 export const teamKey = (what: string) => ['team', what];
 

@@ -24,12 +24,22 @@ describe('GET /api/2fa', () => {
     // A set-up not yet confirmed does not turn it on.
     expect((await status(op.headers)).json()).toEqual({ enabled: false });
 
-    const enabled = await t.app.inject({ method: 'POST', url: '/api/2fa/enable', headers: op.headers, payload: { code: await codeNow(secret) } });
+    const enabled = await t.app.inject({
+      method: 'POST',
+      url: '/api/2fa/enable',
+      headers: op.headers,
+      payload: { code: await codeNow(secret) },
+    });
     expect(enabled.statusCode).toBe(200);
     expect((await status(op.headers)).json()).toEqual({ enabled: true });
 
     t.clock.advance(30_000);
-    const disabled = await t.app.inject({ method: 'POST', url: '/api/2fa/disable', headers: op.headers, payload: { code: await codeNow(secret) } });
+    const disabled = await t.app.inject({
+      method: 'POST',
+      url: '/api/2fa/disable',
+      headers: op.headers,
+      payload: { code: await codeNow(secret) },
+    });
     expect(disabled.statusCode).toBe(200);
     expect((await status(op.headers)).json()).toEqual({ enabled: false });
   });
