@@ -76,7 +76,7 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
     expect(res.statusCode, res.body).toBe(200);
     otherVenueId = res.json().id;
     ({ page, problems } = await openSignedIn(h, '/team', 'Team'));
-  }, 90_000);
+  }, 150_000);
   afterAll(async () => h?.close());
 
   it('shows the Owner the team: users, roles with the Owner role read-only, members and two-factor', async () => {
@@ -166,7 +166,7 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
     expect((await get<{ data: { id: string }[] }>('/api/my-floor-venues', headers)).data.map((v) => v.id)).toEqual([h.venueId]);
     const other = await h.t.app.inject({ url: `/api/my-venues/${otherVenueId}/bookings?date=${h.today}`, headers });
     expect(other.statusCode).toBe(404);
-  }, 90_000);
+  }, 150_000);
 
   it('a user manager limited to one venue sees the Owner and stronger roles read-only, with the reason', async () => {
     const form = await createRole(
@@ -204,7 +204,7 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
     await screenshot(mina.page, 'team-manager');
     expect(mina.problems).toEqual([]);
     await mina.page.context().close();
-  }, 60_000);
+  }, 90_000);
 
   it('lays out the team and the role grid at 820 px', async () => {
     const narrow = await openSignedIn(h, '/team', 'Team', { width: 820 });
@@ -221,7 +221,7 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
     await screenshot(narrow.page, 'team-role-form');
     expect(narrow.problems).toEqual([]);
     await narrow.page.context().close();
-  }, 60_000);
+  }, 90_000);
 
   it('sets up two-factor with the QR code and turns it on with a code', async () => {
     await page.getByRole('button', { name: 'Set up two-factor' }).click();
@@ -249,5 +249,5 @@ describe.skipIf(!chromiumPresent)('the team screens', () => {
     const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('maitred.session')!) as { token: string }).token);
     expect(await get('/api/2fa', bearer(token))).toEqual({ enabled: true });
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });
