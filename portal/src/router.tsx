@@ -130,6 +130,10 @@ const guestRoute = createRoute({
   component: GuestPage,
 });
 
+// Team: portal users, roles with their permission grid and venue scope, members, and two-factor.
+const TeamPage = lazy(() => import('./team/TeamPage'));
+const teamRoute = createRoute({ getParentRoute: () => rootRoute, path: '/team', validateSearch: venueSearch, component: TeamPage });
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -144,6 +148,7 @@ export const router = createRouter({
     setupBrandingRoute,
     guestsRoute,
     guestRoute,
+    teamRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

@@ -98,6 +98,11 @@ function SignedIn({ name }: { name: string }) {
               Setup
             </Link>
           )}
+          {(can('users.user', 'read') || can('users.role', 'read') || can('operators.members', 'read')) && (
+            <Link to="/team" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Team
+            </Link>
+          )}
         </nav>
         <span className="topbar__user">{name}</span>
         <Button className="button button--quiet" onPress={() => void signOut()}>

@@ -11,6 +11,7 @@ import {
   RegisterBody,
   SessionResult,
   SetupResult,
+  TwoFactorStatus,
   User,
   ValidateBody,
   VerifyEmailBody,
@@ -115,6 +116,23 @@ export const authRoutes: RoutePlugin<{ guard: GuardFactory; auth: AuthService; s
     async (request, reply) => {
       reply.header('Cache-Control', 'private, no-store');
       return reply.code(201).send(await auth.verifyEmail(request.body, request.ip));
+    },
+  );
+
+  app.get(
+    '/api/2fa',
+    {
+      schema: {
+        summary: 'Whether two-factor authentication is on for the caller',
+        tags,
+        security: [{ bearer: [] }],
+        response: { 200: TwoFactorStatus, ...errorResponses(401) },
+      },
+      onRequest: signedIn,
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return auth.twoFactorStatus(authOf(request).user.id);
     },
   );
 

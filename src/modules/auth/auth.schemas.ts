@@ -43,3 +43,6 @@ const Code = Type.String({ maxLength: 6, pattern: '^\\d{6}$', description: 'a 6-
 export const CodeBody = Type.Object({ code: Code });
 export const ValidateBody = Type.Object({ challenge_id: Type.String({ minLength: 1, maxLength: 100 }), code: Code });
 export const SetupResult = Type.Object({ secret: Type.String(), otpauth_url: Type.String(), qr_code: Type.String() });
+export const TwoFactorStatus = Type.Object({
+  enabled: Type.Boolean({ description: 'true when signing in asks for an authenticator code' }),
+});

@@ -149,6 +149,11 @@ export function createAuthService(deps: {
       return { user: toUser(user), token: await sessions.create(user.id) };
     },
 
+    /** Whether the user's sign-in asks for an authenticator code. */
+    async twoFactorStatus(userId: string) {
+      return { enabled: Boolean((await loadUser(userId)).totp_enabled) };
+    },
+
     async setupTwoFactor(userId: string) {
       const user = await loadUser(userId);
       if (user.totp_enabled) throw conflict('Two-factor authentication is already enabled');
