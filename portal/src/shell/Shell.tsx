@@ -49,7 +49,7 @@ function SignedIn({ name }: { name: string }) {
             selectedKey={venue.id}
             onSelectionChange={(key) =>
               void navigate(
-                setup
+                setup || /\/(vouchers|numbers)$/.test(path)
                   ? { to: '.', search: { venue: String(key) } }
                   : { to: path.endsWith('/door') ? '/door' : '/floor', search: { venue: String(key) } },
               )
@@ -85,6 +85,16 @@ function SignedIn({ name }: { name: string }) {
           {can('venues.settings', 'write') && (
             <Link to="/setup" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Setup
+            </Link>
+          )}
+          {can('vouchers', 'read') && (
+            <Link to="/vouchers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Vouchers
+            </Link>
+          )}
+          {can('stats', 'read') && (
+            <Link to="/numbers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Numbers
             </Link>
           )}
         </nav>
