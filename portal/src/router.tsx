@@ -107,7 +107,12 @@ const setupBrandingRoute = createRoute({
 
 // Money: vouchers (look-up, redeem, refund, issue, settings) and the numbers (charts of the venue's figures).
 const VouchersPage = lazy(() => import('./vouchers/VouchersPage'));
-const vouchersRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vouchers', validateSearch: venueSearch, component: VouchersPage });
+const vouchersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/vouchers',
+  validateSearch: venueSearch,
+  component: VouchersPage,
+});
 export interface NumbersSearch {
   venue?: string;
   from?: string;

@@ -77,7 +77,10 @@ describe.skipIf(!chromiumPresent)('vouchers', () => {
     await page.getByLabel('Amount to take (£)').fill('22.50');
     await page.getByLabel('Note (optional)').fill('Lunch for two');
     await page.getByRole('button', { name: 'Redeem', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: `Took £22.50 from ${issued.display_code}: £37.50 left.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Took £22.50 from ${issued.display_code}: £37.50 left.` })
+      .waitFor();
     await expect.poll(() => page.locator('.balance').textContent()).toBe('£37.50');
     await page.getByText('£22.50 on').waitFor();
 
@@ -106,7 +109,10 @@ describe.skipIf(!chromiumPresent)('vouchers', () => {
 
     await page.getByRole('button', { name: 'Refund £37.50…' }).click();
     await page.getByRole('button', { name: 'Confirm refund of £37.50' }).click();
-    await page.getByRole('status').filter({ hasText: `Refunded £37.50 of ${issued.display_code}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Refunded £37.50 of ${issued.display_code}` })
+      .waitFor();
     await expect.poll(() => page.locator('.balance').textContent()).toBe('£0.00');
     await page.getByText('No: this voucher was refunded').waitFor();
     expect(await page.getByRole('button', { name: 'Redeem', exact: true }).count()).toBe(0);
@@ -150,11 +156,14 @@ describe.skipIf(!chromiumPresent)('vouchers', () => {
 
   it('fits a narrow screen', async () => {
     const narrow = await openSignedIn(h, `/vouchers?venue=${h.venueId}`, 'Vouchers', { width: 820 });
-    await narrow.page.getByRole('button', { name: /^Open voucher / }).first().waitFor();
+    await narrow.page
+      .getByRole('button', { name: /^Open voucher / })
+      .first()
+      .waitFor();
     await narrow.page.getByRole('button', { name: `Open voucher ${issued.display_code}` }).click();
     await narrow.page.getByRole('heading', { name: `Voucher ${issued.display_code}` }).waitFor();
     await expectAccessible(narrow.page);
     await screenshot(narrow.page, 'vouchers');
     expect(narrow.problems).toEqual([]);
-  });
+  }, 60_000);
 });

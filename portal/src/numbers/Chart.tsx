@@ -55,7 +55,7 @@ export function Chart(props: {
   const description =
     props.keys.length === 0
       ? 'No data.'
-      : `${props.keys.length} bars, total ${format(grand)}` +
+      : `${props.keys.length} ${props.keys.length === 1 ? 'bar' : 'bars'}, total ${format(grand)}` +
         (peak >= 0 && totals[peak] > 0 ? `; highest ${format(totals[peak])} on ${props.keyLabel(props.keys[peak])}.` : '; all zero.');
 
   function download() {
@@ -106,7 +106,9 @@ export function Chart(props: {
                   const y0 = y(base);
                   base += value;
                   const y1 = y(base);
-                  return value > 0 ? <rect key={si} x={x} y={y1} width={barW} height={Math.max(0, y0 - y1)} fill={COLOURS[si % COLOURS.length]} /> : null;
+                  return value > 0 ? (
+                    <rect key={si} x={x} y={y1} width={barW} height={Math.max(0, y0 - y1)} fill={COLOURS[si % COLOURS.length]} />
+                  ) : null;
                 })}
                 {i % labelEvery === 0 && (
                   <text x={x + barW / 2} y={H - BOTTOM + 16} textAnchor="middle" className="chart__tick">

@@ -10,8 +10,6 @@ import type { paths } from '../api/schema';
 
 type Json<T> = T extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : never;
 export type Daily = Json<paths['/api/my-venues/{venueId}/stats/daily']['get']>;
-export type Shift = Json<paths['/api/my-venues/{venueId}/shifts']['get']>['data'][number];
-export type TimePeriod = Json<paths['/api/my-venues/{venueId}/time-periods']['get']>['data'][number];
 
 const at = (venueId: string) => ({ params: { path: { venueId } } });
 

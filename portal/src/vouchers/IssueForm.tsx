@@ -110,7 +110,8 @@ export function IssueForm(props: { venueId: string; onIssued: (code: string) => 
           <fieldset className="choice-row">
             <legend>Kind</legend>
             <label>
-              <input type="radio" name="voucher-mode" checked={mode === 'comp'} onChange={() => setMode('comp')} /> Complimentary (no payment)
+              <input type="radio" name="voucher-mode" checked={mode === 'comp'} onChange={() => setMode('comp')} /> Complimentary (no
+              payment)
             </label>
             <label>
               <input type="radio" name="voucher-mode" checked={mode === 'paid'} onChange={() => setMode('paid')} /> Paid by card
@@ -180,8 +181,8 @@ export function IssueForm(props: { venueId: string; onIssued: (code: string) => 
       ) : (
         <div>
           <p className="error" role="alert">
-            Card payments cannot be taken in the portal with the live payment provider. Sell a paid voucher through the vouchers widget,
-            or issue a complimentary one here.
+            Card payments cannot be taken in the portal with the live payment provider. Sell a paid voucher through the vouchers widget, or
+            issue a complimentary one here.
           </p>
           <button type="button" className="button" onClick={() => setIntent(null)}>
             Back

@@ -10,7 +10,17 @@ import { useCan, useCurrentVenue } from '../shell/account';
 import { IssueForm } from './IssueForm';
 import { SettingsForm } from './SettingsForm';
 import { VoucherCard } from './VoucherCard';
-import { lookUp, messageOf, money, PAGE_SIZE, STATUS_WORDS, useRefreshVouchers, useVoucherList, useVoucherSettings, vouchersKey } from './data';
+import {
+  lookUp,
+  messageOf,
+  money,
+  PAGE_SIZE,
+  STATUS_WORDS,
+  useRefreshVouchers,
+  useVoucherList,
+  useVoucherSettings,
+  vouchersKey,
+} from './data';
 import './vouchers.css';
 
 export default function VouchersPage() {
@@ -84,7 +94,7 @@ function Vouchers({ venueId, venueName, canWrite }: { venueId: string; venueName
               12 characters, with or without dashes
             </small>
           </div>
-          <div className="field">
+          <div className="field field--button">
             <button type="submit" className="button button--primary" disabled={lookup.isFetching}>
               Look up
             </button>
@@ -171,10 +181,15 @@ function VoucherList({ venueId, onOpen }: { venueId: string; onOpen: (code: stri
               {list.data.data.map((v) => (
                 <tr key={v.id}>
                   <td>
-                    <button type="button" className="link code" onClick={() => {
+                    <button
+                      type="button"
+                      className="link code"
+                      onClick={() => {
                         onOpen(v.code);
                         document.getElementById('lookup-title')?.scrollIntoView();
-                      }} aria-label={`Open voucher ${v.display_code}`}>
+                      }}
+                      aria-label={`Open voucher ${v.display_code}`}
+                    >
                       {v.display_code}
                     </button>
                   </td>

@@ -10,11 +10,7 @@ const base = '/api/my-venues/{venueId}' as const;
 type Json<T> = T extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : never;
 
 export type VoucherSettings = Json<paths[`${typeof base}/voucher-settings`]['get']>['data'];
-export type VoucherSettingsBody = NonNullable<paths[`${typeof base}/voucher-settings`]['put']['requestBody']>['content']['application/json'];
-export type VoucherPage = Json<paths[`${typeof base}/vouchers`]['get']>;
-export type Voucher = VoucherPage['data'][number];
 export type Lookup = Json<paths[`${typeof base}/vouchers/lookup`]['get']>;
-export type Redeemed = Json<paths[`${typeof base}/vouchers/redeem`]['post']>;
 
 export const vouchersKey = (venueId: string) => ['vouchers', venueId] as const;
 const at = (venueId: string) => ({ params: { path: { venueId } } });

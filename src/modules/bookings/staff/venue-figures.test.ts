@@ -4,7 +4,15 @@
  * range checks; the stats permission, the role's venue scope and another account's venue.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator, createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp } from '../../../../test/helpers/app.js';
+import {
+  createOperator,
+  createStaff,
+  createTestApp,
+  insertVenue,
+  setupVenue,
+  venueApi,
+  type TestApp,
+} from '../../../../test/helpers/app.js';
 import { insertBooking } from '../core/bookings.test-support.js';
 
 let t: TestApp;
@@ -43,8 +51,21 @@ describe('GET /stats/daily', () => {
       payment_status: 'partially_refunded',
       refunded_pence: 500,
     });
-    await add({ ...at('2026-06-16', '20:00'), guest_count: 2, deposit_type: 'hold', deposit_pence: 3000, captured_pence: 1500, payment_status: 'captured' });
-    await add({ ...at('2026-06-16', '21:00'), guest_count: 2, deposit_type: 'deposit', deposit_pence: 2500, payment_status: 'requires_payment' });
+    await add({
+      ...at('2026-06-16', '20:00'),
+      guest_count: 2,
+      deposit_type: 'hold',
+      deposit_pence: 3000,
+      captured_pence: 1500,
+      payment_status: 'captured',
+    });
+    await add({
+      ...at('2026-06-16', '21:00'),
+      guest_count: 2,
+      deposit_type: 'deposit',
+      deposit_pence: 2500,
+      payment_status: 'requires_payment',
+    });
     await add({ ...at('2026-06-17', '22:00'), kind: 'event', guest_count: 3, total_pence: 4500 });
     await add({ ...at('2026-06-17', '22:00'), kind: 'event', guest_count: 1, total_pence: 1500, status: 'cancelled' });
     // Outside the range, and another venue of the account.
@@ -74,7 +95,13 @@ describe('GET /stats/daily', () => {
 
   it('refuses a missing, malformed, backwards or too long range (400)', async () => {
     const { api } = await setupVenue(t);
-    for (const query of ['', '?from=2026-06-01', '?from=2026-6-1&to=2026-06-02', '?from=2026-02-30&to=2026-03-02', '?from=2026-06-10&to=2026-06-09']) {
+    for (const query of [
+      '',
+      '?from=2026-06-01',
+      '?from=2026-6-1&to=2026-06-02',
+      '?from=2026-02-30&to=2026-03-02',
+      '?from=2026-06-10&to=2026-06-09',
+    ]) {
       const res = await api.get(`/stats/daily${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().error).toEqual(expect.any(String));
