@@ -134,6 +134,31 @@ const guestRoute = createRoute({
 const TeamPage = lazy(() => import('./team/TeamPage'));
 const teamRoute = createRoute({ getParentRoute: () => rootRoute, path: '/team', validateSearch: venueSearch, component: TeamPage });
 
+// Money: vouchers (look-up, redeem, refund, issue, settings) and the numbers (charts of the venue's figures).
+const VouchersPage = lazy(() => import('./vouchers/VouchersPage'));
+const vouchersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/vouchers',
+  validateSearch: venueSearch,
+  component: VouchersPage,
+});
+export interface NumbersSearch {
+  venue?: string;
+  from?: string;
+  to?: string;
+}
+const NumbersPage = lazy(() => import('./numbers/NumbersPage'));
+export const numbersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/numbers',
+  validateSearch: (search: Record<string, unknown>): NumbersSearch => ({
+    venue: text(search.venue),
+    from: date(search.from),
+    to: date(search.to),
+  }),
+  component: NumbersPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -149,6 +174,8 @@ export const router = createRouter({
     guestsRoute,
     guestRoute,
     teamRoute,
+    vouchersRoute,
+    numbersRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

@@ -262,6 +262,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
       clock: ctx.clock,
       venues: async (auth) => venueZones(ctx.db, auth.operatorId!, await ctx.access.reachableVenueIds(auth)),
     },
+    db: ctx.db,
   });
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });

@@ -20359,6 +20359,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/my-venues/{venueId}/stats/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A venue's booking figures per date over a range
+         * @description Extension (operator portal, Numbers). For each venue-local date from `from` to `to` (inclusive, at most 92 days): reservations going ahead and their covers, no-shows, cancellations, deposits taken and given back, and event tickets sold; and the covers per start time, which the portal groups into the venue’s shifts. Needs `stats` read.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description a date as YYYY-MM-DD */
+                    from: string;
+                    /** @description the last date of the range (inclusive), at most 92 days after `from` */
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description every date of the range in order, with zeros where nothing happened */
+                            days: {
+                                /** @description reservations (not event tickets) going ahead: pending, approved, confirmed or checked in */
+                                bookings: number;
+                                /** @description reservations cancelled or rejected */
+                                cancelled: number;
+                                /** @description the guests of those reservations */
+                                covers: number;
+                                /** @description venue-local date */
+                                date: string;
+                                /** @description deposits and captured card holds taken on reservations of the date, in pence */
+                                deposits_pence: number;
+                                /** @description what of them was given back, in pence */
+                                deposits_refunded_pence: number;
+                                /** @description the guests of those */
+                                no_show_covers: number;
+                                /** @description reservations marked no-show */
+                                no_shows: number;
+                                /** @description what those event bookings cost, in pence */
+                                ticket_pence: number;
+                                /** @description event tickets of the date (guests of event bookings going ahead) */
+                                tickets: number;
+                            }[];
+                            from: string;
+                            /** @description covers of reservations going ahead per date and start time (for shifts); reservations without a time are left out */
+                            times: {
+                                covers: number;
+                                date: string;
+                                /** @description HH:MM venue-local */
+                                start_time: string;
+                            }[];
+                            to: string;
+                            venue: {
+                                id: string;
+                                name: string;
+                                timezone: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/my-venues/{venueId}/table-profiles": {
         parameters: {
             query?: never;

@@ -24,7 +24,6 @@ function SignedIn({ name }: { name: string }) {
   const { data: venues, error } = useVenues();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const path = useRouterState({ select: (state) => state.location.pathname });
   // The set-up pages open without a venue too: the checklist is where the first venue is created. Read
   // from the matches shown (not the location, which moves first), so a page needing a venue never renders without one.
   const setup = useRouterState({ select: (state) => state.matches.some((match) => match.routeId.startsWith('/setup')) });
@@ -47,13 +46,8 @@ function SignedIn({ name }: { name: string }) {
           <Select
             className="venue-switch"
             selectedKey={venue.id}
-            onSelectionChange={(key) =>
-              void navigate(
-                setup
-                  ? { to: '.', search: { venue: String(key) } }
-                  : { to: path.endsWith('/door') ? '/door' : '/floor', search: { venue: String(key) } },
-              )
-            }
+            // Another venue opens on the same page (its other choices, such as the floor's date, start afresh).
+            onSelectionChange={(key) => void navigate({ to: '.', search: { venue: String(key) } })}
           >
             <Label className="visually-hidden">Venue</Label>
             <Button className="button button--quiet">
@@ -101,6 +95,16 @@ function SignedIn({ name }: { name: string }) {
           {(can('users.user', 'read') || can('users.role', 'read') || can('operators.members', 'read')) && (
             <Link to="/team" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Team
+            </Link>
+          )}
+          {can('vouchers', 'read') && (
+            <Link to="/vouchers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Vouchers
+            </Link>
+          )}
+          {can('stats', 'read') && (
+            <Link to="/numbers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Numbers
             </Link>
           )}
         </nav>

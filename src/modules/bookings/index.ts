@@ -33,6 +33,7 @@ import { floorVenuesRoutes, type FloorVenueRow } from './staff/floor-venues.rout
 import { staffCreateRoutes } from './staff/staff-bookings.routes.js';
 import { createStaffBookings } from './staff/staff-create.service.js';
 import { staffRoutes } from './staff/staff.routes.js';
+import { venueFiguresRoutes } from './staff/venue-figures.js';
 import { createStaffService, type StaffDeps } from './staff/staff.service.js';
 
 export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './core/bookings.repository.js';
@@ -118,9 +119,12 @@ export const bookingsRoutes: RoutePlugin<{
   live: { changes: LiveChanges; pingMs: number };
   /** The floor's venue switcher: the venues the caller can reach, with their zones. */
   floorVenues: { clock: Clock; venues: (auth: AuthInfo) => Promise<FloorVenueRow[]> };
-}> = async (app, { guard, bookings, floors, loadAuth, live, floorVenues }) => {
+  /** The database the Numbers page's daily figures are read from. */
+  db: Conn;
+}> = async (app, { guard, bookings, floors, loadAuth, live, floorVenues, db }) => {
   await app.register(staffRoutes, { guard, staff: bookings.staff });
   await app.register(floorVenuesRoutes, { guard, ...floorVenues });
+  await app.register(venueFiguresRoutes, { guard, db });
   await app.register(changesRoutes, { guard, live: live.changes, pingMs: live.pingMs });
   await app.register(staffCreateRoutes, { guard, create: bookings.staffBookings });
   await app.register(guestlistRoutes, { guard, guestlist: bookings.guestlist });
