@@ -37,10 +37,18 @@ export const RosterQuery = Type.Object({
     }),
   ),
   seen_since: Type.Optional(
-    Type.String({ format: 'date-time', description: 'Extension: only guests whose latest roster event is at or after this instant' }),
+    Type.String({
+      format: 'date-time',
+      maxLength: 40,
+      description: 'Extension: only guests whose latest roster event is at or after this instant',
+    }),
   ),
   seen_before: Type.Optional(
-    Type.String({ format: 'date-time', description: 'Extension: only guests whose latest roster event is before this instant' }),
+    Type.String({
+      format: 'date-time',
+      maxLength: 40,
+      description: 'Extension: only guests whose latest roster event is before this instant',
+    }),
   ),
 });
 export type RosterQuery = Static<typeof RosterQuery>;
