@@ -45,6 +45,7 @@ export {
   eventBooking,
   eventBookingByIntent,
   eventBookingStats,
+  eventCancellationPreview,
   eventDoorList,
   eventFigures,
   guestVisits,
