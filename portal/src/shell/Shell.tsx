@@ -82,6 +82,11 @@ function SignedIn({ name }: { name: string }) {
               Door
             </Link>
           )}
+          {can('events', 'read') && (
+            <Link to="/events" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Events
+            </Link>
+          )}
           {can('venues.settings', 'write') && (
             <Link to="/setup" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Setup

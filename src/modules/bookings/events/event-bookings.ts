@@ -239,7 +239,8 @@ export async function eventCancellationPreview(conn: Conn, eventId: string) {
   const bookings = due.map((row) => {
     const paid = PAID.includes(row.payment_status);
     const refund = paid ? Math.max(0, row.deposit_pence - row.refunded_pence) : 0;
-    const outcome: 'refund' | 'release_payment' | 'cancel' = refund > 0 ? 'refund' : row.payment_status === 'requires_payment' ? 'release_payment' : 'cancel';
+    const outcome: 'refund' | 'release_payment' | 'cancel' =
+      refund > 0 ? 'refund' : row.payment_status === 'requires_payment' ? 'release_payment' : 'cancel';
     return {
       id: row.id,
       status: row.status,
