@@ -31,13 +31,17 @@ async function api<T>(url: string): Promise<T> {
 }
 const venueEvents = async () => (await api<{ data: EventJson[] }>(`/api/my-venues/${h.venueId}/events?limit=100`)).data;
 const ticketTypes = async () =>
-  (await api<{ data: { id: string; name: string; price_pence: number; capacity: number | null; sold: number }[] }>(
-    `/api/my-events/${eventId}/ticket-types`,
-  )).data;
+  (
+    await api<{ data: { id: string; name: string; price_pence: number; capacity: number | null; sold: number }[] }>(
+      `/api/my-events/${eventId}/ticket-types`,
+    )
+  ).data;
 const doorList = async () =>
-  (await api<{ data: { id: string; status: string; guest_email: string; quantity: number; ticket_name: string; payment_status: string }[] }>(
-    `/api/my-events/${eventId}/bookings`,
-  )).data;
+  (
+    await api<{
+      data: { id: string; status: string; guest_email: string; quantity: number; ticket_name: string; payment_status: string }[];
+    }>(`/api/my-events/${eventId}/bookings`)
+  ).data;
 
 const form = (name: string) => page.getByRole('form', { name });
 
@@ -55,7 +59,10 @@ describe.skipIf(!chromiumPresent)('portal: events', () => {
     await expectAccessible(page);
     await screenshot(page, 'events-list');
 
-    await page.getByRole('navigation', { name: 'Event status' }).getByRole('link', { name: /^Draft/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Event status' })
+      .getByRole('link', { name: /^Draft/ })
+      .click();
     await page.getByRole('link', { name: 'Quiz Night' }).waitFor();
     expect(await page.getByRole('link', { name: 'Northern Soul All-Nighter' }).count()).toBe(0);
     expect(new URL(page.url()).searchParams.get('status')).toBe('draft');
@@ -154,7 +161,7 @@ describe.skipIf(!chromiumPresent)('portal: events', () => {
     await page.goto(`${h.origin}/app/events/${eventId}?venue=${h.venueId}`);
     await page.getByRole('heading', { name: 'Midsummer Social', level: 1 }).waitFor();
     const door = page.getByRole('region', { name: 'Door list' });
-    await door.getByRole('cell', { name: /Maya Dancer/ }).waitFor();
+    await door.getByRole('cell', { name: /^Maya Dancer/ }).waitFor();
     await page.getByText('Early bird: 2 sold of 50').waitFor();
     await page.getByRole('region', { name: 'Sales' }).getByText('£20').waitFor();
 
@@ -197,7 +204,10 @@ describe.skipIf(!chromiumPresent)('portal: events', () => {
     const p = opened.page;
     await p.getByText('Your role may look at this event but not change it.').waitFor();
     expect(await p.getByRole('button', { name: /Publish|Cancel event|Edit details|New ticket type|Check in/ }).count()).toBe(0);
-    await p.getByRole('region', { name: 'Door list' }).getByRole('cell', { name: /Maya Dancer/ }).waitFor();
+    await p
+      .getByRole('region', { name: 'Door list' })
+      .getByRole('cell', { name: /^Maya Dancer/ })
+      .waitFor();
     await expectAccessible(p);
     await p.goto(`${h.origin}/app/events?venue=${h.venueId}`);
     await p.getByRole('heading', { name: 'Events', level: 1 }).waitFor();

@@ -11,7 +11,7 @@ import { EventImage } from './EventImage';
 import { DoorList, Stats } from './Insights';
 import { Lifecycle } from './Lifecycle';
 import { TicketTypes } from './TicketTypes';
-import { dateWords, timesWords, useEvent } from './data';
+import { dateWords, timesWords, typeWords, useEvent } from './data';
 import '../setup/availability/setup.css';
 import '../setup/setup.css';
 import './events.css';
@@ -66,7 +66,7 @@ export default function EventPage() {
                 ) : (
                   <dl className="facts event-facts">
                     <dt>Type</dt>
-                    <dd>{e.event_type ?? '—'}</dd>
+                    <dd>{e.event_type ? typeWords(e.event_type) : '—'}</dd>
                     <dt>Genre</dt>
                     <dd>{e.event_genre ?? '—'}</dd>
                     <dt>Capacity</dt>

@@ -7,7 +7,7 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useCan, useCurrentVenue } from '../shell/account';
 import { EventForm } from './EventForm';
-import { dateWords, statusWord, timesWords, useVenueEvents } from './data';
+import { dateWords, statusWord, timesWords, typeWords, useVenueEvents } from './data';
 import '../setup/availability/setup.css';
 import './events.css';
 
@@ -86,7 +86,8 @@ export default function EventsPage() {
                 <div className="setup-item__desc">
                   {dateWords(event.event_date)}
                   {timesWords(event) && ` · ${timesWords(event)}`}
-                  {event.event_type && ` · ${event.event_type}`} · {event.committed_guests} guest{event.committed_guests === 1 ? '' : 's'}
+                  {event.event_type && ` · ${typeWords(event.event_type)}`} · {event.committed_guests} guest
+                  {event.committed_guests === 1 ? '' : 's'}
                   {event.guest_list_capacity != null && ` of ${event.guest_list_capacity}`}
                 </div>
               </div>

@@ -27,8 +27,6 @@ export function useVenueEvents(venueId: string) {
   });
 }
 
-export type EventRow = NonNullable<ReturnType<typeof useVenueEvents>['data']>[number];
-
 const id = (eventId: string) => ({ params: { path: { id: eventId } } });
 
 export function useEvent(eventId: string) {
@@ -81,6 +79,9 @@ export function dateWords(date: string) {
     new Date(Date.UTC(y, m - 1, d)),
   );
 }
+
+/** An event type as stored (`club_night`) for people: "Club night". */
+export const typeWords = (type: string) => (type.charAt(0).toUpperCase() + type.slice(1)).replace(/_/g, ' ');
 
 /** The clock times of an event: "21:00–02:00", "from 21:00" or "". */
 export function timesWords(event: { start_time: string | null; end_time: string | null }) {
