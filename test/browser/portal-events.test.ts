@@ -5,10 +5,13 @@
  * make (and kept), the buyer on the door list, checked in; then a read-only role sees no changes offered.
  * The API confirms each step; axe on every page and dialog; screenshots at 1280 and 820 px.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createStaff, TEST_PASSWORD } from '../helpers/app.js';
+import { createStaff, TEST_PASSWORD, TINY_IMAGES } from '../helpers/app.js';
 import { chromiumPresent, expectAccessible, openSignedIn, screenshot, startPortal, type PortalHarness } from './portal-harness.js';
+
+// Each step drives two pages on a shared two-core machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 let h: PortalHarness;
 let page: Page;
@@ -109,6 +112,48 @@ describe.skipIf(!chromiumPresent)('portal: events', () => {
     expect((await api<{ data: EventJson }>(`/api/my-events/${eventId}`)).data.status).toBe('approved');
     await expectAccessible(page);
     await screenshot(page, 'event-published');
+  });
+
+  it('edits the details, edits and removes a ticket type, and uploads a picture', async () => {
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    const edit = form('Edit Midsummer Social');
+    await edit.getByLabel('Genre').fill('disco');
+    await edit.getByLabel('Description').fill('Sunshine and records.');
+    await edit.getByRole('button', { name: 'Save details' }).click();
+    await page.getByText('Sunshine and records.').waitFor();
+    expect((await api<{ data: EventJson & { event_genre: string; description: string } }>(`/api/my-events/${eventId}`)).data).toMatchObject(
+      {
+        event_genre: 'disco',
+        description: 'Sunshine and records.',
+      },
+    );
+
+    await page.getByRole('button', { name: 'Edit On the door' }).click();
+    const ticket = form('Edit On the door');
+    await ticket.getByLabel('How many (empty: unlimited)').fill('30');
+    await ticket.getByRole('button', { name: 'Save ticket type' }).click();
+    await page.getByText('£15.50 · 0 sold of 30').waitFor();
+    expect((await ticketTypes()).find((t) => t.name === 'On the door')!.capacity).toBe(30);
+    await page.getByRole('button', { name: 'Delete On the door' }).click();
+    await page.getByRole('button', { name: 'Really delete On the door' }).click();
+    await expect.poll(async () => (await ticketTypes()).map((t) => t.name)).toEqual(['Early bird']);
+
+    const picture = page.getByRole('region', { name: 'Picture' });
+    await picture.getByLabel('Choose a banner picture').setInputFiles({
+      name: 'social.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(TINY_IMAGES.png.split(',')[1], 'base64'),
+    });
+    await picture.getByRole('button', { name: 'Upload banner' }).click();
+    await picture.getByRole('status').filter({ hasText: 'Banner saved.' }).waitFor();
+    const saved = (await api<{ data: { image_url: string | null } }>(`/api/my-events/${eventId}`)).data;
+    expect(saved.image_url).toMatch(/\/uploads\//);
+    await picture.getByRole('img', { name: 'Current banner' }).waitFor();
+    // Stock photos are not configured in tests: the server's refusal is shown, the picture kept.
+    await picture.getByRole('button', { name: 'Find a stock photo' }).click();
+    await picture.getByRole('alert').waitFor();
+    expect((await api<{ data: { image_url: string | null } }>(`/api/my-events/${eventId}`)).data.image_url).toBe(saved.image_url);
+    await expectAccessible(page);
   });
 
   it('shows a same-day clash as the clashing event, linked', async () => {

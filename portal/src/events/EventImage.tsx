@@ -44,7 +44,7 @@ export function EventImage({ event, canWrite }: { event: EventRecord; canWrite: 
       <h2 id="event-image">Picture</h2>
       <ImageField
         id="event-picture"
-        title="Event picture"
+        title="Banner"
         shape="16:9, wide"
         width={1200}
         height={675}

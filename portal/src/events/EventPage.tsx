@@ -76,7 +76,7 @@ export default function EventPage() {
                   </dl>
                 )}
               </section>
-              <TicketTypes eventId={e.id} canWrite={canWrite} />
+              <TicketTypes eventId={e.id} venueId={e.venue_id} canWrite={canWrite} canReadProfiles={can('profiles', 'read')} />
               <EventImage event={e} canWrite={canWrite} />
             </div>
             <div>

@@ -5,11 +5,13 @@
  */
 import { useState } from 'react';
 import { api, call } from '../api/client';
-import { Field, intOrNull, ItemList, pence, pounds, SetupForm, useSave } from '../setup/availability/kit';
-import { eventKey, useTicketTypes, type TicketType } from './data';
+import { Choice, Field, intOrNull, ItemList, pence, pounds, SetupForm, useSave } from '../setup/availability/kit';
+import { eventKey, useTicketLinks, useTicketTypes, type TicketType } from './data';
 
-export function TicketTypes({ eventId, canWrite }: { eventId: string; canWrite: boolean }) {
+export function TicketTypes(props: { eventId: string; venueId: string; canWrite: boolean; canReadProfiles: boolean }) {
+  const { eventId, canWrite } = props;
   const types = useTicketTypes(eventId);
+  const links = useTicketLinks(props.venueId, props.canReadProfiles && canWrite);
   return (
     <ItemList
       title="Ticket types"
@@ -24,7 +26,7 @@ export function TicketTypes({ eventId, canWrite }: { eventId: string; canWrite: 
         } · up to ${type.max_per_order} per order`
       }
       intro={canWrite ? null : <p className="muted">Your role may look at the ticket types but not change them.</p>}
-      form={(item, close) => <TicketForm eventId={eventId} type={item} count={types.data?.length ?? 0} onDone={close} />}
+      form={(item, close) => <TicketForm eventId={eventId} type={item} count={types.data?.length ?? 0} links={links.data} onDone={close} />}
       remove={(type) =>
         call(api.DELETE('/api/my-events/{eventId}/ticket-types/{ticketId}', { params: { path: { eventId, ticketId: type.id } } }))
       }
@@ -33,7 +35,16 @@ export function TicketTypes({ eventId, canWrite }: { eventId: string; canWrite: 
   );
 }
 
-function TicketForm({ eventId, type, count, onDone }: { eventId: string; type: TicketType | null; count: number; onDone: () => void }) {
+function TicketForm(props: {
+  eventId: string;
+  type: TicketType | null;
+  count: number;
+  links: ReturnType<typeof useTicketLinks>['data'];
+  onDone: () => void;
+}) {
+  const { eventId, type, count, links, onDone } = props;
+  const [profile, setProfile] = useState(type?.ticket_profile_id ?? '');
+  const [group, setGroup] = useState(type?.admission_rule_group_id ?? '');
   const [name, setName] = useState(type?.name ?? '');
   const [price, setPrice] = useState(type ? (type.price_pence / 100).toFixed(2) : '');
   const [capacity, setCapacity] = useState(type?.capacity == null ? '' : String(type.capacity));
@@ -48,6 +59,8 @@ function TicketForm({ eventId, type, count, onDone }: { eventId: string; type: T
         capacity: intOrNull(capacity, 'How many'),
         max_per_order: intOrNull(perOrder, 'Most per order') ?? 10,
         sort_order: intOrNull(order, 'Position') ?? 0,
+        // Without the catalogue to choose from (no `profiles` read), the links are left as they are.
+        ...(links ? { ticket_profile_id: profile || null, admission_rule_group_id: group || null } : {}),
       };
       return type
         ? call(api.PUT('/api/my-events/{eventId}/ticket-types/{ticketId}', { params: { path: { eventId, ticketId: type.id } }, body }))
@@ -69,6 +82,22 @@ function TicketForm({ eventId, type, count, onDone }: { eventId: string; type: T
         <Field label="Most per order" short inputMode="numeric" value={perOrder} onChange={setPerOrder} />
         <Field label="Position" short inputMode="numeric" value={order} onChange={setOrder} />
       </div>
+      {links && (
+        <div className="row-fields">
+          <Choice
+            label="Ticket profile"
+            value={profile}
+            onChange={setProfile}
+            options={[['', 'None'], ...links.profiles.map((p) => [p.id, p.name] as const)]}
+          />
+          <Choice
+            label="Admission rules"
+            value={group}
+            onChange={setGroup}
+            options={[['', 'None'], ...links.groups.map((g) => [g.id, g.name] as const)]}
+          />
+        </div>
+      )}
     </SetupForm>
   );
 }

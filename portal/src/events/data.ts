@@ -57,6 +57,25 @@ export function useDoorList(eventId: string) {
   });
 }
 
+/** The venue's ticket profiles and admission groups a ticket type may point at (`profiles` read), when `enabled`. */
+export function useTicketLinks(venueId: string, enabled: boolean) {
+  const path = { params: { path: { venueId } } };
+  return useQuery({
+    queryKey: ['setup', venueId, 'ticket-links'],
+    enabled,
+    queryFn: async () => {
+      const [profiles, groups] = await Promise.all([
+        call(api.GET('/api/my-venues/{venueId}/ticket-profiles', path)),
+        call(api.GET('/api/my-venues/{venueId}/admission-groups', path)),
+      ]);
+      return {
+        profiles: profiles.data.map((p) => ({ id: p.id, name: p.name })),
+        groups: groups.data.map((g) => ({ id: g.id, name: g.name })),
+      };
+    },
+  });
+}
+
 export type TicketType = NonNullable<ReturnType<typeof useTicketTypes>['data']>[number];
 export type DoorRow = NonNullable<ReturnType<typeof useDoorList>['data']>[number];
 export type EventRecord = NonNullable<ReturnType<typeof useEvent>['data']>;
