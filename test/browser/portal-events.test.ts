@@ -230,6 +230,8 @@ describe.skipIf(!chromiumPresent)('portal: events', () => {
     await screenshot(page, 'event-door');
 
     await page.setViewportSize({ width: 820, height: 860 });
+    // One column at this width: the door list comes after the event's settings.
+    await door.scrollIntoViewIfNeeded();
     await screenshot(page, 'event-door');
     await page.goto(`${h.origin}/app/events?venue=${h.venueId}`);
     await page.getByRole('link', { name: 'Midsummer Social' }).waitFor();
