@@ -159,6 +159,30 @@ export const numbersRoute = createRoute({
   component: NumbersPage,
 });
 
+// Events: the venue's events by status, and one event's page (details, tickets, sales, door list).
+const EventsPage = lazy(() => import('./events/EventsPage'));
+const EventPage = lazy(() => import('./events/EventPage'));
+const EVENT_STATUSES = ['draft', 'approved', 'pending_venue_approval', 'rejected', 'cancelled'] as const;
+export interface EventsSearch {
+  venue?: string;
+  status?: (typeof EVENT_STATUSES)[number];
+}
+const eventsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/events',
+  validateSearch: (search: Record<string, unknown>): EventsSearch => ({
+    venue: text(search.venue),
+    status: EVENT_STATUSES.find((status) => status === search.status),
+  }),
+  component: EventsPage,
+});
+const eventRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/events/$eventId',
+  validateSearch: venueSearch,
+  component: EventPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -176,6 +200,8 @@ export const router = createRouter({
     teamRoute,
     vouchersRoute,
     numbersRoute,
+    eventsRoute,
+    eventRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

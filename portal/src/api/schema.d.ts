@@ -6248,6 +6248,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/my-events/{id}/cancellation-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What cancelling the event would cancel and refund (extension)
+         * @description Read only: the bookings `PATCH …/status { status: cancelled }` would cancel now, each with what it would refund (a paid booking its payment less refunds already made; a reservation awaiting payment has its payment called off; a free one nothing), the totals, and how many checked-in bookings it would leave as they are.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The bookings the cancellation would cancel, oldest first */
+                            bookings: {
+                                guest_count: number;
+                                guest_email: string | null;
+                                guest_name: string | null;
+                                id: string;
+                                /** @description `refund` (paid: refunded), `release_payment` (awaiting payment: the payment is called off), `cancel` (nothing taken) */
+                                outcome: "refund" | "release_payment" | "cancel";
+                                /** @description What the guest paid (0 when nothing was taken) */
+                                paid_pence: number;
+                                payment_status: string;
+                                quantity: number;
+                                /** @description What the cancellation would refund: the payment less refunds already made */
+                                refund_pence: number;
+                                status: string;
+                                ticket_name: string | null;
+                            }[];
+                            /** @description How many bookings it would cancel */
+                            cancelled_bookings: number;
+                            event_id: string;
+                            /** @description Checked-in bookings, which a cancellation leaves as they are */
+                            kept_checked_in: number;
+                            /** @description The total it would refund */
+                            refund_pence: number;
+                            /** @description How many of them would be refunded */
+                            refunded_bookings: number;
+                            status: string;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/my-events/{id}/reject": {
         parameters: {
             query?: never;

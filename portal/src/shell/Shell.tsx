@@ -26,6 +26,7 @@ function SignedIn({ name }: { name: string }) {
   const client = useQueryClient();
   // The set-up pages open without a venue too: the checklist is where the first venue is created. Read
   // from the matches shown (not the location, which moves first), so a page needing a venue never renders without one.
+  const onEvent = useRouterState({ select: (state) => state.matches.some((match) => match.routeId === '/events/$eventId') });
   const setup = useRouterState({ select: (state) => state.matches.some((match) => match.routeId.startsWith('/setup')) });
 
   async function signOut() {
@@ -46,8 +47,11 @@ function SignedIn({ name }: { name: string }) {
           <Select
             className="venue-switch"
             selectedKey={venue.id}
-            // Another venue opens on the same page (its other choices, such as the floor's date, start afresh).
-            onSelectionChange={(key) => void navigate({ to: '.', search: { venue: String(key) } })}
+            // Another venue opens on the same page (its other choices, such as the floor's date, start afresh);
+            // from one event's page, on the other venue's events.
+            onSelectionChange={(key) =>
+              void navigate(onEvent ? { to: '/events', search: { venue: String(key) } } : { to: '.', search: { venue: String(key) } })
+            }
           >
             <Label className="visually-hidden">Venue</Label>
             <Button className="button button--quiet">
@@ -85,6 +89,17 @@ function SignedIn({ name }: { name: string }) {
               activeProps={{ 'aria-current': 'page' }}
             >
               Guests
+            </Link>
+          )}
+          {can('events', 'read') && (
+            <Link
+              to="/events"
+              search={{ venue: venue?.id }}
+              className="nav__link"
+              activeOptions={{ includeSearch: false }}
+              activeProps={{ 'aria-current': 'page' }}
+            >
+              Events
             </Link>
           )}
           {can('venues.settings', 'write') && (

@@ -46,6 +46,7 @@ export {
   eventBooking,
   eventBookingByIntent,
   eventBookingStats,
+  eventCancellationPreview,
   eventDoorList,
   eventFigures,
   guestVisits,

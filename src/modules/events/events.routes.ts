@@ -11,6 +11,7 @@ import type { EventImages } from './event-images.js';
 import type { EventInsights } from './event-insights.js';
 import type { EventStatusService } from './event-status.js';
 import {
+  CancellationPreview,
   ConflictQuery,
   ConflictResult,
   DoorList,
@@ -313,6 +314,25 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
       onRequest: organiser,
     },
     async (request) => insights.stats(authOf(request), request.params.id),
+  );
+
+  app.get(
+    `${base}/:id/cancellation-preview`,
+    {
+      schema: {
+        summary: 'What cancelling the event would cancel and refund (extension)',
+        description:
+          'Read only: the bookings `PATCH …/status { status: cancelled }` would cancel now, each with what it would refund ' +
+          '(a paid booking its payment less refunds already made; a reservation awaiting payment has its payment called off; a free one ' +
+          'nothing), the totals, and how many checked-in bookings it would leave as they are.',
+        tags,
+        security,
+        params: EventParams,
+        response: { 200: CancellationPreview, ...errorResponses(401, 403, 404) },
+      },
+      onRequest: read,
+    },
+    async (request) => insights.cancellationPreview(authOf(request), request.params.id),
   );
 
   app.get(

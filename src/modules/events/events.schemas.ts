@@ -160,6 +160,33 @@ export const DoorRow = Type.Object({
 });
 export const DoorList = Type.Object({ data: Type.Array(DoorRow) });
 
+export const CancellationPreview = Type.Object({
+  event_id: Type.String(),
+  status: Type.String(),
+  bookings: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      status: Type.String(),
+      guest_count: Type.Integer(),
+      guest_name: Nullable(Type.String()),
+      guest_email: Nullable(Type.String()),
+      ticket_name: Nullable(Type.String()),
+      quantity: Type.Integer(),
+      payment_status: Type.String(),
+      paid_pence: Type.Integer({ description: 'What the guest paid (0 when nothing was taken)' }),
+      refund_pence: Type.Integer({ description: 'What the cancellation would refund: the payment less refunds already made' }),
+      outcome: Type.Union([Type.Literal('refund'), Type.Literal('release_payment'), Type.Literal('cancel')], {
+        description: '`refund` (paid: refunded), `release_payment` (awaiting payment: the payment is called off), `cancel` (nothing taken)',
+      }),
+    }),
+    { description: 'The bookings the cancellation would cancel, oldest first' },
+  ),
+  cancelled_bookings: Type.Integer({ description: 'How many bookings it would cancel' }),
+  refunded_bookings: Type.Integer({ description: 'How many of them would be refunded' }),
+  refund_pence: Type.Integer({ description: 'The total it would refund' }),
+  kept_checked_in: Type.Integer({ description: 'Checked-in bookings, which a cancellation leaves as they are' }),
+});
+
 export const ImageBody = Type.Object({
   data: Type.String({ description: 'A base64 image data URL (PNG, JPEG, WebP or GIF), at most 2 MB' }),
 });

@@ -219,6 +219,49 @@ export async function eventDoorList(conn: Conn, eventId: string) {
     .execute();
 }
 
+/**
+ * What cancelling an event would do to its bookings, read without changing anything (the cascade
+ * `cancelAll` runs): each cancellable booking with the money it would give back — a paid booking its
+ * payment less what was already refunded, an unpaid reservation its intent released, a free one nothing —
+ * and the checked-in bookings it leaves as they are.
+ */
+export async function eventCancellationPreview(conn: Conn, eventId: string) {
+  const rows = await kyselyOf(conn)
+    .selectFrom('bookings')
+    .select(['id', 'status', 'guest_count', 'guest_name', 'guest_email', 'deposit_pence', 'refunded_pence', 'payment_status', 'created_at'])
+    .where('kind', '=', 'event')
+    .where('event_id', '=', eventId)
+    .where('status', 'in', [...CANCELLABLE, 'checked_in'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const due = rows.filter((row) => row.status !== 'checked_in');
+  const bookings = due.map((row) => {
+    const paid = PAID.includes(row.payment_status);
+    const refund = paid ? Math.max(0, row.deposit_pence - row.refunded_pence) : 0;
+    const outcome: 'refund' | 'release_payment' | 'cancel' =
+      refund > 0 ? 'refund' : row.payment_status === 'requires_payment' ? 'release_payment' : 'cancel';
+    return {
+      id: row.id,
+      status: row.status,
+      guest_count: row.guest_count,
+      guest_name: row.guest_name,
+      guest_email: row.guest_email,
+      payment_status: row.payment_status,
+      paid_pence: paid ? row.deposit_pence : 0,
+      refund_pence: refund,
+      outcome,
+    };
+  });
+  return {
+    bookings,
+    cancelled_bookings: bookings.length,
+    refund_pence: bookings.reduce((sum, row) => sum + row.refund_pence, 0),
+    refunded_bookings: bookings.filter((row) => row.outcome === 'refund').length,
+    kept_checked_in: rows.length - due.length,
+  };
+}
+
 /** The venue's other active reservations on a date (tables and guest list): what an event that day affects. */
 export async function venueDayReservations(conn: Conn, venueId: string, date: string): Promise<{ bookings: number; guests: number }> {
   const row = await kyselyOf(conn)
