@@ -39,6 +39,8 @@ export default defineConfig({
           name: 'browser',
           env: { TEST_ENGINE: 'sqlite' },
           isolate: true,
+          // A browser test is a journey of many pages (each checked by axe and photographed at two widths).
+          testTimeout: 90_000,
         },
       },
     ],
