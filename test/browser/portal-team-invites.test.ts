@@ -7,10 +7,12 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_OPERATOR, DEMO_VENUE } from '../../src/demo/demo.js';
+import { DEMO_VENUE } from '../../src/demo/demo.js';
 import { mailsTo } from '../helpers/app.js';
 import { chromiumPresent, expectAccessible, openPortal, openSignedIn, screenshot, startPortal, type PortalHarness } from './portal-harness.js';
 
+/** The demo account's name (src/demo/demo.ts). */
+const DEMO_OPERATOR = 'Night Owl Hospitality Ltd';
 const IVY = { name: 'Ivy Invitee', email: 'ivy.invitee@nightowl.test', password: 'joining the team 42' };
 const OLLIE = { name: 'Ollie Other', email: 'ollie.other@nightowl.test' };
 
