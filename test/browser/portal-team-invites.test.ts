@@ -9,7 +9,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_VENUE } from '../../src/demo/demo.js';
 import { mailsTo } from '../helpers/app.js';
-import { chromiumPresent, expectAccessible, openPortal, openSignedIn, screenshot, startPortal, type PortalHarness } from './portal-harness.js';
+import {
+  chromiumPresent,
+  expectAccessible,
+  openPortal,
+  openSignedIn,
+  screenshot,
+  startPortal,
+  type PortalHarness,
+} from './portal-harness.js';
 
 /** The demo account's name (src/demo/demo.ts). */
 const DEMO_OPERATOR = 'Night Owl Hospitality Ltd';

@@ -105,7 +105,12 @@ function InviteDialog(props: { me: Permissions; roles: Role[] | undefined; onClo
 }
 
 /** The account's pending invitations, each revocable by whoever may manage a user with its role. */
-export function PendingInvitations(props: { me: Permissions; canWrite: boolean; roles: Role[] | undefined; users: PortalUser[] | undefined }) {
+export function PendingInvitations(props: {
+  me: Permissions;
+  canWrite: boolean;
+  roles: Role[] | undefined;
+  users: PortalUser[] | undefined;
+}) {
   const { me, canWrite, roles, users } = props;
   const invitations = useInvitations();
   const revoke = useSave([teamKey('invitations')]);

@@ -42,11 +42,7 @@ export function createInvitationsService(deps: { db: Db; clock: Clock; mail: Mai
 
   /** Invitations still open at `now`: not accepted, not revoked, not expired. */
   const pending = (conn: Conn, now: string) =>
-    kyselyOf(conn)
-      .selectFrom('invitations')
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now);
+    kyselyOf(conn).selectFrom('invitations').where('accepted_at', 'is', null).where('revoked_at', 'is', null).where('expires_at', '>', now);
 
   /** The pending invitation a token names, with its account's and role's names; undefined when none. */
   async function openInvitation(token: string) {
@@ -217,7 +213,14 @@ export function createInvitationsService(deps: { db: Db; clock: Clock; mail: Mai
         const at = now.toISOString();
         await trx
           .insertInto('members')
-          .values({ id: newId('mem'), operator_id: invitation.operator_id, user_id: userId, role: 'member', created_at: at, updated_at: at })
+          .values({
+            id: newId('mem'),
+            operator_id: invitation.operator_id,
+            user_id: userId,
+            role: 'member',
+            created_at: at,
+            updated_at: at,
+          })
           .execute();
         await trx.updateTable('invitations').set({ user_id: userId }).where('id', '=', invitation.id).execute();
         return userId;

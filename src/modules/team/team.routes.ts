@@ -52,7 +52,10 @@ export interface TeamServices {
   invitations: InvitationsService;
 }
 
-export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = async (app, { guard, operators, members, roles, users, invitations }) => {
+export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = async (
+  app,
+  { guard, operators, members, roles, users, invitations },
+) => {
   // ── Operator, dashboard, permissions ──────────────────────────────────────────────────────────
   app.get(
     '/api/my-operator',
