@@ -183,6 +183,17 @@ const eventRoute = createRoute({
   component: EventPage,
 });
 
+// The invitation link: opened without a session (the shell shows it instead of the sign-in form).
+const InvitationPage = lazy(() => import('./team/InvitationPage'));
+const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invitation',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => ({
+    token: typeof search.token === 'string' && search.token.length > 0 && search.token.length <= 200 ? search.token : undefined,
+  }),
+  component: InvitationPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -202,6 +213,7 @@ export const router = createRouter({
     numbersRoute,
     eventsRoute,
     eventRoute,
+    invitationRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

@@ -61,6 +61,7 @@ const IGNORED = new Set([
   'role_venues',
   'roles',
   'members',
+  'invitations',
   'voucher_purchases',
   'vouchers',
   'voucher_redemptions',

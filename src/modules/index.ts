@@ -92,6 +92,8 @@ export function composeModules(infra: Infra) {
     db,
     clock,
     sessions,
+    mail: infra.mail,
+    publicBaseUrl: config.publicBaseUrl,
     payouts: payments,
     reachableVenueIds: access.reachableVenueIds,
     accountStats: venues.accountStats,

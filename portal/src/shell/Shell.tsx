@@ -1,6 +1,7 @@
 /**
- * The app shell: sign-in when there is no session (the URL stays, so the same page opens after it), then
- * the top bar with the venue switcher, the navigation the caller's permissions allow, and sign-out.
+ * The app shell: sign-in when there is no session (the URL stays, so the same page opens after it; an
+ * invitation link opens without one), then the top bar with the venue switcher, the navigation the
+ * caller's permissions allow, and sign-out.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
@@ -13,6 +14,14 @@ import { useCan, useCurrentVenue, usePermissions, useSession, useVenues } from '
 
 export function Shell() {
   const { session: current, expired } = useSession();
+  // An invitation link opens on its own, signed in or not: accepting it signs in as the new user.
+  const invitation = useRouterState({ select: (state) => state.matches.some((match) => match.routeId === '/invitation') });
+  if (invitation)
+    return (
+      <Suspense fallback={<p className="page">Loading…</p>}>
+        <Outlet />
+      </Suspense>
+    );
   if (!current) return <SignIn expired={expired} />;
   return <SignedIn name={current.user.name} />;
 }

@@ -27,8 +27,8 @@ export function useCan() {
 }
 
 /**
- * The venues whose floor the caller can open, with each one's zone and today (`GET /api/my-floor-venues`:
- * `bookings` read is enough, so host and door roles without the venue settings permission have them too).
+ * The venues the caller may work on, with each one's zone and today (`GET /api/my-floor-venues`: any
+ * portal user of the account, so roles without the venue settings permission have them too).
  */
 export function useVenues() {
   const { session: current } = useSession();

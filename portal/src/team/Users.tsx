@@ -1,13 +1,15 @@
 /**
  * Portal users: who can sign in to the portal, each with exactly one role. Adding a user sets their
- * sign-in email and a first password (shared with them privately); editing changes their details, role
- * or password; removing ends their access. A user the caller may not manage (the primary contact, the
+ * sign-in email and a first password (shared with them privately), or an invitation by email lets them
+ * choose their own (Invitations.tsx); editing changes their details, role or password; removing ends
+ * their access. A user the caller may not manage (the primary contact, the
  * caller, or one whose role is beyond the caller's own) is shown read-only with the reason.
  */
 import { useId, useState } from 'react';
 import { api, call } from '../api/client';
 import { Choice, ErrorNote, Field, FormError, useSave } from '../setup/availability/kit';
 import { useSession } from '../shell/account';
+import { InviteByEmail, PendingInvitations } from './Invitations';
 import { beyondCaller, teamKey, usePortalUsers, type Permissions, type PortalUser, type Role } from './data';
 
 export function Users(props: { me: Permissions; canWrite: boolean; roles: Role[] | undefined }) {
@@ -36,10 +38,15 @@ export function Users(props: { me: Permissions; canWrite: boolean; roles: Role[]
     <section className="setup-section" aria-labelledby={headingId} id="users">
       <div className="setup-section__head">
         <h2 id={headingId}>Portal users</h2>
-        {canWrite && editing !== 'new' && (
-          <button type="button" className="button" onClick={() => setEditing('new')}>
-            Add user
-          </button>
+        {canWrite && (
+          <div className="setup-item__actions">
+            <InviteByEmail me={me} roles={roles} />
+            {editing !== 'new' && (
+              <button type="button" className="button" onClick={() => setEditing('new')}>
+                Add user
+              </button>
+            )}
+          </div>
         )}
       </div>
       <p className="muted">Everyone who signs in to this portal. Each has one role, which decides what they see.</p>
@@ -106,6 +113,7 @@ export function Users(props: { me: Permissions; canWrite: boolean; roles: Role[]
           );
         })}
       </ul>
+      <PendingInvitations me={me} canWrite={canWrite} roles={roles} users={users.data} />
     </section>
   );
 }

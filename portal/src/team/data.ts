@@ -25,6 +25,15 @@ export function usePortalUsers(enabled = true) {
   });
 }
 
+/** Pending invitations (an extension: not accepted, revoked or expired). */
+export function useInvitations(enabled = true) {
+  return useQuery({
+    queryKey: teamKey('invitations'),
+    queryFn: async () => (await call(api.GET('/api/my-users/invitations'))).data,
+    enabled,
+  });
+}
+
 export function useMembers(enabled = true) {
   return useQuery({
     queryKey: teamKey('members'),

@@ -32,29 +32,39 @@ import { findOperator, findRole, roleGrid } from './team.repository.js';
 import { roleLockKey } from './roles.service.js';
 
 const MIN_PASSWORD = 8;
-const EMAIL_TAKEN = 'An account with this email already exists';
+export const EMAIL_TAKEN = 'An account with this email already exists';
 
 /** Taken by every change or deletion of a portal user, so two of them never check and write interleaved. */
 const portalUserLockKey = (userId: string) => `portal-user:${userId}`;
 
 type Caller = AuthInfo & { operatorId: string };
 
+/**
+ * The role a user is to hold: a role of the account (else `missing`, a 400 by default), and only from an
+ * Owner the Owner role or a role beyond the caller's own (403). Invitations check the same.
+ */
+export async function assignable(
+  conn: Conn,
+  caller: Caller,
+  roleId: string,
+  missing: () => Error = () => badRequest('role_id is not a role of this account'),
+) {
+  const role = await findRole(conn, caller.operatorId, roleId);
+  if (!role) throw missing();
+  if (role.is_system && !caller.isOwner) throw forbidden('Only an Owner can give someone the Owner role');
+  if (!caller.isOwner) {
+    const { grid, venueIds } = await roleGrid(conn, role.id);
+    const beyond = exceedsCaller(caller, grid);
+    if (beyond) throw forbidden(`You cannot assign a role holding ${beyond}: your own role does not hold it`);
+    if (!scopeWithinCaller(caller, venueIds)) throw forbidden('You cannot assign a role that reaches venues beyond your own');
+  }
+  return role;
+}
+
 export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions: Pick<Sessions, 'revokeAllForUser'> }) {
   const { db, clock, sessions } = deps;
 
-  /** The role a user is to hold: a role of the account, and the Owner role only from an Owner. */
-  async function assignableRole(caller: Caller, roleId: string, conn: Conn = db) {
-    const role = await findRole(conn, caller.operatorId, roleId);
-    if (!role) throw badRequest('role_id is not a role of this account');
-    if (role.is_system && !caller.isOwner) throw forbidden('Only an Owner can give someone the Owner role');
-    if (!caller.isOwner) {
-      const { grid, venueIds } = await roleGrid(conn, role.id);
-      const beyond = exceedsCaller(caller, grid);
-      if (beyond) throw forbidden(`You cannot assign a role holding ${beyond}: your own role does not hold it`);
-      if (!scopeWithinCaller(caller, venueIds)) throw forbidden('You cannot assign a role that reaches venues beyond your own');
-    }
-    return role;
-  }
+  const assignableRole = (caller: Caller, roleId: string, conn: Conn = db) => assignable(conn, caller, roleId);
 
   /**
    * A user of the account that the caller may change or delete: 404 when not the account's portal

@@ -160,3 +160,35 @@ export const PortalUserUpdateBody = Type.Object({
   role_id: Type.Optional(IdText),
 });
 export type PortalUserUpdateBody = Static<typeof PortalUserUpdateBody>;
+
+// ── Invitations ─────────────────────────────────────────────────────────────────────────────────
+
+export const Invitation = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role_id: Type.String(),
+  invited_by: Nullable(Type.String({ description: 'the inviting user’s id; null once that user is deleted' })),
+  created_at: Type.String(),
+  expires_at: Type.String({ description: '7 days after `created_at`' }),
+});
+export const InvitationList = Type.Object({ data: Type.Array(Invitation) });
+
+export const InvitationCreateBody = Type.Object({ email: Email, name: PersonName, role_id: IdText });
+export type InvitationCreateBody = Static<typeof InvitationCreateBody>;
+
+export const InvitationTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const InvitationPreview = Type.Object({
+  operator_name: Type.String({ description: 'the inviting account' }),
+  invited_by_name: Nullable(Type.String({ description: 'who invited; null once their user is deleted' })),
+  email: Type.String({ description: 'the sign-in email the user gets' }),
+  name: Type.String(),
+  role_name: Type.String(),
+  expires_at: Type.String(),
+});
+
+export const InvitationAcceptBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200 }),
+  password: Type.String({ minLength: 8, maxLength: 200 }),
+});

@@ -45,10 +45,31 @@ export interface MembersTable {
   updated_at: string;
 }
 
+/** An emailed invitation to become a portal user of the account with a role (see invitations.service.ts). */
+export interface InvitationsTable {
+  id: string;
+  operator_id: string;
+  /** Normalised (lower case, trimmed). */
+  email: string;
+  name: string;
+  role_id: string;
+  /** The user who invited; null once their user is deleted. */
+  invited_by: string | null;
+  /** Hex SHA-256 of the token in the emailed link (the token itself is never stored). */
+  token_hash: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  /** The user the acceptance created. */
+  user_id: string | null;
+  created_at: string;
+}
+
 export interface TeamTables {
   operators: OperatorsTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
   role_venues: RoleVenuesTable;
   members: MembersTable;
+  invitations: InvitationsTable;
 }

@@ -1,7 +1,9 @@
 /**
- * The venues whose reservation floor the caller can open (an extension beyond the spec, for the
- * operator portal): gated by `bookings:read` alone, so a host or door role without the venue settings
- * permission (which `GET /api/my-venues` needs) can still pick a venue and learn its time zone and today.
+ * The venues the caller may work on (an extension beyond the spec, for the operator portal's venue
+ * switcher): any portal user of the account, whatever their role grants, within the role's venue scope,
+ * so a host, door, events or vouchers role without the venue settings permission (which
+ * `GET /api/my-venues` needs) can still pick a venue and learn its time zone and today. It names the
+ * venues and their zones only; what the caller may do at each is for each page's own permission.
  */
 import { Type } from 'typebox';
 import { localToday } from '../../../domain/venue-time.js';
@@ -44,16 +46,16 @@ export const floorVenuesRoutes: RoutePlugin<{
     '/api/my-floor-venues',
     {
       schema: {
-        summary: 'Venues whose reservation floor the caller can open',
+        summary: 'Venues the caller may work on (the portal’s venue switcher)',
         description:
           'Extension (operator portal). The venues of the caller’s account within its role’s venue scope, by name, each with its ' +
-          '`timezone` and `today` (venue-local), and the server’s `now`. Needs `bookings` read only (`GET /api/my-venues` needs ' +
-          'the venue settings permission).',
+          '`timezone` and `today` (venue-local), and the server’s `now`. Any portal user of the account may ask, whatever their ' +
+          'role grants (`GET /api/my-venues` needs the venue settings permission).',
         tags: ['bookings'],
         security: [{ bearer: [] }],
         response: { 200: FloorVenues, ...errorResponses(401, 403) },
       },
-      onRequest: guard({ permission: 'bookings:read' }),
+      onRequest: guard(),
     },
     async (request) => {
       const now = clock.now();

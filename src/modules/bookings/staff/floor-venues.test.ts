@@ -1,6 +1,6 @@
 /**
- * `GET /api/my-floor-venues`: the venues whose floor the caller can open, with their zones and today,
- * for a role that holds `bookings` read but not the venue settings that `GET /api/my-venues` needs.
+ * `GET /api/my-floor-venues`: the venues the caller may work on, with their zones and today, for any
+ * portal user of the account (most roles lack the venue settings that `GET /api/my-venues` needs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createStaff, createTestApp, insertVenue, type TestApp } from '../../../../test/helpers/app.js';
@@ -36,10 +36,18 @@ describe('GET /api/my-floor-venues', () => {
     expect(owner.data.map((v: { id: string }) => v.id)).toEqual([auckland, london, outside]);
   });
 
-  it('answers 401 without a token and 403 without the bookings permission', async () => {
+  it('answers any portal user of the account, whatever the role grants, within its venue scope; 401 without a token', async () => {
     const op = await createOperator(t);
+    const first = await insertVenue(t, op.operatorId, { name: 'First' });
+    await insertVenue(t, op.operatorId, { name: 'Second' });
     expect((await t.app.inject({ url: '/api/my-floor-venues' })).statusCode).toBe(401);
-    const tablesOnly = await createStaff(t, op, { tables: 'read' });
-    expect((await t.app.inject({ url: '/api/my-floor-venues', headers: tablesOnly.headers })).statusCode).toBe(403);
+    // A vouchers-only role limited to one venue, and a team administrator with no venue permission at all.
+    const vouchersOnly = await createStaff(t, op, { vouchers: 'read' }, [first]);
+    const scoped = await t.app.inject({ url: '/api/my-floor-venues', headers: vouchersOnly.headers });
+    expect(scoped.statusCode).toBe(200);
+    expect(scoped.json().data.map((v: { name: string }) => v.name)).toEqual(['First']);
+    const teamOnly = await createStaff(t, op, { 'users.user': 'write' });
+    const all = await t.app.inject({ url: '/api/my-floor-venues', headers: teamOnly.headers });
+    expect(all.json().data.map((v: { name: string }) => v.name)).toEqual(['First', 'Second']);
   });
 });
