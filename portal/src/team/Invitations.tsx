@@ -9,6 +9,7 @@ import { Button, Dialog, Form, Heading, Modal, ModalOverlay } from 'react-aria-c
 import { api, call } from '../api/client';
 import { Choice, ErrorNote, Field, FormError, useSave } from '../setup/availability/kit';
 import { beyondCaller, teamKey, useInvitations, type Permissions, type PortalUser, type Role } from './data';
+import { ConfirmButton } from './ConfirmButton';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -141,30 +142,20 @@ export function PendingInvitations(props: {
               </div>
               {canWrite && !beyond && (
                 <div className="setup-item__actions">
-                  {confirming === invitation.id ? (
-                    <button
-                      type="button"
-                      className="button button--danger"
-                      disabled={revoke.busy}
-                      onClick={() =>
-                        void revoke.run(
-                          () => call(api.DELETE('/api/my-users/invitations/{id}', { params: { path: { id: invitation.id } } })),
-                          () => setConfirming(null),
-                        )
-                      }
-                    >
-                      Really revoke
-                    </button>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button button--danger"
-                      onClick={() => setConfirming(invitation.id)}
-                      aria-label={`Revoke the invitation of ${invitation.name}`}
-                    >
-                      Revoke
-                    </button>
-                  )}
+                  <ConfirmButton
+                    armed={confirming === invitation.id}
+                    busy={revoke.busy}
+                    onArm={() => setConfirming(invitation.id)}
+                    onConfirm={() =>
+                      void revoke.run(
+                        () => call(api.DELETE('/api/my-users/invitations/{id}', { params: { path: { id: invitation.id } } })),
+                        () => setConfirming(null),
+                      )
+                    }
+                    label="Revoke"
+                    ariaLabel={`Revoke the invitation of ${invitation.name}`}
+                    confirmLabel="Really revoke"
+                  />
                 </div>
               )}
             </li>

@@ -8,6 +8,7 @@ import { useId, useState } from 'react';
 import { api, call } from '../api/client';
 import { ErrorNote, Field, useSave } from '../setup/availability/kit';
 import { teamKey, useMembers, type Member } from './data';
+import { ConfirmButton } from './ConfirmButton';
 
 export function Members({ canWrite }: { canWrite: boolean }) {
   const members = useMembers();
@@ -57,30 +58,20 @@ export function Members({ canWrite }: { canWrite: boolean }) {
                     >
                       Change label
                     </button>
-                    {confirming === member.id ? (
-                      <button
-                        type="button"
-                        className="button button--danger"
-                        disabled={remove.busy}
-                        onClick={() =>
-                          void remove.run(
-                            () => call(api.DELETE('/api/my-operator/members/{id}', { params: { path: { id: member.id } } })),
-                            () => setConfirming(null),
-                          )
-                        }
-                      >
-                        Really take {member.name} off the team
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        className="button button--danger"
-                        onClick={() => setConfirming(member.id)}
-                        aria-label={`Take ${member.name} off the team`}
-                      >
-                        Take off team
-                      </button>
-                    )}
+                    <ConfirmButton
+                      armed={confirming === member.id}
+                      busy={remove.busy}
+                      onArm={() => setConfirming(member.id)}
+                      onConfirm={() =>
+                        void remove.run(
+                          () => call(api.DELETE('/api/my-operator/members/{id}', { params: { path: { id: member.id } } })),
+                          () => setConfirming(null),
+                        )
+                      }
+                      label="Take off team"
+                      ariaLabel={`Take ${member.name} off the team`}
+                      confirmLabel={`Really take ${member.name} off the team`}
+                    />
                   </div>
                 )}
               </>

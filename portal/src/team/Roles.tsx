@@ -7,6 +7,7 @@ import { useId, useState } from 'react';
 import { api, call } from '../api/client';
 import { ErrorNote, Field, useSave } from '../setup/availability/kit';
 import { beyondCaller, teamKey, useRoles, type Permissions, type Role, type TreeNode } from './data';
+import { ConfirmButton } from './ConfirmButton';
 
 type Grant = { read: boolean; write: boolean };
 type Grid = Record<string, Grant>;
@@ -89,31 +90,22 @@ export function Roles(props: { me: Permissions; canWrite: boolean; venues: { id:
                       <button type="button" className="button" onClick={() => setEditing(role.id)} aria-label={`Edit ${role.name}`}>
                         Edit
                       </button>
-                      {!noDelete &&
-                        (confirming === role.id ? (
-                          <button
-                            type="button"
-                            className="button button--danger"
-                            disabled={remove.busy}
-                            onClick={() =>
-                              void remove.run(
-                                () => call(api.DELETE('/api/my-roles/{id}', { params: { path: { id: role.id } } })),
-                                () => setConfirming(null),
-                              )
-                            }
-                          >
-                            Really delete {role.name}
-                          </button>
-                        ) : (
-                          <button
-                            type="button"
-                            className="button button--danger"
-                            onClick={() => setConfirming(role.id)}
-                            aria-label={`Delete ${role.name}`}
-                          >
-                            Delete
-                          </button>
-                        ))}
+                      {!noDelete && (
+                        <ConfirmButton
+                          armed={confirming === role.id}
+                          busy={remove.busy}
+                          onArm={() => setConfirming(role.id)}
+                          onConfirm={() =>
+                            void remove.run(
+                              () => call(api.DELETE('/api/my-roles/{id}', { params: { path: { id: role.id } } })),
+                              () => setConfirming(null),
+                            )
+                          }
+                          label="Delete"
+                          ariaLabel={`Delete ${role.name}`}
+                          confirmLabel={`Really delete ${role.name}`}
+                        />
+                      )}
                     </div>
                   )}
                 </>

@@ -11,6 +11,7 @@ import { Choice, ErrorNote, Field, FormError, useSave } from '../setup/availabil
 import { useSession } from '../shell/account';
 import { InviteByEmail, PendingInvitations } from './Invitations';
 import { beyondCaller, teamKey, usePortalUsers, type Permissions, type PortalUser, type Role } from './data';
+import { ConfirmButton } from './ConfirmButton';
 
 export function Users(props: { me: Permissions; canWrite: boolean; roles: Role[] | undefined }) {
   const { me, canWrite, roles } = props;
@@ -81,29 +82,21 @@ export function Users(props: { me: Permissions; canWrite: boolean; roles: Role[]
                       </button>
                       {blocked ? (
                         <span className="team-grid__why">{blocked}</span>
-                      ) : confirming === user.id ? (
-                        <button
-                          type="button"
-                          className="button button--danger"
-                          disabled={remove.busy}
-                          onClick={() =>
+                      ) : (
+                        <ConfirmButton
+                          armed={confirming === user.id}
+                          busy={remove.busy}
+                          onArm={() => setConfirming(user.id)}
+                          onConfirm={() =>
                             void remove.run(
                               () => call(api.DELETE('/api/my-users/{id}', { params: { path: { id: user.id } } })),
                               () => setConfirming(null),
                             )
                           }
-                        >
-                          Really remove {user.name}
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="button button--danger"
-                          onClick={() => setConfirming(user.id)}
-                          aria-label={`Remove ${user.name}`}
-                        >
-                          Remove access
-                        </button>
+                          label="Remove access"
+                          ariaLabel={`Remove ${user.name}`}
+                          confirmLabel={`Really remove ${user.name}`}
+                        />
                       )}
                     </div>
                   )}
