@@ -17,7 +17,7 @@ import { newId, randomToken } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import { requiredText } from '../../platform/text.js';
-import { emailTaken, insertUser, normaliseEmail } from '../auth/index.js';
+import { emailTaken, insertUser, normaliseEmail, userSummaries } from '../auth/index.js';
 import { beyondCaller, roleReach } from './authority.js';
 import { assignable, EMAIL_TAKEN } from './portal-users.service.js';
 import { roleLockKey } from './roles.service.js';
@@ -50,7 +50,6 @@ export function createInvitationsService(deps: { db: Db; clock: Clock; mail: Mai
       .selectFrom('invitations as i')
       .innerJoin('operators as o', 'o.id', 'i.operator_id')
       .innerJoin('roles as r', 'r.id', 'i.role_id')
-      .leftJoin('users as u', 'u.id', 'i.invited_by')
       .select([
         'i.id',
         'i.operator_id',
@@ -60,7 +59,7 @@ export function createInvitationsService(deps: { db: Db; clock: Clock; mail: Mai
         'i.expires_at',
         'o.name as operator_name',
         'r.name as role_name',
-        'u.name as invited_by_name',
+        'i.invited_by',
       ])
       .where('i.token_hash', '=', tokenHash(token))
       .where('i.accepted_at', 'is', null)
@@ -162,7 +161,8 @@ export function createInvitationsService(deps: { db: Db; clock: Clock; mail: Mai
       if (!invitation) throw notFound(INVITATION);
       return {
         operator_name: invitation.operator_name,
-        invited_by_name: invitation.invited_by_name ?? null,
+        // The inviter's name through the auth module (users are its table); gone with their account.
+        invited_by_name: invitation.invited_by ? ((await userSummaries(db, [invitation.invited_by]))[0]?.name ?? null) : null,
         email: invitation.email,
         name: invitation.name,
         role_name: invitation.role_name,
