@@ -2,24 +2,18 @@
  * The team module's routes: the caller's operator record and dashboard, their effective permissions,
  * team members, roles with their permission grid and venue scope, and portal users.
  */
-import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { authOf, operatorIdOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, IdParams, SuccessBody } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { InvitationsService } from './invitations.service.js';
+import { callerOf } from './caller.js';
+import { invitationsRoutes } from './invitations.routes.js';
 import type { MembersService } from './members.service.js';
 import type { OperatorService } from './operator.service.js';
 import type { PortalUsersService } from './portal-users.service.js';
 import type { RolesService } from './roles.service.js';
 import {
   Dashboard,
-  Invitation,
-  InvitationAcceptBody,
-  InvitationCreateBody,
-  InvitationList,
-  InvitationPreview,
-  InvitationTokenParams,
   MemberCreateBody,
   MemberList,
   MemberUpdateBody,
@@ -38,11 +32,6 @@ import {
 } from './team.schemas.js';
 
 const security = [{ bearer: [] }];
-
-/** The caller of an operator route, with the account it acts for. */
-function callerOf(request: FastifyRequest) {
-  return { ...authOf(request), operatorId: operatorIdOf(request) };
-}
 
 export interface TeamServices {
   operators: OperatorService;
@@ -379,100 +368,5 @@ export const teamRoutes: RoutePlugin<TeamServices & { guard: GuardFactory }> = a
       return { success: true };
     },
   );
-  // ── Invitations (an extension: docs/portal-api.md) ────────────────────────────────────────────
-  app.get(
-    '/api/my-users/invitations',
-    {
-      schema: {
-        summary: "List the account's pending invitations",
-        tags: ['portal-users'],
-        security,
-        description: 'Invitations not yet accepted, revoked or expired, oldest first.',
-        response: { 200: InvitationList, ...errorResponses(401, 403) },
-      },
-      onRequest: guard({ permission: 'users.user:read' }),
-    },
-    async (request) => invitations.list(operatorIdOf(request)),
-  );
-
-  app.post(
-    '/api/my-users/invitations',
-    {
-      schema: {
-        summary: 'Invite someone by email to become a portal user',
-        tags: ['portal-users'],
-        security,
-        description:
-          'Mails a link (`/app/invitation?token=…`, good for 7 days and once) with which the invitee chooses a password and ' +
-          'becomes a portal user holding `role_id`. The same authority as creating that user: only an Owner may give the Owner ' +
-          'role, or a role granting something the caller lacks or reaching venues beyond the caller’s (403). A role of another ' +
-          'account: 404. An email that already has an account, or a pending invitation of this account: 409.',
-        body: InvitationCreateBody,
-        response: { 201: Invitation, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-      onRequest: guard({ permission: 'users.user:write' }),
-    },
-    async (request, reply) => {
-      const invitation = await invitations.create(callerOf(request), request.body);
-      return reply.code(201).send(invitation);
-    },
-  );
-
-  app.delete(
-    '/api/my-users/invitations/:id',
-    {
-      schema: {
-        summary: 'Revoke a pending invitation',
-        tags: ['portal-users'],
-        security,
-        description:
-          'Its link stops working. Not a pending invitation of this account: 404. Only an Owner revokes an invitation to a role ' +
-          'beyond the caller’s own (403, as for deleting a user holding it).',
-        params: IdParams,
-        response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(401, 403, 404) },
-      },
-      onRequest: guard({ permission: 'users.user:write' }),
-    },
-    async (request, reply) => {
-      await invitations.revoke(callerOf(request), request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.get(
-    '/api/invitations/:token',
-    {
-      schema: {
-        summary: 'Read an invitation by the token of its link',
-        tags: ['portal-users'],
-        description: 'Public (the link is the credential). Unknown, accepted, revoked or expired: 404.',
-        params: InvitationTokenParams,
-        response: { 200: InvitationPreview, ...errorResponses(400, 404) },
-      },
-    },
-    async (request, reply) => {
-      reply.header('Cache-Control', 'private, no-store');
-      return invitations.preview(request.params.token);
-    },
-  );
-
-  app.post(
-    '/api/invitations/accept',
-    {
-      schema: {
-        summary: 'Accept an invitation: create the portal user with a password',
-        tags: ['portal-users'],
-        description:
-          'Public (the link is the credential). Creates the portal user with the invitation’s email, name and role, as ' +
-          '`POST /api/my-users` does, and uses the invitation up; then sign in with `POST /api/auth/login`. Unknown, accepted, ' +
-          'revoked or expired: 404. The email has meanwhile become an account: 409.',
-        body: InvitationAcceptBody,
-        response: { 201: CreatedBody, ...errorResponses(400, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      const id = await invitations.accept(request.body.token, request.body.password);
-      return reply.code(201).header('Cache-Control', 'private, no-store').send({ success: true, id });
-    },
-  );
+  await app.register(invitationsRoutes, { guard, invitations });
 };
