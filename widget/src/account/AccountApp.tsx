@@ -1,0 +1,3 @@
+export function AccountApp() {
+  return <p>Your account</p>;
+}
