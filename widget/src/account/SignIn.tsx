@@ -64,10 +64,10 @@ export function SignIn(props: { onSignedIn: (session: Session) => void }) {
       <h2 class="mw-section">Sign in</h2>
       <div role="group" aria-label="How to sign in" class="mw-tabs">
         <button type="button" class="mw-tab" aria-pressed={mode === 'code' ? 'true' : 'false'} onClick={() => setMode('code')}>
-          Email me a code
+          Code by email
         </button>
         <button type="button" class="mw-tab" aria-pressed={mode === 'password' ? 'true' : 'false'} onClick={() => setMode('password')}>
-          Use my password
+          Password
         </button>
       </div>
       <Alert message={error} />

@@ -390,7 +390,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
                     setCodeSent(false);
                   }}
                 >
-                  Email me a code
+                  Use an emailed code
                 </button>
               </div>
               {mode === 'code' ? (
