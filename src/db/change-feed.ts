@@ -65,6 +65,9 @@ const IGNORED = new Set([
   'voucher_purchases',
   'vouchers',
   'voucher_redemptions',
+  // The guest account's sign-in codes and contact preferences (account module): no cache reads them.
+  'account_sign_in_codes',
+  'account_preferences',
 ]);
 const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_') || table.startsWith('kysely_');
 
