@@ -10,10 +10,12 @@ import {
   createOperator,
   createStaff,
   createTestApp,
+  insertVenue,
   mailsTo,
   setupVenue,
   type TestApp,
   type TestOperator,
+  venueApi,
 } from '../../../test/helpers/app.js';
 import { createContext } from '../../context.js';
 import { domainEvents } from '../../platform/domain-events.js';
@@ -56,16 +58,6 @@ const deliveriesOf = async (op: TestOperator, endpointId: string) => {
 };
 const emit = (operatorId: string, venueId: string | null, type: 'booking.created' | 'guest.updated' = 'booking.created') =>
   domainEvents.emit(t.db, { type, operatorId, venueId, at: t.clock.now().toISOString(), data: { object: 'test', id: 'x' } });
-
-/** A venue with one table and a staff booking there (booking.created), through the API. */
-async function bookedVenue(op?: TestOperator) {
-  const setup = op ? { op, venueId: (await setupVenue(t)).venueId } : await setupVenue(t);
-  if (op) {
-    // setupVenue made the venue for a new operator: book at a venue of `op` instead.
-  }
-  await insertTable(t, setup.venueId, { table_number: '1', capacity: 4 });
-  return setup;
-}
 
 const FRIDAY = '2026-06-19';
 const staffBook = (op: TestOperator, venueId: string) =>
@@ -190,7 +182,6 @@ describe('endpoints', () => {
 
 /** A venue of `op` with one table. */
 async function setupVenueOf(op: TestOperator) {
-  const { insertVenue } = await import('../../../test/helpers/app.js');
   const venueId = await insertVenue(t, op.operatorId);
   await insertTable(t, venueId, { table_number: '1', capacity: 4 });
   return { venueId };
@@ -268,7 +259,7 @@ describe('delivery', () => {
     expect(
       (await t.app.inject({ method: 'POST', url: `/api/bookings/${booked}/staff-cancel`, headers: op.headers, payload: {} })).statusCode,
     ).toBe(409);
-    const api = (await import('../../../test/helpers/app.js')).venueApi(t, op.headers, venueId);
+    const api = venueApi(t, op.headers, venueId);
     await enableVouchers(api);
     const voucher = await issueComp(api);
     expect((await api.post('/vouchers/redeem', { code: voucher.code, amount_pence: 1000 })).statusCode).toBe(200);
