@@ -14,13 +14,20 @@ const DAY_MS = 86_400_000;
 
 export function scheduleJobs(ctx: AppContext, instanceId: string): Scheduler {
   const { config, db, clock, log } = ctx;
-  const scheduler = createScheduler({ db, clock, log, tickMs: Math.min(config.jobsIntervalMs, HEARTBEAT_EVERY_MS) });
+  const scheduler = createScheduler({
+    db,
+    clock,
+    log,
+    tickMs: Math.min(config.jobsIntervalMs, HEARTBEAT_EVERY_MS, config.webhooks.pollMs),
+  });
   // This server is running (platform/instances.ts): `maitred restore` refuses while any is.
   scheduler.add({ name: 'heartbeat', everyMs: HEARTBEAT_EVERY_MS, instances: 'each', run: ({ now }) => heartbeat(db, instanceId, now) });
   // Conditional status updates make concurrent sweeps harmless, so every instance runs these.
   scheduler.add({ name: 'release-unpaid', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.bookings.expireUnpaid() });
   // A venue's pass runs once its reassign_time passes; a conditional update lets exactly one instance run it.
   scheduler.add({ name: 'smart-tables', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.smartTables.runDue() });
+  // Outbound webhooks: every instance delivers, each delivery row claimed by a conditional update.
+  scheduler.add({ name: 'webhooks', everyMs: config.webhooks.pollMs, instances: 'each', run: () => ctx.webhooks.delivery.deliverDue() });
   const rules = [
     ...authRetention(db, config.retention),
     ...paymentsRetention(db, config.retention),

@@ -35,6 +35,7 @@ delete from "guest_search_terms" where "operator_id" = $1 and "user_id" = $2 and
 insert into "guest_search_terms" ("operator_id", "user_id", "term") values ($1, $2, $3), ($4, $5, $6), ($7, $8, $9), ($10, $11, $12), ($13, $14, $15) on conflict do nothing;
 insert into "booking_tables" ("booking_id", "table_id", "venue_id", "starts_at", "ends_at") values ($1, $2, $3, $4, $5);
 insert into "booking_slots" ("table_id", "slot", "booking_id", "venue_id") values ($1, $2, $3, $4), ($5, $6, $7, $8), ($9, $10, $11, $12), ($13, $14, $15, $16), ($17, $18, $19, $20), ($21, $22, $23, $24), ($25, $26, $27, $28), ($29, $30, $31, $32);
+select "id", "events", "venue_ids" from "webhook_endpoints" where "operator_id" = $1 and "enabled" = $2;
 insert into "booking_history" ("id", "booking_id", "at", "actor_kind", "actor_id", "actor_name", "action", "from_status", "to_status", "detail") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 select * from "bookings" where "id" = $1;
 insert into "platform_settings" ("key", "value", "updated_at") values ($1, $2, $3) on conflict ("key") do nothing;

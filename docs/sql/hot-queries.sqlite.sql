@@ -34,6 +34,7 @@ delete from "guest_search_terms" where "operator_id" = ? and "user_id" = ? and "
 insert into "guest_search_terms" ("operator_id", "user_id", "term") values (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?) on conflict do nothing;
 insert into "booking_tables" ("booking_id", "table_id", "venue_id", "starts_at", "ends_at") values (?, ?, ?, ?, ?);
 insert into "booking_slots" ("table_id", "slot", "booking_id", "venue_id") values (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?);
+select "id", "events", "venue_ids" from "webhook_endpoints" where "operator_id" = ? and "enabled" = ?;
 insert into "booking_history" ("id", "booking_id", "at", "actor_kind", "actor_id", "actor_name", "action", "from_status", "to_status", "detail") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 select * from "bookings" where "id" = ?;
 insert into "platform_settings" ("key", "value", "updated_at") values (?, ?, ?) on conflict ("key") do nothing;

@@ -183,6 +183,15 @@ const eventRoute = createRoute({
   component: EventPage,
 });
 
+// Webhooks: the account's endpoints, their secrets and delivery logs (operators.settings).
+const WebhooksPage = lazy(() => import('./webhooks/WebhooksPage'));
+const webhooksRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/webhooks',
+  validateSearch: venueSearch,
+  component: WebhooksPage,
+});
+
 // The invitation link: opened without a session (the shell shows it instead of the sign-in form).
 const InvitationPage = lazy(() => import('./team/InvitationPage'));
 const invitationRoute = createRoute({
@@ -214,6 +223,7 @@ export const router = createRouter({
     eventsRoute,
     eventRoute,
     invitationRoute,
+    webhooksRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

@@ -114,6 +114,12 @@ export interface Config {
   shedding: { eventLoopDelayMs: number; heapMb: number };
   /** The live floor stream (decisions: Live floor stream): keep-alive comment interval and open-stream caps. */
   liveStream: { pingMs: number; perAccount: number; max: number };
+  /**
+   * Outbound webhooks (docs/webhooks.md): WEBHOOKS_ALLOW_PRIVATE lets endpoints resolve to private,
+   * loopback and other non-public addresses (development and tests only); WEBHOOKS_TIMEOUT_MS bounds each delivery;
+   * WEBHOOKS_POLL_MS is how often each instance looks for due deliveries.
+   */
+  webhooks: { allowPrivate: boolean; timeoutMs: number; pollMs: number };
 }
 
 export type TrustProxy = false | number | string[];
@@ -127,6 +133,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function optionalPort(env: Env, name: string): number | undefined {
@@ -303,6 +317,11 @@ export function loadConfig(env: Env): Config {
       pingMs: integer(env, 'LIVE_STREAM_PING_MS', 15_000, 100, 60_000),
       perAccount: integer(env, 'LIVE_STREAMS_PER_ACCOUNT', 50, 1, 10_000),
       max: integer(env, 'LIVE_STREAMS_MAX', 2_000, 1, 100_000),
+    },
+    webhooks: {
+      allowPrivate: boolean(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+      timeoutMs: integer(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 60_000),
+      pollMs: integer(env, 'WEBHOOKS_POLL_MS', 5_000, 100, 60 * 60_000),
     },
   });
 }

@@ -36,8 +36,9 @@ import type {
 
 /**
  * Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, vouchers, the
- * simulated provider, and the guest roster a booking joins (keyed by operator, not venue: counted as a
- * change, every booking would have invalidated every venue's caches).
+ * simulated provider, the guest roster a booking joins (keyed by operator, not venue: counted as a
+ * change, every booking would have invalidated every venue's caches), and the outbound webhooks' tables
+ * (written with a booking when the account has an endpoint).
  */
 const IGNORED = new Set([
   'sessions',
@@ -68,6 +69,9 @@ const IGNORED = new Set([
   // The guest account's sign-in codes and contact preferences (account module): no cache reads them.
   'account_sign_in_codes',
   'account_preferences',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
 ]);
 const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_') || table.startsWith('kysely_');
 

@@ -13,6 +13,7 @@ import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { GuestsTables } from '../modules/guests/guests.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
 import type { AccountTables } from '../modules/account/account.table.js';
+import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
 
 export interface Database
   extends
@@ -29,4 +30,5 @@ export interface Database
     VouchersTables,
     GuestsTables,
     EventsTables,
-    AccountTables {}
+    AccountTables,
+    WebhooksTables {}

@@ -10,6 +10,7 @@ import type { Infra } from '../platform/infra.js';
 import type { App } from '../platform/module.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
+import { domainEvents } from '../platform/domain-events.js';
 import { createSecretBox } from '../platform/secret-box.js';
 import { accountRoutes, createAccountService, createSignIn } from './account/index.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
@@ -53,6 +54,7 @@ import {
 } from './venues/index.js';
 import { anonymiseGuestVouchers, createVouchersModule, guestVouchers, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
 import { portalBuildLoader, portalRoutes } from './portal/index.js';
+import { createWebhooksModule, recordWebhookEvent, webhooksRoutes } from './webhooks/index.js';
 import { createWidgetPages, widgetBuildLoader, widgetRoutes } from './widgets/index.js';
 
 export function composeModules(infra: Infra) {
@@ -172,6 +174,21 @@ export function composeModules(infra: Infra) {
     },
   });
 
+  // Outbound webhooks hear every domain event (their outbox rows are written in the change's transaction).
+  domainEvents.on('webhooks', recordWebhookEvent);
+  const webhooks = createWebhooksModule({
+    db,
+    clock,
+    log,
+    secrets,
+    mail: infra.mail,
+    transport: config.webhooks,
+    allowPrivate: config.webhooks.allowPrivate,
+    publicBaseUrl: config.publicBaseUrl,
+    contact: operatorContact,
+    venueIds: (operatorId) => venueIdsOf(db, operatorId),
+  });
+
   const widgetPages = createWidgetPages({ widgetPage: (publicId) => branding.widgetPage(publicId), build: widgetBuildLoader(), clock });
 
   const events = createEventsModule({
@@ -234,6 +251,7 @@ export function composeModules(infra: Infra) {
     vouchers,
     guests,
     events,
+    webhooks,
     widgetPages,
     account,
     signIn,
@@ -286,6 +304,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
   await app.register(accountRoutes, { guard, account: ctx.account, signIn: ctx.signIn });
+  await app.register(webhooksRoutes, { guard, webhooks: ctx.webhooks.webhooks });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
   await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }

@@ -32,14 +32,17 @@ export interface PortalHarness {
  * The application on 127.0.0.1. With `realOrigin`, its public address (PUBLIC_BASE_URL) is the one it
  * listens on, so the embed snippets it hands out work from another site.
  */
-export async function listenApp(options: { realOrigin?: boolean } = {}): Promise<{ t: TestApp; origin: string }> {
+export async function listenApp(
+  options: { realOrigin?: boolean; env?: Record<string, string> } = {},
+): Promise<{ t: TestApp; origin: string }> {
   const port = options.realOrigin ? await freePort() : 0;
-  const t = await createTestApp(options.realOrigin ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {});
+  const t = await createTestApp({ ...(options.realOrigin ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}), ...options.env });
   await t.app.listen({ host: '127.0.0.1', port });
   return { t, origin: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` };
 }
 
-export async function startPortal(options: { realOrigin?: boolean } = {}): Promise<PortalHarness> {
+/** The portal over the demo venue; `env` adds settings to the application's (e.g. WEBHOOKS_ALLOW_PRIVATE). */
+export async function startPortal(options: { realOrigin?: boolean; env?: Record<string, string> } = {}): Promise<PortalHarness> {
   const { t, origin } = await listenApp(options);
   const demo = await runDemo(t.app, (input) => createOperatorAccount(t.db, input, t.clock.now()), t.ctx);
   const staff = bearer(await login(t, DEMO_EMAIL, DEMO_PASSWORD));

@@ -126,6 +126,11 @@ function SignedIn({ name }: { name: string }) {
               Vouchers
             </Link>
           )}
+          {can('operators.settings', 'read') && (
+            <Link to="/webhooks" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Webhooks
+            </Link>
+          )}
           {can('stats', 'read') && (
             <Link to="/numbers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Numbers

@@ -18,6 +18,7 @@ import { GroupCommit } from '../../db/group-commit.js';
 import { afterCommit, lockKey, type Conn } from '../../db/transaction.js';
 import { VenueCache } from '../../platform/venue-cache.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
+import { domainEvents } from '../../platform/domain-events.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { metrics } from '../../platform/metrics.js';
@@ -43,6 +44,7 @@ import { eventLock } from './events.service.js';
 import { admissionFor, offerTerms } from './ticket-offers.js';
 import { queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
 import { createTicketCatalogue } from './ticket-catalogue.js';
+import { ticketSoldEvent } from './ticket-events.js';
 import type { TicketSalesDeps } from './ticket-sales.deps.js';
 
 export type { TicketSalesDeps };
@@ -82,6 +84,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       eventById(trx, booking.event_id!),
       ticketOfBooking(trx, booking.id),
     ]);
+    if (ticket) await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, clock.now()));
     if (!venue || !event || !ticket) return;
     const type = await ticketTypeOf(trx, event.id, ticket.ticket_type_id);
     await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type?.name ?? 'Ticket' });
@@ -170,6 +173,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
     await insertTicket(trx, ticket);
     afterCommit(trx, () => metrics.tickets('reserved', selection.quantity));
     if (status === 'confirmed') await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
+    if (status === 'confirmed') await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, now));
     if (status === 'pending')
       await queueRequestMail(trx, deps.mail, { venue, event, booking, quantity: selection.quantity, ticketName: type.name });
     return { booking_id: booking.id, status, amount_pence: total, ticket_type_id: type.id };

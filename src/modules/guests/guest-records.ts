@@ -6,10 +6,12 @@ import { lockKey, withTransaction, kyselyOf, type Conn } from '../../db/transact
 import type { Db } from '../../db/connect.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
+import { domainEvents } from '../../platform/domain-events.js';
 import { badRequest } from '../../platform/errors.js';
 import { sequentialId } from '../../platform/ids.js';
 import { compareText, requiredText, clearableText } from '../../platform/text.js';
 import { insertWalkInGuest, WALK_IN_EMAIL_DOMAIN } from '../auth/index.js';
+import { guestTagsEvent } from './guest-events.js';
 import type { TagsBody, WalkInBody } from './guests.schemas.js';
 import { joinRoster } from './roster.js';
 
@@ -112,6 +114,7 @@ export async function replaceTags(
       detail: { scope, added, removed },
       at: now,
     });
+    await domainEvents.emit(trx, guestTagsEvent({ operatorId, userId, venueId: venueId || null, scope, tags, added, removed }, now));
   });
 }
 

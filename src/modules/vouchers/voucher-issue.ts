@@ -9,10 +9,12 @@ import type { Database } from '../../db/schema.js';
 import { afterCommit } from '../../db/transaction.js';
 import { generateVoucherCode, voucherExpiry } from '../../domain/vouchers/index.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
+import { domainEvents } from '../../platform/domain-events.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { metrics } from '../../platform/metrics.js';
 import { rosterVoucherGuests } from './guest-reads.js';
+import { voucherEvent } from './voucher-events.js';
 import { voucherMail } from './voucher-mail.js';
 import { insertVoucher, type VoucherRow } from './vouchers.repository.js';
 
@@ -73,6 +75,7 @@ export async function issueVouchers(trx: Kysely<Database>, mail: Mail, now: Date
       if (attempt >= CODE_ATTEMPTS) throw new Error('could not draw an unused voucher code');
     }
     issued.push(row);
+    await domainEvents.emit(trx, voucherEvent('voucher.issued', row, now));
   }
   // The recipient joins the operator's guest roster (CONTRACT §4: a voucher at one of its venues).
   await rosterVoucherGuests(trx, venue, [{ name: request.recipientName, email: request.recipientEmail }], now);

@@ -18,6 +18,7 @@ import {
 } from '../../domain/vouchers/index.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
+import { domainEvents } from '../../platform/domain-events.js';
 import { AppError, badRequest, conflict, notFound, paymentRequired } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
@@ -25,6 +26,7 @@ import { offsetPage, PAGE_DEFAULT } from '../../platform/paging.js';
 import type { RateLimits } from '../../platform/rate-limit.js';
 import { clearableText } from '../../platform/text.js';
 import { intentMismatch, PAYMENT_MISMATCH_MESSAGE, type Payments } from '../payments/index.js';
+import { voucherEvent } from './voucher-events.js';
 import { issueVouchers } from './voucher-issue.js';
 import { statusOf, toRedemption, toVoucher } from './voucher-views.js';
 import {
@@ -216,6 +218,7 @@ export function createVouchersService(deps: VouchersDeps) {
             redeemed_by_name: auth.user.name,
             redeemed_at: now.toISOString(),
           });
+          await domainEvents.emit(trx, voucherEvent('voucher.redeemed', spent, now, { amount_pence: amount, venue_id: venue.id }));
           return redeemAnswer(spent, 'ok', amount, now);
         }
         throw conflict('The voucher changed while it was being redeemed: try again');

@@ -7,8 +7,10 @@ import type { Database } from '../../../db/schema.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../../domain/booking-status.js';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
+import { domainEvents } from '../../../platform/domain-events.js';
 import { conflict, notFound } from '../../../platform/errors.js';
 import type { BookingRow } from './bookings.table.js';
+import { bookingEvent, statusEventType } from './booking-events.js';
 import { refundSpentKeys } from './guestlist-keys.js';
 import { recordHistory, type Actor } from './history.js';
 import { releaseSlots } from './slots.js';
@@ -106,5 +108,7 @@ export async function changeStatus(trx: Conn, booking: BookingRow, change: Statu
   );
   // A guest-list booking that ends without the guest getting in gives back the keys it spent (once).
   await refundSpentKeys(trx, booking, change);
-  return bookingOrThrow(trx, booking.id);
+  const moved = await bookingOrThrow(trx, booking.id);
+  await domainEvents.emit(trx, bookingEvent(statusEventType(change.to), moved, at));
+  return moved;
 }

@@ -7,7 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
+import { domainEvents } from '../../../platform/domain-events.js';
 import { joinRoster } from '../../guests/index.js';
+import { bookingEvent } from './booking-events.js';
 import type { BookingsTable } from './bookings.table.js';
 import { claimSlots, releaseSlots } from './slots.js';
 
@@ -30,9 +32,11 @@ export async function insertBooking(conn: Conn, booking: NewBooking): Promise<vo
     .values({ ...row, reference })
     .execute();
   if (booking.roster) await joinRoster(conn, booking.roster);
-  if (!tables || tables.tableIds.length === 0) return;
-  await insertBookingTables(conn, { id: row.id, venue_id: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
-  await claimSlots(conn, { id: row.id, venueId: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
+  if (tables && tables.tableIds.length > 0) {
+    await insertBookingTables(conn, { id: row.id, venue_id: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
+    await claimSlots(conn, { id: row.id, venueId: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
+  }
+  await domainEvents.emit(conn, bookingEvent('booking.created', { ...row, reference }, row.created_at));
 }
 
 /** The booking's tables for [startsAt, endsAt) (their slots are claimed separately). */

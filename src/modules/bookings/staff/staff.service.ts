@@ -49,6 +49,8 @@ import { recordHistory, type Actor } from '../core/history.js';
 import { bestSeating, checkTablesFree, holdTables, namedTablesFree, resolveTableRefs, stayOf } from '../core/seating.js';
 import { claimSlots, releaseSlots, slotOf } from '../core/slots.js';
 import { staffMoveRules } from '../door/door-timing.js';
+import { domainEvents } from '../../../platform/domain-events.js';
+import { bookingEvent } from '../core/booking-events.js';
 import { createHoldActions } from './staff-holds.js';
 
 export interface StaffDeps {
@@ -246,6 +248,7 @@ export function createStaffService(deps: StaffDeps) {
         }
         await updateBooking(trx, booking.id, { ...set, updated_at: now.toISOString() });
         await recordHistory(trx, booking.id, actor, { action: 'update_details', detail: changes }, now);
+        await domainEvents.emit(trx, bookingEvent('booking.updated', { ...booking, ...set, updated_at: now.toISOString() }, now));
       }),
 
     setLock: (auth: AuthInfo, id: string, locked: boolean) =>
@@ -345,6 +348,8 @@ export function createStaffService(deps: StaffDeps) {
           ends_at: endsAt.toISOString(),
           updated_at: now.toISOString(),
         });
+        const moved = { booking_date: date, start_time: body.time, starts_at: startsAt.toISOString(), ends_at: endsAt.toISOString() };
+        await domainEvents.emit(trx, bookingEvent('booking.updated', { ...booking, ...moved, updated_at: now.toISOString() }, now));
         await recordHistory(
           trx,
           booking.id,
