@@ -21,6 +21,9 @@ export function scheduleJobs(ctx: AppContext, instanceId: string): Scheduler {
   scheduler.add({ name: 'release-unpaid', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.bookings.expireUnpaid() });
   // A venue's pass runs once its reassign_time passes; a conditional update lets exactly one instance run it.
   scheduler.add({ name: 'smart-tables', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.smartTables.runDue() });
+  // Text messages due (claimed row by row) and booking reminders (each claimed by its (booking, offset) key).
+  scheduler.add({ name: 'sms', everyMs: Math.min(config.jobsIntervalMs, 10_000), instances: 'each', run: () => ctx.sms.flush() });
+  scheduler.add({ name: 'reminders', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.reminders.runDue() });
   const rules = [
     ...authRetention(db, config.retention),
     ...paymentsRetention(db, config.retention),

@@ -11,6 +11,7 @@ import type { App } from '../platform/module.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
 import { createSecretBox } from '../platform/secret-box.js';
+import { smsInboundRoutes } from '../platform/sms/inbound.routes.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
@@ -151,6 +152,7 @@ export function composeModules(infra: Infra) {
       return operatorId ? findVenue(db, operatorId, venueId) : undefined;
     },
     admissionFacts: guests.admissionFacts,
+    sms: infra.sms,
   });
 
   const vouchers = createVouchersModule({
@@ -220,6 +222,7 @@ export function composeModules(infra: Infra) {
     door: bookings.door,
     bookings: bookings.publicBookings,
     manageBookings: bookings.manage,
+    reminders: bookings.reminders,
     vouchers,
     guests,
     events,
@@ -256,6 +259,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
       smartTables: ctx.smartTables,
       publicBookings: ctx.bookings,
       manage: ctx.manageBookings,
+      reminders: ctx.reminders,
     },
     floors: (venueId) => ctx.tables.floors.list(venueId),
     loadAuth: (request) => ctx.access.loadAuth(request),
@@ -272,6 +276,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
+  await app.register(smsInboundRoutes, { db: ctx.db, clock: ctx.clock, config: ctx.config });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
   await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }
