@@ -100,6 +100,7 @@ export function flagsOf(booking: Booking, state: { late: boolean; arrived: boole
     flags.push(words[booking.payment_status] ?? `Deposit ${money}`);
   }
   if (booking.table_locked) flags.push('Locked');
+  if (booking.guest_confirmed_at) flags.push('Confirmed by guest');
   if (state.late) flags.push('Late');
   if (booking.source === 'widget') flags.push('Online');
   else if (booking.source === 'walk_in') flags.push('Walk-in');
