@@ -6,6 +6,7 @@
  */
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../cli.js';
 import { createContext } from '../../../context.js';
 import { signManageToken } from '../../../domain/booking-tokens/index.js';
 import { bearer, createOperator, createStaff, insertVenue, login, TEST_NOW } from '../../../../test/helpers/app.js';
@@ -189,6 +190,12 @@ describe('the reminder pass', () => {
     expect(sms).toHaveLength(1);
     expect(sms[0]).toMatchObject({ kind: 'reminder', status: 'kept' });
     expect(sms[0].body).toMatch(/Confirm: http:\/\/maitred\.test\/booking-reminder\?token=/);
+    // `maitred outbox --sms` lists it (the simulated provider keeps it).
+    const cli = await runCli(['outbox', '--sms', '--json', '--limit', '1000'], { env: { DATABASE_URL: t.db.url } });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).data).toContainEqual(expect.objectContaining({ to, kind: 'reminder', status: 'kept' }));
+    const human = await runCli(['outbox', '--sms'], { env: { DATABASE_URL: t.db.url } });
+    expect(human.stdout).toContain(`SMS to ${to}  (reminder)  [kept (simulated provider: not sent)]`);
 
     // A restarted server (new services, same database) sends nothing again.
     t.clock.set('2026-06-18T20:00:00.000Z');
