@@ -6,7 +6,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { platformRetention, runRetention } from '../retention.js';
 import { SMS_RETRY_FIRST_MS } from './sms.js';
 import { twilioSignature } from './twilio.js';
 
@@ -120,5 +122,24 @@ describe('the inbound webhook with Twilio configured', () => {
     await t.ctx.sms.flush();
     expect(received).toEqual([]);
     expect((await row('+447700900009')).status).toBe('opted_out');
+  });
+});
+
+describe('retention', () => {
+  it('deletes finished text messages after the mail retention period, and keeps what is still due', async () => {
+    await t.ctx.sms.queue(t.db, { to: '+447700900099', body: 'Old', venueId: null, kind: 'test' });
+    await t.ctx.sms.flush();
+    await t.ctx.sms.queue(t.db, { to: '+447700900098', body: 'Waiting', venueId: null, kind: 'test' });
+    await t.db.kysely
+      .updateTable('sms_outbox')
+      .set({ next_attempt_at: '2099-01-01T00:00:00.000Z' })
+      .where('recipient', '=', '+447700900098')
+      .execute();
+    const later = new Date(t.clock.now().getTime() + 31 * 86_400_000);
+    const deleted = await runRetention(platformRetention(t.db, t.config.retention), later, pino({ level: 'silent' }));
+    expect(deleted['finished text messages']).toBeGreaterThanOrEqual(1);
+    const left = (await t.db.kysely.selectFrom('sms_outbox').select('recipient').execute()).map((r) => r.recipient);
+    expect(left).not.toContain('+447700900099');
+    expect(left).toContain('+447700900098');
   });
 });
