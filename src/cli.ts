@@ -1,5 +1,5 @@
 /**
- * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox, backup, restore, demo.
+ * ./bin/maitred: serve, migrate, operator create, guest create, maintenance on|off, outbox (--sms), backup, restore, demo.
  * Works while a server runs against the same database. With --json a command prints exactly one JSON
  * line on stdout; errors go to stderr with a non-zero exit (2 for bad usage).
  *
@@ -164,14 +164,29 @@ export function buildProgram(io: CliIo): Command {
 
   program
     .command('outbox')
-    .description('the mail kept in the database outbox (when no SMTP_URL), newest first')
+    .description('the mail (and with --sms the text messages) kept in the database outbox, newest first')
     .option('--limit <n>', 'how many messages (default 20)')
+    .option('--sms', 'list the text messages instead of the mail')
     .option('--json', 'print one JSON line')
-    .action(async (options: { limit?: string; json?: boolean }) => {
+    .action(async (options: { limit?: string; json?: boolean; sms?: boolean }) => {
       const { formatOutbox, listOutbox, OUTBOX_DEFAULT_LIMIT, OUTBOX_MAX_LIMIT } = await import('./platform/mail/outbox.js');
       const limit = options.limit === undefined ? OUTBOX_DEFAULT_LIMIT : Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > OUTBOX_MAX_LIMIT) {
         throw new UsageError(`--limit must be a whole number from 1 to ${OUTBOX_MAX_LIMIT}`);
+      }
+      if (options.sms) {
+        const { formatSmsOutbox, listSmsOutbox } = await import('./platform/sms/outbox.js');
+        const texts = await withDb(io, (db) => listSmsOutbox(db, limit));
+        const data = texts.map((e) => ({
+          to: e.to,
+          kind: e.kind,
+          status: e.status,
+          body: e.body,
+          created_at: e.created_at,
+          sent_at: e.sent_at,
+        }));
+        print(Boolean(options.json), { data }, formatSmsOutbox(texts));
+        return;
       }
       const entries = await withDb(io, (db) => listOutbox(db, limit));
       const data = entries.map((e) => ({ to: e.to, subject: e.subject, created_at: e.created_at, sent_at: e.sent_at }));

@@ -15,6 +15,7 @@ import { createLiveChanges, LIVE_COALESCE_MS } from './platform/live-changes.js'
 import { createMail } from './platform/mail/mail.js';
 import { createMaintenance } from './platform/maintenance.js';
 import { createRateLimits } from './platform/rate-limit.js';
+import { createSms } from './platform/sms/sms.js';
 import { createUploads } from './platform/uploads.js';
 import type { Infra } from './platform/infra.js';
 
@@ -41,6 +42,7 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     log,
     rateLimits,
     mail,
+    sms: createSms({ db, clock, log, config }),
     maintenance: createMaintenance(db),
     uploads: createUploads({
       dir: config.uploadsDir,
@@ -58,6 +60,7 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     ...composeModules(infra),
     async close() {
       await mail.stop();
+      infra.sms.stop();
       await rateLimits.close();
       await db.close();
     },

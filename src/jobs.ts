@@ -28,6 +28,9 @@ export function scheduleJobs(ctx: AppContext, instanceId: string): Scheduler {
   scheduler.add({ name: 'smart-tables', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.smartTables.runDue() });
   // Outbound webhooks: every instance delivers, each delivery row claimed by a conditional update.
   scheduler.add({ name: 'webhooks', everyMs: config.webhooks.pollMs, instances: 'each', run: () => ctx.webhooks.delivery.deliverDue() });
+  // Text messages due (claimed row by row) and booking reminders (each claimed by its (booking, offset) key).
+  scheduler.add({ name: 'sms', everyMs: Math.min(config.jobsIntervalMs, 10_000), instances: 'each', run: () => ctx.sms.flush() });
+  scheduler.add({ name: 'reminders', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.reminders.runDue() });
   const rules = [
     ...authRetention(db, config.retention),
     ...paymentsRetention(db, config.retention),

@@ -72,6 +72,7 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   if (secrets.unreadable > 0)
     ctx.log.error({ unreadable: secrets.unreadable }, 'two-factor secrets that no known key decrypts: is SECRETS_KEY right?');
   ctx.mail.start();
+  ctx.sms.start();
   await heartbeat(ctx.db, instanceId, new Date());
   // Releasing unpaid bookings, the smart-table pass, retention and backups (jobs.ts).
   jobs.start();

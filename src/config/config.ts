@@ -76,6 +76,12 @@ export interface Config {
   unsplashAccessKey: string | undefined;
   /** The stock-image API's base URL (UNSPLASH_API_BASE; tests point it at a local fake). */
   unsplashApiBase: string;
+  /**
+   * Text messages (docs/messages.md): Twilio when TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM are
+   * all set (TWILIO_API_BASE: its REST API's base URL, tests point it at a local fake); otherwise the
+   * simulated provider keeps them in the outbox.
+   */
+  twilio: { accountSid: string; authToken: string; from: string; apiBase: string } | undefined;
   sessionTtlHours: number;
   /** Absolute session lifetime from sign-in, however often the session is used. */
   sessionMaxDays: number;
@@ -237,6 +243,18 @@ function rateLimits(env: Env): Record<RateLimitName, RateLimitRule> {
   return limits;
 }
 
+function twilioConfig(env: Env): Config['twilio'] {
+  const accountSid = optional(env, 'TWILIO_ACCOUNT_SID');
+  const authToken = optional(env, 'TWILIO_AUTH_TOKEN');
+  const from = optional(env, 'TWILIO_FROM');
+  const apiBase = (optional(env, 'TWILIO_API_BASE') ?? 'https://api.twilio.com').replace(/\/+$/, '');
+  if (!URL.canParse(apiBase)) throw new ConfigError(`TWILIO_API_BASE must be an absolute URL, got "${apiBase}"`);
+  const given = [accountSid, authToken, from].filter(Boolean).length;
+  if (given === 0) return undefined;
+  if (given < 3) throw new ConfigError('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM must be set together');
+  return { accountSid: accountSid!, authToken: authToken!, from: from!, apiBase };
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = optional(env, 'DATABASE_URL') ?? 'sqlite:./data/maitred.db';
@@ -260,6 +278,7 @@ export function loadConfig(env: Env): Config {
   }
   const unsplashApiBase = (optional(env, 'UNSPLASH_API_BASE') ?? 'https://api.unsplash.com').replace(/\/+$/, '');
   if (!URL.canParse(unsplashApiBase)) throw new ConfigError(`UNSPLASH_API_BASE must be an absolute URL, got "${unsplashApiBase}"`);
+  const twilio = twilioConfig(env);
   return Object.freeze({
     nodeEnv,
     port,
@@ -286,6 +305,7 @@ export function loadConfig(env: Env): Config {
     uploadsDir: optional(env, 'UPLOADS_DIR') ?? './data/uploads',
     unsplashAccessKey: optional(env, 'UNSPLASH_ACCESS_KEY'),
     unsplashApiBase,
+    twilio,
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 72, 1, 24 * 365),
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 365),
     secretsKey: secretsKey(env),

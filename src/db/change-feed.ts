@@ -48,6 +48,12 @@ const IGNORED = new Set([
   'two_factor_challenges',
   'users',
   'mail_outbox',
+  // Text messages, guests' consents and opt-outs, and the reminders sent: nothing cached is derived from them
+  // (consents are keyed by operator: counted, a booking with SMS consent would invalidate every venue).
+  'sms_outbox',
+  'sms_opt_outs',
+  'message_consents',
+  'booking_reminders',
   'platform_settings',
   'booking_history',
   'idempotency_keys',

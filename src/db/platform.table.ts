@@ -40,4 +40,54 @@ export interface PlatformTables {
   platform_settings: PlatformSettingsTable;
   mail_outbox: MailOutboxTable;
   job_runs: JobRunsTable;
+  sms_outbox: SmsOutboxTable;
+  sms_opt_outs: SmsOptOutsTable;
+  message_consents: MessageConsentsTable;
+  message_templates: MessageTemplatesTable;
+}
+
+/** Outgoing text messages (src/platform/sms): queued with the change that causes them. */
+export interface SmsOutboxTable {
+  id: string;
+  venue_id: string | null;
+  /** E.164 number. */
+  recipient: string;
+  body: string;
+  /** What the message is (`reminder`, `waitlist_ready`, …), for the outbox listing. */
+  kind: string;
+  /** `kept` (simulated provider), `pending`, `sending` (claimed), `sent`, `failed`, `opted_out` (never sent: STOP). */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  /** The provider's message id once sent. */
+  provider_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** Numbers that texted STOP (or an equivalent keyword): nothing is sent to them until they text START. */
+export interface SmsOptOutsTable {
+  phone: string;
+  opted_out_at: string;
+}
+
+/** A guest's consent to messages on one channel, per operator account, keyed by the address (email or E.164 number). */
+export interface MessageConsentsTable {
+  operator_id: string;
+  /** `mail` or `sms`. */
+  channel: string;
+  address: string;
+  granted: number;
+  /** Where it was given or withdrawn: `booking`, `unsubscribe_link`, `sms_stop`. */
+  source: string;
+  updated_at: string;
+}
+
+/** A venue's own wording of a guest message (kinds and placeholders: src/domain/message-templates.ts). */
+export interface MessageTemplatesTable {
+  venue_id: string;
+  kind: string;
+  body: string;
+  updated_at: string;
 }

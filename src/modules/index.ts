@@ -13,6 +13,7 @@ import { References } from '../platform/references.js';
 import { domainEvents } from '../platform/domain-events.js';
 import { createSecretBox } from '../platform/secret-box.js';
 import { accountRoutes, createAccountService, createSignIn } from './account/index.js';
+import { smsInboundRoutes } from '../platform/sms/inbound.routes.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
@@ -154,6 +155,7 @@ export function composeModules(infra: Infra) {
       return operatorId ? findVenue(db, operatorId, venueId) : undefined;
     },
     admissionFacts: guests.admissionFacts,
+    sms: infra.sms,
   });
 
   const vouchers = createVouchersModule({
@@ -248,6 +250,7 @@ export function composeModules(infra: Infra) {
     door: bookings.door,
     bookings: bookings.publicBookings,
     manageBookings: bookings.manage,
+    reminders: bookings.reminders,
     vouchers,
     guests,
     events,
@@ -287,6 +290,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
       smartTables: ctx.smartTables,
       publicBookings: ctx.bookings,
       manage: ctx.manageBookings,
+      reminders: ctx.reminders,
     },
     floors: (venueId) => ctx.tables.floors.list(venueId),
     loadAuth: (request) => ctx.access.loadAuth(request),
@@ -305,6 +309,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
   await app.register(accountRoutes, { guard, account: ctx.account, signIn: ctx.signIn });
   await app.register(webhooksRoutes, { guard, webhooks: ctx.webhooks.webhooks });
+  await app.register(smsInboundRoutes, { db: ctx.db, clock: ctx.clock, config: ctx.config });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
   await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }

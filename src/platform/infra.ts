@@ -11,6 +11,7 @@ import type { LiveChanges } from './live-changes.js';
 import type { Mail } from './mail/mail.js';
 import type { Maintenance } from './maintenance.js';
 import type { RateLimits } from './rate-limit.js';
+import type { SmsService } from './sms/sms.js';
 import type { Uploads } from './uploads.js';
 
 /** The shared infrastructure every module may be given a part of. */
@@ -25,6 +26,8 @@ export interface Infra {
   botCheck: BotCheck;
   /** Outgoing mail; its worker runs only once `serve` starts it (tests call `mail.flush()`). */
   mail: Mail;
+  /** Outgoing text messages (platform/sms); sent by the `sms` job, kept in the outbox without Twilio. */
+  sms: SmsService;
   /** Who listens to which venue's live changes (the reservation floor's event stream). */
   liveChanges: LiveChanges;
 }

@@ -60,5 +60,27 @@ export function platformRetention(db: Db, days: { mailDays: number }): Retention
         return Number(result.numDeletedRows);
       },
     },
+    {
+      // Text messages hold guests' numbers and words: kept as long as mail (RETENTION_MAIL_DAYS).
+      name: 'finished text messages',
+      async prune(now, limit) {
+        const result = await db.kysely
+          .deleteFrom('sms_outbox')
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('sms_outbox')
+              .select('id')
+              .where((w) =>
+                w.or([
+                  w.and([w('status', 'in', ['sent', 'kept', 'opted_out']), w('created_at', '<', daysBefore(now, days.mailDays))]),
+                  w.and([w('status', '=', 'failed'), w('created_at', '<', daysBefore(now, days.mailDays * 3))]),
+                ]),
+              )
+              .limit(limit),
+          )
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      },
+    },
   ];
 }

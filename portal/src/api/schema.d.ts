@@ -1047,6 +1047,8 @@ export interface paths {
                             deposit_type: string;
                             duration_minutes: number | null;
                             ends_at: string | null;
+                            /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                            guest_confirmed_at: string | null;
                             guest_count: number;
                             guest_email: string | null;
                             guest_name: string | null;
@@ -1194,6 +1196,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -1377,6 +1381,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -1554,6 +1560,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -1731,6 +1739,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -1923,6 +1933,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -2102,6 +2114,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -2286,6 +2300,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -2508,6 +2524,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -2879,6 +2897,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -3062,6 +3082,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -3250,6 +3272,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -3427,6 +3451,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -3611,6 +3637,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -3846,6 +3874,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -4019,6 +4049,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -4196,6 +4228,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -4613,6 +4647,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -16288,6 +16324,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -19739,6 +19777,223 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/my-venues/{venueId}/message-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the venue's guest message templates
+         * @description Extension (docs/messages.md): confirmation, reminder, cancellation and waitlist_ready, each with its wording (the venue’s or the default) and placeholders.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                body: string;
+                                /** @description the venue has its own wording */
+                                custom: boolean;
+                                default_body: string;
+                                /** @enum {unknown} */
+                                kind: "confirmation" | "reminder" | "cancellation" | "waitlist_ready";
+                                /** @description the {placeholders} this kind may use */
+                                placeholders: string[];
+                                updated_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-venues/{venueId}/message-templates/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the venue's wording of one guest message
+         * @description Extension (docs/messages.md). `{ body }` with `{placeholder}`s of that kind (`{{`/`}}` for literal braces); `{ body: null }` restores the default. 400 for an unknown placeholder, a lone brace, an empty or too long body; 404 for an unknown kind.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: string;
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the wording, with {placeholders} (at most 480 characters); null: back to the default */
+                        body: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            body: string;
+                            /** @description the venue has its own wording */
+                            custom: boolean;
+                            default_body: string;
+                            /** @enum {unknown} */
+                            kind: "confirmation" | "reminder" | "cancellation" | "waitlist_ready";
+                            /** @description the {placeholders} this kind may use */
+                            placeholders: string[];
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/my-venues/{venueId}/payment-policies": {
         parameters: {
             query?: never;
@@ -21172,6 +21427,240 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/my-venues/{venueId}/reminder-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the venue's booking reminder settings
+         * @description Extension (docs/messages.md). A venue that never saved any answers the defaults (off, 24 h and 2 h, mail and SMS, quiet 22:00–08:00, shift).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `mail` and/or `sms` (SMS only to guests who consented, never after STOP) */
+                            channels: ("mail" | "sms")[];
+                            /** @description reminders are sent (default false: a venue turns them on) */
+                            enabled: boolean;
+                            /** @description minutes before the booking starts, e.g. [1440, 120] for 24 h and 2 h; each offset is one reminder */
+                            offsets_minutes: number[];
+                            /** @description venue-local window with no reminders (may span midnight, e.g. 22:00–08:00); null: none */
+                            quiet_hours: {
+                                /** @description a clock time as HH:MM (24-hour) */
+                                end: string;
+                                /** @description a clock time as HH:MM (24-hour) */
+                                start: string;
+                            } | null;
+                            /**
+                             * @description `shift`: a reminder due in quiet hours goes when they end, if still before the booking; `skip`: not sent
+                             * @enum {unknown}
+                             */
+                            quiet_mode: "shift" | "skip";
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the venue's booking reminder settings
+         * @description Extension (docs/messages.md). 400 for an offset out of range or repeated, a repeated channel, or quiet hours that start when they end.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `mail` and/or `sms` (SMS only to guests who consented, never after STOP) */
+                        channels: ("mail" | "sms")[];
+                        /** @description reminders are sent (default false: a venue turns them on) */
+                        enabled: boolean;
+                        /** @description minutes before the booking starts, e.g. [1440, 120] for 24 h and 2 h; each offset is one reminder */
+                        offsets_minutes: number[];
+                        /** @description venue-local window with no reminders (may span midnight, e.g. 22:00–08:00); null: none */
+                        quiet_hours: {
+                            /** @description a clock time as HH:MM (24-hour) */
+                            end: string;
+                            /** @description a clock time as HH:MM (24-hour) */
+                            start: string;
+                        } | null;
+                        /**
+                         * @description `shift`: a reminder due in quiet hours goes when they end, if still before the booking; `skip`: not sent
+                         * @enum {unknown}
+                         */
+                        quiet_mode: "shift" | "skip";
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description `mail` and/or `sms` (SMS only to guests who consented, never after STOP) */
+                            channels: ("mail" | "sms")[];
+                            /** @description reminders are sent (default false: a venue turns them on) */
+                            enabled: boolean;
+                            /** @description minutes before the booking starts, e.g. [1440, 120] for 24 h and 2 h; each offset is one reminder */
+                            offsets_minutes: number[];
+                            /** @description venue-local window with no reminders (may span midnight, e.g. 22:00–08:00); null: none */
+                            quiet_hours: {
+                                /** @description a clock time as HH:MM (24-hour) */
+                                end: string;
+                                /** @description a clock time as HH:MM (24-hour) */
+                                start: string;
+                            } | null;
+                            /**
+                             * @description `shift`: a reminder due in quiet hours goes when they end, if still before the booking; `skip`: not sent
+                             * @enum {unknown}
+                             */
+                            quiet_mode: "shift" | "skip";
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/my-venues/{venueId}/seating-areas": {
         parameters: {
             query?: never;
@@ -22470,6 +22959,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -22672,6 +23163,8 @@ export interface paths {
                                 deposit_type: string;
                                 duration_minutes: number | null;
                                 ends_at: string | null;
+                                /** @description extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet) */
+                                guest_confirmed_at: string | null;
                                 guest_count: number;
                                 guest_email: string | null;
                                 guest_name: string | null;
@@ -28817,6 +29310,236 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/bookings/reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a reminder link does, for the booking it names
+         * @description Extension (docs/messages.md). Changes nothing. A malformed, forged or expired token is 400 `{ "error": "This link is not valid or has expired" }`; a booking gone is 404. Rate-limited per client address (429).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the `token` of the reminder link */
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            action: "confirm" | "cancel" | "unsubscribe";
+                            booking_id: string;
+                            date: string;
+                            guest_confirmed_at: string | null;
+                            party_size: number;
+                            status: string;
+                            /** @enum {boolean} */
+                            success: true;
+                            time: string | null;
+                            venue_name: string;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Do what a reminder link says: confirm, cancel, or unsubscribe from reminder mail
+         * @description Extension (docs/messages.md). Body `{ token }`. `confirm` records `guest_confirmed_at` (shown on the floor); a second confirm is 409 and changes nothing, as is confirming a booking no longer active. `cancel` cancels under the booking’s payment policy exactly as the manage link does (409 when the policy or the status refuses); a booking already cancelled is 409 and nothing moves. `unsubscribe` stops reminder mail to the guest from this operator (repeatable). A malformed, forged or expired token is 400 `{ "error": "This link is not valid or has expired" }`; a booking gone is 404. Rate-limited per client address (429).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the `token` of the reminder link */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            action: "confirm" | "cancel" | "unsubscribe";
+                            booking_id: string;
+                            guest_confirmed_at: string | null;
+                            /** @description cancel: refunded for the booking in total */
+                            refunded_pence?: number;
+                            /** @description the booking status after the action */
+                            status: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Conflicts with the current state; `error` says why */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description An upstream provider failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A dependency is unconfigured or unreachable, or the platform is in maintenance (`Retry-After`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/events/{eventId}/booking-options": {
         parameters: {
             query?: never;
@@ -29309,6 +30032,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/sms/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a text message from a guest (STOP / START)
+         * @description Extension (docs/messages.md). Twilio’s messaging webhook (form-encoded, `X-Twilio-Signature` required when Twilio is configured: 403 without a valid one), or `{ from, body }` with the simulated provider. STOP-type keywords opt the number out of all text messages, START-type keywords opt it back in. 400 without a sender number in international format.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        body?: string;
+                        Body?: string;
+                        from?: string;
+                        From?: string;
+                    } & {
+                        [key: string]: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description null: no keyword, nothing changed */
+                            opted_out: boolean | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/venues/{venueId}/availability": {
         parameters: {
             query?: never;
@@ -29455,6 +30263,8 @@ export interface paths {
                         party_size: number;
                         /** @enum {unknown} */
                         rule_type: "table" | "guestlist";
+                        /** @description extension (docs/messages.md): the guest agrees to text messages about their bookings (reminders) from this operator; recorded per guest and operator. `true` needs `guest_phone` in international format (+44…); `false` withdraws an earlier consent. */
+                        sms_consent?: boolean;
                         table_id?: string;
                         /** @description a clock time as HH:MM (24-hour) */
                         time: string;

@@ -49,6 +49,8 @@ export function Drawer(props: {
   const visit = b
     ? [
         b.lifecycle.arrived && b.status !== 'checked_in' && `Arrived ${at(b.lifecycle.arrived)}`,
+        b.guest_confirmed_at &&
+          `Confirmed by guest ${venueLocal(new Date(b.guest_confirmed_at), props.timeZone).date} ${at(b.guest_confirmed_at)}`,
         b.lifecycle.late && `Marked late ${at(b.lifecycle.late)}`,
         b.checked_in_at && `Checked in ${at(b.checked_in_at)}`,
         b.closed_at && `Closed ${at(b.closed_at)}`,

@@ -442,7 +442,7 @@ const Pill = memo(function Pill(props: {
     .join(' ');
   const flags = [
     status.label,
-    ...p.flags.map((f) => (f === 'Locked' ? '🔒 Locked' : f)),
+    ...p.flags.map((f) => (f === 'Locked' ? '🔒 Locked' : f === 'Confirmed by guest' ? '✓ Confirmed by guest' : f)),
     p.conflict && 'Conflict',
     p.tooSmall && 'Too small',
   ]

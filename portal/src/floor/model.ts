@@ -1,5 +1,6 @@
 /** What the floor draws, derived from the API's records: rows by area, pills with their states, pacing. */
 import type { Area, Block, Booking, Table } from './data';
+import { flagsOf } from './flags.js';
 import { clockMinutes, DAY_MINUTES, SNAP, serviceMinute, venueLocal } from './time';
 
 export const ROW_HEIGHT = 44;
@@ -79,32 +80,6 @@ export interface Placed {
   /** Seated and the table closed (`closed_at`): the table is free again. */
   closed: boolean;
   flags: string[];
-}
-
-/** Money, visit and handling flags, as words (the pill shows them, the screen reader reads them). */
-export function flagsOf(booking: Booking, state: { late: boolean; arrived: boolean; closed: boolean }): string[] {
-  const flags: string[] = [];
-  if (state.closed) flags.push('Closed');
-  else if (state.arrived) flags.push('Arrived');
-  if (booking.deposit_type !== 'none' && booking.deposit_pence > 0) {
-    const money = `£${(booking.deposit_pence / 100).toFixed(0)}`;
-    const words: Record<string, string> = {
-      held: `Hold ${money}`,
-      paid: `Paid ${money}`,
-      captured: `Captured £${(booking.captured_pence / 100).toFixed(0)}`,
-      released: 'Hold released',
-      refunded: 'Refunded',
-      partially_refunded: 'Part refunded',
-      requested: `Deposit requested ${money}`,
-    };
-    flags.push(words[booking.payment_status] ?? `Deposit ${money}`);
-  }
-  if (booking.table_locked) flags.push('Locked');
-  if (state.late) flags.push('Late');
-  if (booking.source === 'widget') flags.push('Online');
-  else if (booking.source === 'walk_in') flags.push('Walk-in');
-  if (booking.kind && booking.kind !== 'table') flags.push(booking.kind.replace(/_/g, ' '));
-  return flags;
 }
 
 /** The day's bookings placed on the grid, with conflicts (two on a table at once) and too-small tables. */

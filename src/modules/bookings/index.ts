@@ -15,6 +15,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { LiveChanges } from '../../platform/live-changes.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+import type { TextMessages } from '../../platform/sms/sms.js';
 import { createDoorKeys } from './core/door-keys.js';
 import { doorRoutes } from './door/door.routes.js';
 import { createDoorService } from './door/door.service.js';
@@ -24,6 +25,8 @@ import { createGuestlistBookings, type GuestlistDeps } from './guestlist/guestli
 import { manageBookingRoutes } from './manage/manage.routes.js';
 import { createManageBookings, type ManageDeps } from './manage/manage.service.js';
 import { publicBookingRoutes } from './public/public.routes.js';
+import { remindersRoutes } from './reminders/reminders.routes.js';
+import { createReminders } from './reminders/reminders.service.js';
 import type { PublicDeps } from './public/public-context.js';
 import { createPublicBookings } from './public/public.service.js';
 import { smartTablesRoutes } from './smart-tables/smart-tables.routes.js';
@@ -79,6 +82,8 @@ export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {
   venueLook: ManageDeps['venueLook'];
   venueById: SmartTablesDeps['venueById'];
   admissionFacts: GuestlistDeps['admissionFacts'];
+  /** Text messages (platform/sms): the reminders' SMS. */
+  sms: TextMessages;
 }
 
 /** Every bookings service, created once (the composition root calls this), with the deposit fulfilments registered. */
@@ -114,7 +119,8 @@ export function createBookingsModule(deps: BookingsDeps) {
     venueLook: deps.venueLook,
   });
   const eventBookings = createEventBookings({ db, clock, log, payments, ...mailing });
-  return { doorKeys, staff, smartTables, door, staffBookings, guestlist, publicBookings, manage, eventBookings };
+  const reminders = createReminders({ db, clock, log, ...mailing, sms: deps.sms, rateLimits, venueById: deps.venueById, manage });
+  return { doorKeys, staff, smartTables, door, staffBookings, guestlist, publicBookings, manage, eventBookings, reminders };
 }
 
 export type BookingsModule = ReturnType<typeof createBookingsModule>;
@@ -142,4 +148,5 @@ export const bookingsRoutes: RoutePlugin<{
   await app.register(smartTablesRoutes, { guard, smartTables: bookings.smartTables });
   await app.register(publicBookingRoutes, { bookings: bookings.publicBookings, floors, loadAuth });
   await app.register(manageBookingRoutes, { manage: bookings.manage });
+  await app.register(remindersRoutes, { guard, reminders: bookings.reminders });
 };

@@ -59,6 +59,8 @@ export interface BookingsTable {
   checked_in_at: string | null;
   cancelled_at: string | null;
   cancel_reason: string | null;
+  /** When the guest confirmed the booking through a reminder's link (bookings/reminders); null until then. */
+  guest_confirmed_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -129,6 +131,36 @@ export interface BookingsTables {
   booking_history: BookingHistoryTable;
   idempotency_keys: IdempotencyKeysTable;
   venue_door_keys: VenueDoorKeysTable;
+  reminder_settings: ReminderSettingsTable;
+  booking_reminders: BookingRemindersTable;
+}
+
+/** A venue's reminder settings (bookings/reminders); no row: reminders off. */
+export interface ReminderSettingsTable {
+  venue_id: string;
+  enabled: number;
+  /** JSON array of minutes before the booking starts, e.g. [1440, 120]. */
+  offsets: string;
+  /** JSON array of `mail` and/or `sms`. */
+  channels: string;
+  /** Venue-local HH:MM; both null: no quiet hours. */
+  quiet_start: string | null;
+  quiet_end: string | null;
+  /** `shift` (send when the quiet hours end, if still before the booking) or `skip`. */
+  quiet_mode: string;
+  updated_at: string;
+}
+
+/** One reminder of one booking: its primary key (booking, offset) makes it go out once. */
+export interface BookingRemindersTable {
+  booking_id: string;
+  offset_minutes: number;
+  /** `sent` or `skipped` (with `reason`). */
+  status: string;
+  reason: string | null;
+  /** JSON array of the channels it went out on. */
+  channels: string;
+  created_at: string;
 }
 
 /** Statuses that hold capacity and count as upcoming reservations. */

@@ -261,60 +261,75 @@ export function createManageBookings(deps: ManageDeps) {
       await deps.rateLimits.hit('public_booking', request.ip);
       const now = clock.now();
       const { booking, venue } = await open(token, now);
-      if (booking.status === 'cancelled') return answer(booking);
-      const policy = await policyOf(db, booking);
-      const check = assess(booking, venue, policy, now, paidPence(booking));
-      if (!check.allowed) {
-        const extra =
-          check.refusal === 'status'
-            ? { status: booking.status }
-            : check.refusal === 'past_cutoff'
-              ? { deadline: check.until!.toISOString() }
-              : {};
-        throw conflict(check.message, extra);
-      }
-      const payment = await giveBack(booking, policy);
-      const refunded = (payment.refunded_pence ?? booking.refunded_pence) - booking.refunded_pence;
-      const actor: Actor = { kind: 'guest', id: booking.user_id, name: booking.guest_name };
-      try {
-        const done = await withTransaction(db, async (trx) => {
-          await lockKey(db, trx, `booking:${booking.id}`);
-          const current = await bookingOrThrow(trx, booking.id);
-          if (current.status === 'cancelled') {
-            // Another cancel won the race. A guest's, under the same idempotency keys, made this same
-            // refund or release and recorded it; only someone else's cancel leaves ours to record.
-            if (!unrecorded(current, payment)) return current;
-            await updateBooking(trx, current.id, { ...payment, updated_at: now.toISOString() });
-            return bookingOrThrow(trx, current.id);
-          }
-          const cancelled = await changeStatus(trx, current, {
-            to: 'cancelled',
-            action: 'cancelled',
-            historyAction: 'guest_cancel',
-            actor,
-            now,
-            set: { ...payment, ...(current.status === 'pending_payment' ? { payment_expires_at: null } : {}) },
-            detail: {
-              via: 'manage_link',
-              refund_type: policy.refund_type,
-              refunded_pence: refunded,
-              payment_status: payment.payment_status ?? current.payment_status,
-            },
-          });
-          await mails.cancellation(trx, venue, cancelled, { by: 'guest', refundedPence: refunded });
-          return cancelled;
-        });
-        return answer(done);
-      } catch (error) {
-        // The money moved but the cancellation was refused (the booking changed meanwhile): keep the payment's record right.
-        if (payment.payment_status) {
-          await updateBooking(db, booking.id, { ...payment, updated_at: now.toISOString() });
-          log.warn({ bookingId: booking.id }, 'money given back for a booking whose guest cancellation was refused');
-        }
-        throw error;
-      }
+      return cancelOpened(booking, venue, now);
+    },
+
+    /**
+     * The same cancel for a booking another signed link names (a reminder's cancel link: bookings/reminders),
+     * once the caller has checked that link; 404 when the booking or its venue is gone.
+     */
+    async cancelBooking(bookingId: string): Promise<CancelAnswer> {
+      const booking = await findBooking(db, bookingId);
+      const venue = booking ? await deps.findVenue(db, booking.operator_id, booking.venue_id) : undefined;
+      if (!booking || !venue) throw notFound('Booking');
+      return cancelOpened(booking, venue, clock.now());
     },
   };
+
+  async function cancelOpened(booking: BookingRow, venue: VenueRow, now: Date): Promise<CancelAnswer> {
+    if (booking.status === 'cancelled') return answer(booking);
+    const policy = await policyOf(db, booking);
+    const check = assess(booking, venue, policy, now, paidPence(booking));
+    if (!check.allowed) {
+      const extra =
+        check.refusal === 'status'
+          ? { status: booking.status }
+          : check.refusal === 'past_cutoff'
+            ? { deadline: check.until!.toISOString() }
+            : {};
+      throw conflict(check.message, extra);
+    }
+    const payment = await giveBack(booking, policy);
+    const refunded = (payment.refunded_pence ?? booking.refunded_pence) - booking.refunded_pence;
+    const actor: Actor = { kind: 'guest', id: booking.user_id, name: booking.guest_name };
+    try {
+      const done = await withTransaction(db, async (trx) => {
+        await lockKey(db, trx, `booking:${booking.id}`);
+        const current = await bookingOrThrow(trx, booking.id);
+        if (current.status === 'cancelled') {
+          // Another cancel won the race. A guest's, under the same idempotency keys, made this same
+          // refund or release and recorded it; only someone else's cancel leaves ours to record.
+          if (!unrecorded(current, payment)) return current;
+          await updateBooking(trx, current.id, { ...payment, updated_at: now.toISOString() });
+          return bookingOrThrow(trx, current.id);
+        }
+        const cancelled = await changeStatus(trx, current, {
+          to: 'cancelled',
+          action: 'cancelled',
+          historyAction: 'guest_cancel',
+          actor,
+          now,
+          set: { ...payment, ...(current.status === 'pending_payment' ? { payment_expires_at: null } : {}) },
+          detail: {
+            via: 'manage_link',
+            refund_type: policy.refund_type,
+            refunded_pence: refunded,
+            payment_status: payment.payment_status ?? current.payment_status,
+          },
+        });
+        await mails.cancellation(trx, venue, cancelled, { by: 'guest', refundedPence: refunded });
+        return cancelled;
+      });
+      return answer(done);
+    } catch (error) {
+      // The money moved but the cancellation was refused (the booking changed meanwhile): keep the payment's record right.
+      if (payment.payment_status) {
+        await updateBooking(db, booking.id, { ...payment, updated_at: now.toISOString() });
+        log.warn({ bookingId: booking.id }, 'money given back for a booking whose guest cancellation was refused');
+      }
+      throw error;
+    }
+  }
 }
 
 export type ManageBookings = ReturnType<typeof createManageBookings>;

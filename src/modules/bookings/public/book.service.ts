@@ -19,6 +19,7 @@ import {
 } from '../../../domain/availability/index.js';
 import { peopleDate, peopleInstant } from '../../../domain/people-dates.js';
 import { chooseTables, rankCandidates } from '../../../domain/table-assignment/index.js';
+import { textableNumber } from '../../../domain/reminder-schedule.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../../domain/payment-policy.js';
 import type { Database } from '../../../db/schema.js';
 import { GroupCommit } from '../../../db/group-commit.js';
@@ -27,6 +28,7 @@ import type { VenueRow } from '../../../platform/auth-guard.js';
 import { badRequest, conflict, notFound, paymentRequired } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
+import { recordConsent } from '../../../platform/sms/consent.js';
 import { guestForEmail } from '../../auth/index.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bundlePrices } from '../../catalogue/index.js';
@@ -116,6 +118,8 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
 
   /** Books, once per Idempotency-Key: a confirmed booking, or one awaiting its deposit (answered with the payment to make). */
   async function book(venueId: string, body: BookBody, request: BookRequest): Promise<BookAnswer> {
+    const textable = textableNumber(body.guest_phone);
+    if (body.sms_consent && !textable) throw badRequest('sms_consent needs guest_phone in international format, e.g. +447700900123');
     if (!request.userId) await ctx.deps.botCheck.verify(body.turnstile_token, request.ip);
     const venue = await ctx.venueOrThrow(venueId);
     const now = ctx.clock.now();
@@ -139,6 +143,15 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
     const row = await bookingOrThrow(ctx.db, created.booking_id);
+    if (body.sms_consent !== undefined && textable)
+      await recordConsent(ctx.db, {
+        operatorId: row.operator_id,
+        channel: 'sms',
+        address: textable,
+        granted: body.sms_consent,
+        source: 'booking',
+        now,
+      });
     const manage_url = await ctx.mails.manageUrl(ctx.db, row);
     const reference = row.reference ?? row.id;
     if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, reference, status: created.status, manage_url };

@@ -86,6 +86,13 @@ export const BookBody = Type.Object({
   guest_name: Type.String({ minLength: 1, maxLength: 200 }),
   guest_email: Type.String({ format: 'email', maxLength: 254 }),
   guest_phone: Type.Optional(Type.String({ maxLength: 40 })),
+  sms_consent: Type.Optional(
+    Type.Boolean({
+      description:
+        'extension (docs/messages.md): the guest agrees to text messages about their bookings (reminders) from this operator; recorded per guest ' +
+        'and operator. `true` needs `guest_phone` in international format (+44…); `false` withdraws an earlier consent.',
+    }),
+  ),
   turnstile_token: Type.Optional(Type.String({ maxLength: 4096 })),
   table_id: Type.Optional(Id),
 });

@@ -52,6 +52,7 @@ export function toSummary(row: BookingRow, venueName: string, tableIds: string[]
     lifecycle: JSON.parse(row.lifecycle) as Record<string, string>,
     checked_in_at: row.checked_in_at,
     closed_at: row.closed_at,
+    guest_confirmed_at: row.guest_confirmed_at,
   };
 }
 

@@ -54,6 +54,11 @@ const summaryFields = {
   }),
   checked_in_at: Nullable(Type.String()),
   closed_at: Nullable(Type.String()),
+  guest_confirmed_at: Nullable(
+    Type.String({
+      description: 'extension: when the guest confirmed through a reminder’s confirm link (docs/messages.md); null: not (yet)',
+    }),
+  ),
 };
 export const BookingSummary = Type.Object(summaryFields);
 export type BookingSummary = Static<typeof BookingSummary>;
