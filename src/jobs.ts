@@ -21,6 +21,9 @@ export function scheduleJobs(ctx: AppContext, instanceId: string): Scheduler {
   scheduler.add({ name: 'release-unpaid', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.bookings.expireUnpaid() });
   // A venue's pass runs once its reassign_time passes; a conditional update lets exactly one instance run it.
   scheduler.add({ name: 'smart-tables', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.smartTables.runDue() });
+  // Waitlist offers: lapsed offers expire and freed slots are offered to the next in line, by one instance
+  // per beat (each offer is also a conditional update under a per-date lock).
+  scheduler.add({ name: 'waitlist-offers', everyMs: config.jobsIntervalMs, instances: 'one', run: () => ctx.waitlist.online.runOffers() });
   const rules = [
     ...authRetention(db, config.retention),
     ...paymentsRetention(db, config.retention),

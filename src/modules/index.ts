@@ -52,6 +52,7 @@ import {
 } from './venues/index.js';
 import { anonymiseGuestVouchers, createVouchersModule, guestVouchers, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
 import { portalBuildLoader, portalRoutes } from './portal/index.js';
+import { createWaitlistModule, waitlistPublicRoutes, waitlistRoutes } from './waitlist/index.js';
 import { createWidgetPages, widgetBuildLoader, widgetRoutes } from './widgets/index.js';
 
 export function composeModules(infra: Infra) {
@@ -171,6 +172,24 @@ export function composeModules(infra: Infra) {
     },
   });
 
+  // The waitlist books only through the bookings module's own paths (walk-ins: staff; offers: public).
+  // Text messages are optional: without them the waitlist tells guests by mail.
+  const waitlist = createWaitlistModule({
+    db,
+    clock,
+    log,
+    mail: infra.mail,
+    botCheck,
+    rateLimits,
+    publicBaseUrl: config.publicBaseUrl,
+    offerMinutes: config.waitlistOfferMinutes,
+    linkSecret: (conn) => bookings.doorKeys.manageSecret(conn),
+    liveVenue,
+    availability: (venueId, query) => bookings.publicBookings.availability(venueId, query),
+    book: (venueId, body, request) => bookings.publicBookings.book(venueId, body, request),
+    seatWalkIn: (auth, venue, body, key) => bookings.staffBookings.createTableBooking(auth, venue, body, key),
+  });
+
   const widgetPages = createWidgetPages({ widgetPage: (publicId) => branding.widgetPage(publicId), build: widgetBuildLoader(), clock });
 
   const events = createEventsModule({
@@ -223,6 +242,7 @@ export function composeModules(infra: Infra) {
     vouchers,
     guests,
     events,
+    waitlist,
     widgetPages,
   };
 }
@@ -272,6 +292,8 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
+  await app.register(waitlistRoutes, { guard, walkIns: ctx.waitlist.walkIns });
+  await app.register(waitlistPublicRoutes, { online: ctx.waitlist.online });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
   await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }

@@ -2,9 +2,9 @@
  * The waitlist (waitlist module): one row per party waiting at a venue. A `walk_in` entry is a party at
  * the door waiting for a table now (quoted a wait, notified, seated from the list as a walk-in booking);
  * an `online` entry is a guest who asked for a full date and a time window, offered a freed slot for a
- * limited time (`offer_*`), which they accept into a booking. Only a SHA-256 of the guest's link token is
- * kept. Statuses and their moves: docs/waitlist.md. The entry goes with its venue; the booking it made
- * keeps it (set null when the booking row goes).
+ * limited time (`offer_*`), which they accept into a booking. The guest's link is a MACed token naming
+ * the entry (domain/booking-tokens/waitlist-link.ts). Statuses and their moves: docs/waitlist.md. The
+ * entry goes with its venue; the booking it made keeps it (set null when the booking row goes).
  */
 import type { Kysely } from 'kysely';
 import { idColumn } from './helpers.js';
@@ -23,7 +23,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('time_from', 'text')
     .addColumn('time_to', 'text')
     .addColumn('quoted_minutes', 'integer')
-    .addColumn('token_hash', 'text', (c) => c.unique())
     .addColumn('offer_time', 'text')
     .addColumn('offer_access_rule_id', 'text')
     .addColumn('offer_expires_at', 'text')

@@ -19,8 +19,6 @@ export interface WaitlistEntriesTable {
   time_to: string | null;
   /** Walk-in: the wait quoted when it joined, in minutes. */
   quoted_minutes: number | null;
-  /** SHA-256 (hex) of the guest's link token (online entries). */
-  token_hash: string | null;
   /** Online, while offered: the slot and when the offer lapses. */
   offer_time: string | null;
   offer_access_rule_id: string | null;
