@@ -51,7 +51,9 @@ export function canMove(kind: WaitlistKind, from: string, to: WaitlistStatus): b
 
 /** The statuses an entry of `kind` may move to `to` from (for conditional updates). */
 export function movesInto(kind: WaitlistKind, to: WaitlistStatus): WaitlistStatus[] {
-  return (Object.entries(MOVES[kind]) as [WaitlistStatus, readonly WaitlistStatus[]][]).filter(([, tos]) => tos.includes(to)).map(([from]) => from);
+  return (Object.entries(MOVES[kind]) as [WaitlistStatus, readonly WaitlistStatus[]][])
+    .filter(([, tos]) => tos.includes(to))
+    .map(([from]) => from);
 }
 
 export interface FloorTable {

@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   // The lists by venue, day and kind in line order; the offer pass's waiting and offered entries.
-  await db.schema.createIndex('waitlist_entries_venue_date_idx').on('waitlist_entries').columns(['venue_id', 'date', 'kind', 'created_at']).execute();
+  await db.schema
+    .createIndex('waitlist_entries_venue_date_idx')
+    .on('waitlist_entries')
+    .columns(['venue_id', 'date', 'kind', 'created_at'])
+    .execute();
   await db.schema.createIndex('waitlist_entries_status_idx').on('waitlist_entries').columns(['kind', 'status', 'date']).execute();
 }
 

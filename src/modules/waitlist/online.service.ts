@@ -215,8 +215,13 @@ export function createOnlineWaitlist(deps: WaitlistDeps) {
         await moveEntry(db, row.id, ['accepting'], 'booked', clock.now(), { booking_id: answer.booking_id });
         return answer;
       } catch (error) {
-        await moveEntry(db, row.id, ['accepting'], 'waiting', clock.now(), { offer_time: null, offer_access_rule_id: null, offer_expires_at: null });
-        if (error instanceof AppError && error.status === 409) throw conflict('That table has just gone; you keep your place on the waitlist', { status: 'waiting' });
+        await moveEntry(db, row.id, ['accepting'], 'waiting', clock.now(), {
+          offer_time: null,
+          offer_access_rule_id: null,
+          offer_expires_at: null,
+        });
+        if (error instanceof AppError && error.status === 409)
+          throw conflict('That table has just gone; you keep your place on the waitlist', { status: 'waiting' });
         throw error;
       }
     },

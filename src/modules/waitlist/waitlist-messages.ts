@@ -24,7 +24,14 @@ export function waitlistMessages(deps: { mail: Mail; textMessages?: TextMessages
     conn: Conn,
     venue: VenueRow,
     entry: EntryRow,
-    message: { kind: string; subject: string; sms: string; paragraphs: string[]; details?: { label: string; value: string }[]; link?: { label: string; url: string } },
+    message: {
+      kind: string;
+      subject: string;
+      sms: string;
+      paragraphs: string[];
+      details?: { label: string; value: string }[];
+      link?: { label: string; url: string };
+    },
   ): Promise<Channel[]> {
     const channels: Channel[] = [];
     if (entry.guest_phone && textMessages) {

@@ -41,7 +41,8 @@ export const waitlistPublicRoutes: RoutePlugin<{ online: OnlineWaitlist }> = asy
     {
       schema: {
         summary: 'See a waitlist entry from its link',
-        description: 'Extension (waitlist). The entry the guest’s link names: status, place in line, and the open offer. 404 for a link that is not ours.',
+        description:
+          'Extension (waitlist). The entry the guest’s link names: status, place in line, and the open offer. 404 for a link that is not ours.',
         tags,
         querystring: TokenQuery,
         response: { 200: GuestEntry, ...errorResponses(400, 404) },

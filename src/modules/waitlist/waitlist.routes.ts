@@ -74,7 +74,8 @@ export const waitlistRoutes: RoutePlugin<{ guard: GuardFactory; walkIns: WalkIns
     {
       schema: {
         summary: 'Add a walk-in party to the waitlist',
-        description: 'Extension (waitlist). The party joins today’s walk-in list (`waiting`), quoted its wait (`quoted_minutes`; null when no table seats it).',
+        description:
+          'Extension (waitlist). The party joins today’s walk-in list (`waiting`), quoted its wait (`quoted_minutes`; null when no table seats it).',
         tags,
         security,
         params: VenueWaitlistParams,

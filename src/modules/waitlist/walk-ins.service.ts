@@ -172,7 +172,8 @@ export function createWalkIns(deps: WaitlistDeps) {
     /** Takes an entry off its list: `removed`, or a walk-in's `no_show`. */
     async remove(venue: VenueRow, id: string, noShow: boolean): Promise<{ success: true }> {
       const row = await walkInOrThrow(db, venue, id);
-      if (noShow && row.kind !== 'walk_in') throw badRequest('no_show is for walk-ins; an online guest who does not come is the booking’s no-show');
+      if (noShow && row.kind !== 'walk_in')
+        throw badRequest('no_show is for walk-ins; an online guest who does not come is the booking’s no-show');
       const to = noShow ? 'no_show' : 'removed';
       if (!(await moveEntry(db, row.id, movesInto(row.kind as WaitlistKind, to), to, clock.now())))
         throw conflict(`This entry is no longer on the list (${row.status})`, { status: row.status });

@@ -26,11 +26,23 @@ let small: string;
 let large: string;
 
 const table = (number: string, capacity: number) =>
-  insertVenueRow(t, 'venue_tables', venueId, { table_number: number, capacity, min_covers: 1, status: 'active', table_type: 'standard' }, 'tbl');
+  insertVenueRow(
+    t,
+    'venue_tables',
+    venueId,
+    { table_number: number, capacity, min_covers: 1, status: 'active', table_type: 'standard' },
+    'tbl',
+  );
 
 /** A walk-in seated now on `tableId` for `minutes` (the floor's own path). */
 async function seatedNow(tableId: string, minutes: number) {
-  const res = await api.post('/staff-bookings', { walk_in: true, party_size: 2, guest_name: 'Seated', table_ids: [tableId], duration_minutes: minutes });
+  const res = await api.post('/staff-bookings', {
+    walk_in: true,
+    party_size: 2,
+    guest_name: 'Seated',
+    table_ids: [tableId],
+    duration_minutes: minutes,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().id as string;
 }
@@ -216,7 +228,12 @@ describe('notify by text message', () => {
     const venue = await ctx.db.kysely.selectFrom('venues').selectAll().where('id', '=', venueId).executeTakeFirstOrThrow();
     expect(await walkIns.notify(venue, id)).toEqual({ success: true, channels: ['sms'] });
     expect(sent).toEqual([
-      { to: '+44 7700 900002', body: 'Test Venue: your table for 2 is ready. Please come to the host stand.', venueId, kind: 'waitlist_ready' },
+      {
+        to: '+44 7700 900002',
+        body: 'Test Venue: your table for 2 is ready. Please come to the host stand.',
+        venueId,
+        kind: 'waitlist_ready',
+      },
     ]);
   });
 });
