@@ -13,4 +13,4 @@ export {
   verifyQrToken,
 } from './qr-token.js';
 export { MANAGE_LINK_GRACE_MS, MANAGE_TOKEN_MAX_LENGTH, manageLinkExpiry, signManageToken, verifyManageToken } from './manage-link.js';
-export { signWaitlistToken, verifyWaitlistToken, WAITLIST_TOKEN_MAX_LENGTH } from './waitlist-link.js';
+export { signWaitlistToken, verifyWaitlistToken } from './waitlist-link.js';

@@ -17,7 +17,7 @@ const KEY_INFO = 'maitred/waitlist-link/v1';
 const MIN_SECRET_BYTES = 32;
 
 /** Longer than any token we issue; anything longer is rejected unread. */
-export const WAITLIST_TOKEN_MAX_LENGTH = 256;
+const WAITLIST_TOKEN_MAX_LENGTH = 256;
 
 /** Throws only for the caller's mistakes (an invalid id or a short secret). */
 export function signWaitlistToken(entryId: string, secret: string): string {

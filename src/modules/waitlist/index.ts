@@ -15,5 +15,3 @@ export type { WaitlistDeps } from './waitlist-deps.js';
 export function createWaitlistModule(deps: WaitlistDeps) {
   return { walkIns: createWalkIns(deps), online: createOnlineWaitlist(deps) };
 }
-
-export type WaitlistModule = ReturnType<typeof createWaitlistModule>;
