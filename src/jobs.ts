@@ -31,6 +31,9 @@ export function scheduleJobs(ctx: AppContext, instanceId: string): Scheduler {
   // Text messages due (claimed row by row) and booking reminders (each claimed by its (booking, offset) key).
   scheduler.add({ name: 'sms', everyMs: Math.min(config.jobsIntervalMs, 10_000), instances: 'each', run: () => ctx.sms.flush() });
   scheduler.add({ name: 'reminders', everyMs: config.jobsIntervalMs, instances: 'each', run: () => ctx.reminders.runDue() });
+  // Waitlist offers: lapsed offers expire and freed slots are offered to the next in line, by one instance
+  // per beat (each offer is also a conditional update under a per-date lock).
+  scheduler.add({ name: 'waitlist-offers', everyMs: config.jobsIntervalMs, instances: 'one', run: () => ctx.waitlist.online.runOffers() });
   const rules = [
     ...authRetention(db, config.retention),
     ...paymentsRetention(db, config.retention),

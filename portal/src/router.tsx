@@ -134,6 +134,15 @@ const guestRoute = createRoute({
 const TeamPage = lazy(() => import('./team/TeamPage'));
 const teamRoute = createRoute({ getParentRoute: () => rootRoute, path: '/team', validateSearch: venueSearch, component: TeamPage });
 
+// The waitlist: today's walk-ins (quoted waits, notify, seat, remove) and the online list with its offers.
+const WaitlistPage = lazy(() => import('./waitlist/WaitlistPage'));
+const waitlistRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/waitlist',
+  validateSearch: venueSearch,
+  component: WaitlistPage,
+});
+
 // Money: vouchers (look-up, redeem, refund, issue, settings) and the numbers (charts of the venue's figures).
 const VouchersPage = lazy(() => import('./vouchers/VouchersPage'));
 const vouchersRoute = createRoute({
@@ -208,6 +217,7 @@ export const router = createRouter({
     indexRoute,
     floorRoute,
     doorRoute,
+    waitlistRoute,
     setupRoute,
     setupVenueRoute,
     setupPayoutsRoute,

@@ -102,6 +102,8 @@ export interface Config {
    * a minute by default, shorter in tests that watch several instances run them.
    */
   jobsIntervalMs: number;
+  /** How long a table offered to the next guest on a waitlist holds before the next in line is offered (WAITLIST_OFFER_MINUTES). */
+  waitlistOfferMinutes: number;
   /**
    * How long an availability or floorplan answer may be served from the instance's cache without a
    * change to the venue; 0 turns that cache off (every request computes its answer).
@@ -315,6 +317,7 @@ export function loadConfig(env: Env): Config {
     rateLimits: rateLimits(env),
     // At most an hour: the daily smart-table pass and expired payment windows wait for the next beat.
     jobsIntervalMs: integer(env, 'JOBS_INTERVAL_MS', 60_000, 100, 60 * 60_000),
+    waitlistOfferMinutes: integer(env, 'WAITLIST_OFFER_MINUTES', 15, 1, 24 * 60),
     // At most an hour: answers depend on the clock (cutoffs, times already past), and live this long.
     availabilityCacheMs: integer(env, 'AVAILABILITY_CACHE_MS', 15_000, 0, 60 * 60_000),
     metrics: { token: optional(env, 'METRICS_TOKEN'), port: optionalPort(env, 'METRICS_PORT') },

@@ -14,6 +14,7 @@ import type { GuestsTables } from '../modules/guests/guests.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
 import type { AccountTables } from '../modules/account/account.table.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
+import type { WaitlistTables } from '../modules/waitlist/waitlist.table.js';
 
 export interface Database
   extends
@@ -31,4 +32,5 @@ export interface Database
     GuestsTables,
     EventsTables,
     AccountTables,
-    WebhooksTables {}
+    WebhooksTables,
+    WaitlistTables {}

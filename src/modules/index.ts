@@ -56,6 +56,7 @@ import {
 import { anonymiseGuestVouchers, createVouchersModule, guestVouchers, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
 import { portalBuildLoader, portalRoutes } from './portal/index.js';
 import { createWebhooksModule, recordWebhookEvent, webhooksRoutes } from './webhooks/index.js';
+import { createWaitlistModule, waitlistPublicRoutes, waitlistRoutes } from './waitlist/index.js';
 import { createWidgetPages, widgetBuildLoader, widgetRoutes } from './widgets/index.js';
 
 export function composeModules(infra: Infra) {
@@ -191,6 +192,25 @@ export function composeModules(infra: Infra) {
     venueIds: (operatorId) => venueIdsOf(db, operatorId),
   });
 
+  // The waitlist books only through the bookings module's own paths (walk-ins: staff; offers: public).
+  // Text messages are optional: without them the waitlist tells guests by mail.
+  const waitlist = createWaitlistModule({
+    db,
+    clock,
+    log,
+    mail: infra.mail,
+    botCheck,
+    rateLimits,
+    publicBaseUrl: config.publicBaseUrl,
+    offerMinutes: config.waitlistOfferMinutes,
+    textMessages: infra.sms,
+    linkSecret: (conn) => bookings.doorKeys.manageSecret(conn),
+    liveVenue,
+    availability: (venueId, query) => bookings.publicBookings.availability(venueId, query),
+    book: (venueId, body, request) => bookings.publicBookings.book(venueId, body, request),
+    seatWalkIn: (auth, venue, body, key) => bookings.staffBookings.createTableBooking(auth, venue, body, key),
+  });
+
   const widgetPages = createWidgetPages({ widgetPage: (publicId) => branding.widgetPage(publicId), build: widgetBuildLoader(), clock });
 
   const events = createEventsModule({
@@ -255,6 +275,7 @@ export function composeModules(infra: Infra) {
     guests,
     events,
     webhooks,
+    waitlist,
     widgetPages,
     account,
     signIn,
@@ -310,6 +331,8 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(accountRoutes, { guard, account: ctx.account, signIn: ctx.signIn });
   await app.register(webhooksRoutes, { guard, webhooks: ctx.webhooks.webhooks });
   await app.register(smsInboundRoutes, { db: ctx.db, clock: ctx.clock, config: ctx.config });
+  await app.register(waitlistRoutes, { guard, walkIns: ctx.waitlist.walkIns });
+  await app.register(waitlistPublicRoutes, { online: ctx.waitlist.online });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
   await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }

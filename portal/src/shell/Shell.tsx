@@ -89,6 +89,11 @@ function SignedIn({ name }: { name: string }) {
               Door
             </Link>
           )}
+          {can('bookings', 'read') && (
+            <Link to="/waitlist" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Waitlist
+            </Link>
+          )}
           {can('guests', 'read') && (
             <Link
               to="/guests"

@@ -21,6 +21,7 @@ import * as m0019 from './0019_invitations.js';
 import * as m0020 from './0020_messages_reminders.js';
 import * as m0022 from './0022_webhooks.js';
 import * as m0024 from './0024_guest_account.js';
+import * as m0021 from './0021_waitlist.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0020_messages_reminders': m0020,
   '0022_webhooks': m0022,
   '0024_guest_account': m0024,
+  '0021_waitlist': m0021,
 };

@@ -14,3 +14,4 @@ export {
 } from './qr-token.js';
 export { MANAGE_LINK_GRACE_MS, MANAGE_TOKEN_MAX_LENGTH, manageLinkExpiry, signManageToken, verifyManageToken } from './manage-link.js';
 export { REMINDER_TOKEN_MAX_LENGTH, signReminderToken, verifyReminderToken, type ReminderAction } from './reminder-link.js';
+export { signWaitlistToken, verifyWaitlistToken } from './waitlist-link.js';

@@ -70,6 +70,10 @@ export { answeredOnce, idempotentIn, type IdempotentRequest } from './core/idemp
 export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
 export { payableBooking } from './core/booking-payment.js';
 export { PENCE_PER_KEY } from './guestlist/guestlist-terms.js';
+export { occupancyBetween } from './core/venue-config.js';
+export { BookAnswer as BookAnswerSchema, type BookBody } from './public/public.schemas.js';
+export type { BookAnswer, BookRequest } from './public/book.service.js';
+export type { StaffTableBookingBody } from './staff/staff-create.service.js';
 
 /** What the bookings module needs from the infrastructure and from the modules it does not own. */
 export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {

@@ -17,7 +17,8 @@ import { Alert, LiveStatus, Shell } from '../ui/Shell';
 import { Confirmation } from './Confirmation';
 import { DetailsStep, detailErrors, type FieldErrors } from './DetailsStep';
 import { GuestList } from './GuestList';
-import { Slots } from './Slots';
+import { JoinWaitlist } from './JoinWaitlist';
+import { openSlots, Slots } from './Slots';
 import { Lines } from './Terms';
 import type { Availability, BookingConfig, PendingBooking } from './types';
 import { HORIZON_DAYS, initialState, type State, type Step } from './visit-state';
@@ -316,6 +317,22 @@ export function BookingsApp(props: { config: BookingConfig; publicId: string; ve
             />
           ) : null}
         </form>
+      ) : null}
+      {state.step === 'search' &&
+      mode === 'table' &&
+      answer &&
+      !answer.party_too_large &&
+      answer.slots.length > 0 &&
+      openSlots(answer).length === 0 ? (
+        // Nothing free that day for the party, but the venue is open: the guest can wait for a table.
+        <JoinWaitlist
+          key={`${answer.date}|${answer.party_size}`}
+          venueId={venueId}
+          date={answer.date}
+          partySize={answer.party_size}
+          times={[...new Set(answer.slots.map((slot) => slot.time))].sort()}
+          siteKey={config.turnstile_site_key}
+        />
       ) : null}
 
       {state.step === 'details' && state.slot ? (

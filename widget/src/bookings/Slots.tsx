@@ -1,6 +1,14 @@
 import type { Availability, Slot } from './types';
 import { dateLabel } from '../lib/format';
 
+/** The slots a guest may pick: available, of a rule shown to guests, and not just refused. */
+export function openSlots(answer: Availability, refused?: string | null) {
+  const rules = new Set(answer.rules.map((rule) => rule.id));
+  return answer.slots.filter(
+    (slot) => slot.available && rules.has(slot.access_rule_id) && `${slot.access_rule_id}|${slot.time}` !== refused,
+  );
+}
+
 /** The times on offer, each button named in full ("19:00, table for 4"); or what to do when there are none. */
 export function Slots(props: {
   answer: Availability;
@@ -13,9 +21,7 @@ export function Slots(props: {
 }) {
   const { answer } = props;
   const rules = new Map(answer.rules.map((rule) => [rule.id, rule]));
-  const open = answer.slots.filter(
-    (slot) => slot.available && rules.has(slot.access_rule_id) && `${slot.access_rule_id}|${slot.time}` !== props.refused,
-  );
+  const open = openSlots(answer, props.refused);
   const several = new Set(open.map((slot) => slot.access_rule_id)).size > 1;
   const people = props.partySize === 1 ? 'table for 1' : `table for ${props.partySize}`;
   if (answer.party_too_large) {
