@@ -73,7 +73,8 @@ export function createEventStatus(deps: {
       if (!(await moveEvent(trx, event.id, current.status, to, clock.now().toISOString()))) {
         throw conflict('The event changed meanwhile: try again');
       }
-      if (current.promoter_id && (to === 'approved' || to === 'rejected')) await deps.submissionDecided?.(trx, current, to, options.reason ?? null);
+      if (current.promoter_id && (to === 'approved' || to === 'rejected'))
+        await deps.submissionDecided?.(trx, current, to, options.reason ?? null);
       return current;
     });
   }

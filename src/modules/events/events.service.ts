@@ -265,7 +265,9 @@ export function createEventsService(deps: EventsDeps) {
     },
 
     async conflictCheck(auth: AuthInfo, query: { venue_id: string; date: string; exclude_event_id?: string }) {
-      const venue = isPromoter(auth) ? await deps.promoterVenue(auth.user.id, query.venue_id) : await deps.reachableVenue(auth, query.venue_id);
+      const venue = isPromoter(auth)
+        ? await deps.promoterVenue(auth.user.id, query.venue_id)
+        : await deps.reachableVenue(auth, query.venue_id);
       if (!venue) throw notFound('Venue');
       checkDate(query.date);
       const [holders, affected] = await Promise.all([

@@ -19,7 +19,8 @@ import { editableFields, eventLock, refuseClash, toEvent, venueEventsLock } from
 export type SubmissionBody = Omit<EventCreateBody, 'status'>;
 export type SubmissionUpdateBody = Omit<EventUpdateBody, 'status' | 'venue_id'>;
 
-const ofPromoter = (conn: Conn, promoterId: string) => kyselyOf(conn).selectFrom('events').selectAll().where('promoter_id', '=', promoterId);
+const ofPromoter = (conn: Conn, promoterId: string) =>
+  kyselyOf(conn).selectFrom('events').selectAll().where('promoter_id', '=', promoterId);
 
 /** The pending submissions of promoters at a venue, oldest first (for the venue's promoters page). */
 export async function venueSubmissions(conn: Conn, venueId: string): Promise<EventRow[]> {
@@ -108,7 +109,8 @@ export function createOrganiserEvents(deps: {
             status: current.status,
           });
         }
-        if (fields.event_date !== undefined && fields.event_date !== current.event_date) await refuseClash(trx, event.venue_id, fields.event_date, id);
+        if (fields.event_date !== undefined && fields.event_date !== current.event_date)
+          await refuseClash(trx, event.venue_id, fields.event_date, id);
         await updateEvent(trx, id, { ...fields, updated_at: clock.now().toISOString() });
       });
       return { success: true };

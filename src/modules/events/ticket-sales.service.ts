@@ -177,7 +177,13 @@ export function createTicketSales(deps: TicketSalesDeps) {
     await insertTicket(trx, ticket);
     afterCommit(trx, () => metrics.tickets('reserved', selection.quantity));
     if (status === 'confirmed') {
-      await deps.ticketSold?.(trx, { eventId: event.id, venueId: venue.id, promoterId: event.promoter_id, bookingId: booking.id, amountPence: total });
+      await deps.ticketSold?.(trx, {
+        eventId: event.id,
+        venueId: venue.id,
+        promoterId: event.promoter_id,
+        bookingId: booking.id,
+        amountPence: total,
+      });
       await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
     }
     if (status === 'pending')

@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { authOf, venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { CreatedBody, errorResponses, IdParams, SuccessBody, VenueParams } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
+import { forbidden } from '../../platform/errors.js';
 import { EventCreateBody, EventRecord, EventUpdateBody } from '../events/index.js';
 import {
   AcceptRequestBody,
@@ -31,6 +32,11 @@ import {
 } from './promoters.schemas.js';
 import type { PromotersService } from './promoters.service.js';
 
+/** The promoter's routes: only a `promoter` user (anyone else signed in: 403). */
+const promoterOnly = async (request: FastifyRequest) => {
+  if (authOf(request).user.role !== 'promoter') throw forbidden('Only a promoter account can do that.');
+};
+
 /** Routes whose body may be left out: no body reads as `{}`. */
 const emptyBody = async (request: FastifyRequest) => {
   request.body ??= {};
@@ -44,7 +50,9 @@ const SubmissionEdit = Type.Omit(EventUpdateBody, ['status', 'venue_id']);
 export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: PromotersService }> = async (app, { guard, promoters }) => {
   const venueRead = guard({ permission: 'events:read', venueParam: 'venueId' });
   const venueWrite = guard({ permission: 'events:write', venueParam: 'venueId' });
-  const promoter = guard({ role: 'promoter' });
+  // Any signed-in user passes the guard (401 otherwise); a user who is not a promoter is refused (403)
+  // once the body has been checked, as a role lacking a permission would be on an operator route.
+  const signedIn = guard({ role: 'any' });
   const base = '/api/my-venues/:venueId/promoters';
 
   // ── The venue's side ────────────────────────────────────────────────────────────────────────
@@ -69,7 +77,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
     {
       schema: {
         summary: "Promoters' events awaiting the venue's approval",
-        description: 'Events promoters submitted to the venue that are `pending_venue_approval`, oldest first. Approve or reject them with ' +
+        description:
+          'Events promoters submitted to the venue that are `pending_venue_approval`, oldest first. Approve or reject them with ' +
           '`POST /api/my-events/:id/approve` and `…/reject` (with an optional `reason`, mailed to the promoter).',
         tags,
         security,
@@ -267,7 +276,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         security,
         response: { 200: AgreementList, ...errorResponses(401, 403) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.agreementsOf(authOf(request).user.id),
   );
@@ -283,7 +293,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         body: VenueRequestBody,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.request(authOf(request).user.id, request.body.venue_id),
   );
@@ -298,7 +309,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         security,
         response: { 200: Type.Object({ data: Type.Array(EventRecord) }), ...errorResponses(401, 403) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.listEvents(authOf(request).user.id),
   );
@@ -316,7 +328,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         body: SubmitBody,
         response: { 201: PromoterEventCreated, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request, reply) => reply.code(201).send(await promoters.submitEvent(authOf(request).user.id, request.body)),
   );
@@ -331,7 +344,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         params: IdParams,
         response: { 200: Type.Object({ data: EventRecord }), ...errorResponses(401, 403, 404) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.getEvent(authOf(request).user.id, request.params.id),
   );
@@ -348,7 +362,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         body: SubmissionEdit,
         response: { 200: SuccessBody, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.updateEvent(authOf(request).user.id, request.params.id, request.body),
   );
@@ -364,7 +379,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         params: IdParams,
         response: { 200: SuccessBody, ...errorResponses(401, 403, 404, 409) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.removeEvent(authOf(request).user.id, request.params.id),
   );
@@ -380,7 +396,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         params: IdParams,
         response: { 200: SalesList, ...errorResponses(401, 403, 404) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.sales(authOf(request).user.id, request.params.id),
   );
@@ -394,7 +411,8 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
         security,
         response: { 200: Earnings, ...errorResponses(401, 403) },
       },
-      onRequest: promoter,
+      onRequest: signedIn,
+      preHandler: promoterOnly,
     },
     async (request) => promoters.earnings(authOf(request).user.id),
   );

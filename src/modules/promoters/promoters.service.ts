@@ -60,7 +60,14 @@ export function createPromotersService(deps: PromotersDeps) {
   const agreements = (conn: Conn) => kyselyOf(conn).selectFrom('promoter_agreements').selectAll();
 
   async function toAgreements(rows: Awaited<ReturnType<ReturnType<typeof agreements>['execute']>>): Promise<Agreement[]> {
-    const people = new Map((await userSummaries(db, rows.map((row) => row.promoter_id))).map((user) => [user.id, user]));
+    const people = new Map(
+      (
+        await userSummaries(
+          db,
+          rows.map((row) => row.promoter_id),
+        )
+      ).map((user) => [user.id, user]),
+    );
     const venues = new Map<string, string>();
     for (const operatorId of new Set(rows.map((row) => row.operator_id))) {
       const ids = rows.filter((row) => row.operator_id === operatorId).map((row) => row.venue_id);
@@ -155,7 +162,11 @@ export function createPromotersService(deps: PromotersDeps) {
       await withTransaction(db, async (trx) => {
         await lockKey(db, trx, `promoter-invitation:${venue.id}:${email}`);
         if (await emailTaken(trx, email)) throw conflict(EMAIL_TAKEN);
-        const open = await pendingInvitations(trx, row.created_at).select('id').where('venue_id', '=', venue.id).where('email', '=', email).executeTakeFirst();
+        const open = await pendingInvitations(trx, row.created_at)
+          .select('id')
+          .where('venue_id', '=', venue.id)
+          .where('email', '=', email)
+          .executeTakeFirst();
         if (open) throw conflict('This email already has a pending invitation');
         await trx.insertInto('promoter_invitations').values(row).execute();
         const subject = `${venue.name} invited you to run events there`;
@@ -208,7 +219,14 @@ export function createPromotersService(deps: PromotersDeps) {
 
     async submissions(venue: VenueRow) {
       const rows = await venueSubmissions(db, venue.id);
-      const names = new Map((await userSummaries(db, rows.map((row) => row.promoter_id!))).map((user) => [user.id, user.name]));
+      const names = new Map(
+        (
+          await userSummaries(
+            db,
+            rows.map((row) => row.promoter_id!),
+          )
+        ).map((user) => [user.id, user.name]),
+      );
       return {
         data: rows.map((row) => ({
           id: row.id,
@@ -285,7 +303,15 @@ export function createPromotersService(deps: PromotersDeps) {
       const name = requiredText(body.name, 'name');
       return insertUser(
         db,
-        { role: 'promoter', name, email: normaliseEmail(body.email), password: body.password, phone: null, operator_id: null, role_id: null },
+        {
+          role: 'promoter',
+          name,
+          email: normaliseEmail(body.email),
+          password: body.password,
+          phone: null,
+          operator_id: null,
+          role_id: null,
+        },
         clock.now(),
       );
     },
@@ -372,7 +398,13 @@ export function createPromotersService(deps: PromotersDeps) {
         .execute();
       const byEvent = new Map<string, { event_id: string; venue_id: string; sales: number; amount_pence: number; share_pence: number }>();
       for (const row of rows) {
-        const entry = byEvent.get(row.event_id) ?? { event_id: row.event_id, venue_id: row.venue_id, sales: 0, amount_pence: 0, share_pence: 0 };
+        const entry = byEvent.get(row.event_id) ?? {
+          event_id: row.event_id,
+          venue_id: row.venue_id,
+          sales: 0,
+          amount_pence: 0,
+          share_pence: 0,
+        };
         entry.sales += 1;
         entry.amount_pence += row.amount_pence;
         entry.share_pence += row.share_pence;
@@ -387,7 +419,10 @@ export function createPromotersService(deps: PromotersDeps) {
 
     // ── Hooks the events module calls (composition root) ─────────────────────────────────────
     /** Records the promoter's share of a confirmed sale of their event, at the agreement's percent now; once per booking. */
-    async recordSale(conn: Conn, sale: { eventId: string; venueId: string; promoterId: string | null; bookingId: string; amountPence: number }) {
+    async recordSale(
+      conn: Conn,
+      sale: { eventId: string; venueId: string; promoterId: string | null; bookingId: string; amountPence: number },
+    ) {
       if (!sale.promoterId) return;
       const agreement = await kyselyOf(conn)
         .selectFrom('promoter_agreements')

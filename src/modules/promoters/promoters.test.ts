@@ -43,7 +43,13 @@ async function invitedPromoter(share = 20) {
 }
 
 async function submit(headers: Record<string, string>, venueId: string, fields: Record<string, unknown> = {}) {
-  const res = await call('POST', '/api/promoter/events', headers, { venue_id: venueId, name: 'Promoter Night', event_date: EVENT_DATE, start_time: '22:00', ...fields });
+  const res = await call('POST', '/api/promoter/events', headers, {
+    venue_id: venueId,
+    name: 'Promoter Night',
+    event_date: EVENT_DATE,
+    start_time: '22:00',
+    ...fields,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 }
@@ -65,7 +71,11 @@ describe('invitations', () => {
     expect(JSON.stringify(stored)).not.toContain(token);
     expect((await call('GET', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers)).json().data).toHaveLength(1);
     // Again for the same address: 409.
-    const again = await call('POST', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers, { email, name: 'Ivy', share_percent: 1 });
+    const again = await call('POST', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers, {
+      email,
+      name: 'Ivy',
+      share_percent: 1,
+    });
     expect(again.statusCode).toBe(409);
 
     const preview = await call('GET', `/api/promoter-invitations/${token}`);
@@ -78,7 +88,13 @@ describe('invitations', () => {
     const headers = bearer(login.json().token);
     const agreements = (await call('GET', '/api/promoter/agreements', headers)).json().data;
     expect(agreements).toEqual([
-      expect.objectContaining({ venue_id: setup.venueId, status: 'active', share_percent: 15, requested_by: 'venue', venue_name: 'Test Venue' }),
+      expect.objectContaining({
+        venue_id: setup.venueId,
+        status: 'active',
+        share_percent: 15,
+        requested_by: 'venue',
+        venue_name: 'Test Venue',
+      }),
     ]);
     const list = (await call('GET', `/api/my-venues/${setup.venueId}/promoters`, setup.op.headers)).json().data;
     expect(list).toEqual([expect.objectContaining({ promoter_email: email, promoter_name: 'Ivy Invitee', status: 'active' })]);
@@ -87,7 +103,11 @@ describe('invitations', () => {
   it('two racing accepts of one link create one account', async () => {
     const setup = await setupVenue(t);
     const email = uniqueEmail('racer');
-    await call('POST', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers, { email, name: 'Racer', share_percent: 10 });
+    await call('POST', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers, {
+      email,
+      name: 'Racer',
+      share_percent: 10,
+    });
     const token = await tokenFor(email);
     const answers = await Promise.all([
       call('POST', '/api/promoter-invitations/accept', {}, { token, password: 'first-password-1' }),
@@ -117,7 +137,9 @@ describe('invitations', () => {
     expect((await call('POST', url, other.op.headers, body)).statusCode).toBe(404);
     // An email with an account already: 409.
     expect((await call('POST', url, setup.op.headers, { ...body, email: other.op.email })).statusCode).toBe(409);
-    expect(await t.db.kysely.selectFrom('promoter_invitations').select('id').where('venue_id', '=', setup.venueId).execute()).toHaveLength(0);
+    expect(await t.db.kysely.selectFrom('promoter_invitations').select('id').where('venue_id', '=', setup.venueId).execute()).toHaveLength(
+      0,
+    );
   });
 });
 
@@ -131,7 +153,9 @@ describe('self sign-up and requests', () => {
     const headers = bearer(await login(t, email, PASSWORD));
     const promoterId = reg.json().id;
     // No agreement yet: submitting is 404.
-    expect((await call('POST', '/api/promoter/events', headers, { venue_id: setup.venueId, name: 'N', event_date: EVENT_DATE })).statusCode).toBe(404);
+    expect(
+      (await call('POST', '/api/promoter/events', headers, { venue_id: setup.venueId, name: 'N', event_date: EVENT_DATE })).statusCode,
+    ).toBe(404);
     expect((await call('POST', '/api/promoter/agreements', headers, { venue_id: 'ven_missing' })).statusCode).toBe(404);
     expect((await call('POST', '/api/promoter/agreements', headers, { venue_id: setup.venueId })).statusCode).toBe(200);
     expect((await call('POST', '/api/promoter/agreements', headers, { venue_id: setup.venueId })).statusCode).toBe(409);
@@ -141,13 +165,19 @@ describe('self sign-up and requests', () => {
     expect((await call('POST', '/api/promoter/agreements', headers, { venue_id: setup.venueId })).statusCode).toBe(200);
     expect((await call('POST', `${base}/accept`, setup.op.headers, { share_percent: 101 })).statusCode).toBe(400);
     expect((await call('POST', `${base}/accept`, setup.op.headers, { share_percent: 30 })).statusCode).toBe(200);
-    expect((await call('GET', '/api/promoter/agreements', headers)).json().data[0]).toMatchObject({ status: 'active', share_percent: 30, requested_by: 'promoter' });
+    expect((await call('GET', '/api/promoter/agreements', headers)).json().data[0]).toMatchObject({
+      status: 'active',
+      share_percent: 30,
+      requested_by: 'promoter',
+    });
     expect((await call('PATCH', base, setup.op.headers, { share_percent: 40 })).statusCode).toBe(200);
     const eventId = await submit(headers, setup.venueId);
     expect((await call('POST', `${base}/end`, setup.op.headers)).statusCode).toBe(200);
     expect((await call('POST', `${base}/end`, setup.op.headers)).statusCode).toBe(409);
     // Ended: no more submissions; the one made stays for the venue.
-    expect((await call('POST', '/api/promoter/events', headers, { venue_id: setup.venueId, name: 'N', event_date: '2026-07-11' })).statusCode).toBe(404);
+    expect(
+      (await call('POST', '/api/promoter/events', headers, { venue_id: setup.venueId, name: 'N', event_date: '2026-07-11' })).statusCode,
+    ).toBe(404);
     expect((await call('GET', `/api/promoter/events/${eventId}`, headers)).statusCode).toBe(200);
     // Another venue's owner cannot act on this venue's promoters.
     const other = await setupVenue(t);
@@ -190,7 +220,9 @@ describe('submissions', () => {
     const a = await invitedPromoter();
     const other = await setupVenue(t);
     await submit(a.headers, a.venueId);
-    expect((await call('POST', '/api/promoter/events', a.headers, { venue_id: other.venueId, name: 'N', event_date: EVENT_DATE })).statusCode).toBe(404);
+    expect(
+      (await call('POST', '/api/promoter/events', a.headers, { venue_id: other.venueId, name: 'N', event_date: EVENT_DATE })).statusCode,
+    ).toBe(404);
     expect((await call('GET', `/api/my-venues/${other.venueId}/promoters/submissions`, other.op.headers)).json().data).toEqual([]);
     expect((await call('GET', `/api/my-venues/${other.venueId}/events`, other.op.headers)).json().data).toEqual([]);
     expect((await call('GET', `/api/my-venues/${other.venueId}/promoters`, other.op.headers)).json().data).toEqual([]);
@@ -264,13 +296,21 @@ describe('revenue share', () => {
     expect((await finalize(t, eventId, paid.payment_intent_id)).json()).toMatchObject({ status: 'confirmed' });
     expect((await finalize(t, eventId, paid.payment_intent_id)).statusCode).toBe(200);
     // The venue changes the share: the next sale takes the new percent, the first keeps its own.
-    expect((await call('PATCH', `/api/my-venues/${a.venueId}/promoters/${a.promoterId}`, a.op.headers, { share_percent: 50 })).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', `/api/my-venues/${a.venueId}/promoters/${a.promoterId}`, a.op.headers, { share_percent: 50 })).statusCode,
+    ).toBe(200);
     const second = await buyPaid(t, eventId, paidType, 1, 'second@example.test');
     await finalize(t, eventId, second.payment_intent_id);
     expect((await buy(t, eventId, freeType, { email: 'free@example.test' })).statusCode).toBe(200);
 
     const sales = (await call('GET', `/api/promoter/events/${eventId}/sales`, a.headers)).json();
-    expect(sales.data.map((row: { amount_pence: number; share_percent: number; share_pence: number }) => [row.amount_pence, row.share_percent, row.share_pence])).toEqual(
+    expect(
+      sales.data.map((row: { amount_pence: number; share_percent: number; share_pence: number }) => [
+        row.amount_pence,
+        row.share_percent,
+        row.share_pence,
+      ]),
+    ).toEqual(
       expect.arrayContaining([
         [2500, 20, 500],
         [1250, 50, 625],
