@@ -4614,7 +4614,7 @@ export interface paths {
         };
         /**
          * Check a venue date for other events and the reservations an event would affect
-         * @description Events approved or pending at the venue on the date (but `exclude_event_id`), and the venue’s active table and guest-list reservations that day (`affected_bookings`, `affected_guests`). Needs `events:read` or `bookings:read`.
+         * @description Events approved or pending at the venue on the date (but `exclude_event_id`), and the venue’s active table and guest-list reservations that day (`affected_bookings`, `affected_guests`). Needs `events:read` or `bookings:read`; a promoter may ask about a venue with which they have an active agreement, and `events` then names only their own (docs/promoters.md).
          */
         get: {
             parameters: {
@@ -6330,7 +6330,7 @@ export interface paths {
         };
         /**
          * An event's door list
-         * @description Every booking of the event except those released unpaid, by guest name, with its tickets. Needs `events:read` or `bookings:read`.
+         * @description Every booking of the event except those released unpaid, by guest name, with its tickets. Needs `events:read` or `bookings:read`, or to be the promoter who submitted the event (docs/promoters.md).
          */
         get: {
             parameters: {
@@ -6805,7 +6805,7 @@ export interface paths {
         };
         /**
          * An event's booking stats
-         * @description `approved` counts approved and confirmed bookings, `pending` those awaiting the venue or payment; `revenue` is pence taken less refunds; `timeline` counts bookings per (venue-local) day they were made; `recent` the latest 10. Needs `events:read` or `bookings:read`.
+         * @description `approved` counts approved and confirmed bookings, `pending` those awaiting the venue or payment; `revenue` is pence taken less refunds; `timeline` counts bookings per (venue-local) day they were made; `recent` the latest 10. Needs `events:read` or `bookings:read`, or to be the promoter who submitted the event (docs/promoters.md).
          */
         get: {
             parameters: {

@@ -1,7 +1,8 @@
 /**
  * Events for operators (spec: Events), gated by the `events` permission. Stats, the door list and the
  * conflict check also accept an organiser: any role granting `events:read` or `bookings:read`
- * (decisions: Events). Ticket types are ticket-types.routes.ts's.
+ * (decisions: Events), or the promoter who submitted the event (docs/promoters.md). Ticket types are
+ * ticket-types.routes.ts's.
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -122,7 +123,8 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
         summary: 'Check a venue date for other events and the reservations an event would affect',
         description:
           'Events approved or pending at the venue on the date (but `exclude_event_id`), and the venue’s active table and guest-list ' +
-          'reservations that day (`affected_bookings`, `affected_guests`). Needs `events:read` or `bookings:read`.',
+          'reservations that day (`affected_bookings`, `affected_guests`). Needs `events:read` or `bookings:read`; a promoter may ask ' +
+          'about a venue with which they have an active agreement, and `events` then names only their own (docs/promoters.md).',
         tags,
         security,
         querystring: ConflictQuery,
@@ -330,7 +332,8 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
         summary: "An event's booking stats",
         description:
           '`approved` counts approved and confirmed bookings, `pending` those awaiting the venue or payment; `revenue` is pence taken less ' +
-          'refunds; `timeline` counts bookings per (venue-local) day they were made; `recent` the latest 10. Needs `events:read` or `bookings:read`.',
+          'refunds; `timeline` counts bookings per (venue-local) day they were made; `recent` the latest 10. Needs `events:read` or `bookings:read`, ' +
+          'or to be the promoter who submitted the event (docs/promoters.md).',
         tags,
         security,
         params: EventParams,
@@ -366,7 +369,8 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
       schema: {
         summary: "An event's door list",
         description:
-          'Every booking of the event except those released unpaid, by guest name, with its tickets. Needs `events:read` or `bookings:read`.',
+          'Every booking of the event except those released unpaid, by guest name, with its tickets. Needs `events:read` or `bookings:read`, ' +
+          'or to be the promoter who submitted the event (docs/promoters.md).',
         tags,
         security,
         params: EventParams,
