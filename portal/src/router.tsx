@@ -204,7 +204,7 @@ const promotersRoute = createRoute({
   component: PromotersPage,
 });
 const PromoterHome = lazy(() => import('./promoters/PromoterHome'));
-export const promoterRoute = createRoute({
+const promoterRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/promoter',
   validateSearch: (search: Record<string, unknown>): { event?: string } => ({ event: text(search.event) }),

@@ -51,7 +51,7 @@ export interface EventsDeps {
 }
 
 /** A promoter (an organiser outside the venue's account) is reached only by their own events (decisions: Promoters). */
-export const isPromoter = (auth: AuthInfo) => auth.user.role === 'promoter';
+const isPromoter = (auth: AuthInfo) => auth.user.role === 'promoter';
 
 export const CLASH_MESSAGE = 'Another event is already approved or pending at this venue on that date';
 export const eventLock = (id: string) => `event:${id}`;

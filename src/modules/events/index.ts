@@ -22,8 +22,6 @@ import { createTicketTypes } from './ticket-types.service.js';
 
 export { eventsPublicRoutes } from './events.public-routes.js';
 export { venueSubmissions, type OrganiserEvents, type SubmissionBody, type SubmissionUpdateBody } from './organiser-events.js';
-export { toEvent } from './events.service.js';
-export type { SubmissionDecided } from './event-status.js';
 export type { EventRow } from './events.repository.js';
 export { EventCreateBody, EventUpdateBody, EventRecord } from './events.schemas.js';
 export { eventsRoutes } from './events.routes.js';

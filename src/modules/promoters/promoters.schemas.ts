@@ -4,7 +4,7 @@ import { Email, IdText, Nullable } from '../../platform/http.js';
 
 const PersonName = Type.String({ minLength: 1, maxLength: 200 });
 const Password = Type.String({ minLength: 8, maxLength: 200 });
-export const SharePercent = Type.Integer({
+const SharePercent = Type.Integer({
   minimum: 0,
   maximum: 100,
   description: 'The promoter’s share of their events’ ticket revenue, whole percent (0–100)',

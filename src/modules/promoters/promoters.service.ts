@@ -21,7 +21,7 @@ import type { EventRow, OrganiserEvents, SubmissionBody, SubmissionUpdateBody } 
 import { venueSubmissions } from '../events/index.js';
 import type { Agreement, PromoterInviteBody } from './promoters.schemas.js';
 
-export const PROMOTER_INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
+const PROMOTER_INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 const EMAIL_TAKEN = 'This email already has an account';
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const pairLock = (venueId: string, promoterId: string) => `promoter-agreement:${venueId}:${promoterId}`;
@@ -37,7 +37,7 @@ export async function activeAgreement(conn: Conn, promoterId: string, venueId: s
     .executeTakeFirst();
 }
 
-export interface PromotersDeps {
+interface PromotersDeps {
   db: Db;
   clock: Clock;
   mail: Mail;
