@@ -212,6 +212,32 @@ const invitationRoute = createRoute({
   component: InvitationPage,
 });
 
+// Promoters: the venue's promoters and their submissions; a promoter's own events (the promoter shell
+// shows only this); and a venue's promoter invitation link (opened without a session).
+const PromotersPage = lazy(() => import('./promoters/PromotersPage'));
+const promotersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/promoters',
+  validateSearch: venueSearch,
+  component: PromotersPage,
+});
+const PromoterHome = lazy(() => import('./promoters/PromoterHome'));
+const promoterRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/promoter',
+  validateSearch: (search: Record<string, unknown>): { event?: string } => ({ event: text(search.event) }),
+  component: PromoterHome,
+});
+const PromoterInvitationPage = lazy(() => import('./promoters/PromoterInvitationPage'));
+const promoterInvitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/promoter-invitation',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => ({
+    token: typeof search.token === 'string' && search.token.length > 0 && search.token.length <= 200 ? search.token : undefined,
+  }),
+  component: PromoterInvitationPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     indexRoute,
@@ -234,6 +260,9 @@ export const router = createRouter({
     eventRoute,
     invitationRoute,
     webhooksRoute,
+    promotersRoute,
+    promoterRoute,
+    promoterInvitationRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

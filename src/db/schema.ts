@@ -15,6 +15,7 @@ import type { EventsTables } from '../modules/events/events.table.js';
 import type { AccountTables } from '../modules/account/account.table.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
 import type { WaitlistTables } from '../modules/waitlist/waitlist.table.js';
+import type { PromotersTables } from '../modules/promoters/promoters.table.js';
 
 export interface Database
   extends
@@ -33,4 +34,5 @@ export interface Database
     EventsTables,
     AccountTables,
     WebhooksTables,
-    WaitlistTables {}
+    WaitlistTables,
+    PromotersTables {}

@@ -20,6 +20,7 @@ import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './c
 import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
 import { createEventsModule, eventsPublicRoutes, eventsRoutes, ticketTypesRoutes } from './events/index.js';
 import { createGuestsService, guestsRoutes } from './guests/index.js';
+import { activeAgreement, createPromotersService, promotersRoutes } from './promoters/index.js';
 import { billingEntriesForBookings, createPayments, paymentsRoutes } from './payments/index.js';
 import { createProfilesModule, listProfiles, loadAdmissionRules, profilesRoutes, toProfile } from './profiles/index.js';
 import {
@@ -235,6 +236,25 @@ export function composeModules(infra: Infra) {
       (await catalogue.bundles.list(venueId)).filter((b) => b.applicable_profiles.length === 0 || b.applicable_profiles.includes('events')),
     eventsPolicy: async (venueId) => (await profiles.policies.getBookingPolicies(venueId)).events,
     admission: { rules: loadAdmissionRules, facts: guests.admissionFacts, visits: guestVisits },
+    accountVenue: (operatorId, venueId) => findVenue(db, operatorId, venueId),
+    promoterVenue: async (promoterId, venueId) => {
+      const agreement = await activeAgreement(db, promoterId, venueId);
+      return agreement ? findVenue(db, agreement.operator_id, agreement.venue_id) : undefined;
+    },
+    // The promoters module is built from the events' organiser events; these run only once requests arrive.
+    ticketSold: (conn, sale) => promoters.recordSale(conn, sale),
+    submissionDecided: (conn, event, decision, reason) => promoters.submissionDecided(conn, event, decision, reason),
+  });
+
+  const promoters = createPromotersService({
+    db,
+    clock,
+    mail: infra.mail,
+    publicBaseUrl: config.publicBaseUrl,
+    organiser: events.organiser,
+    venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
+    liveVenue,
+    accountVenue: (conn, operatorId, venueId) => findVenue(conn, operatorId, venueId),
   });
 
   const account = createAccountService({
@@ -276,6 +296,7 @@ export function composeModules(infra: Infra) {
     events,
     webhooks,
     waitlist,
+    promoters,
     widgetPages,
     account,
     signIn,
@@ -327,6 +348,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(guestsRoutes, { guard, guests: ctx.guests });
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
+  await app.register(promotersRoutes, { guard, promoters: ctx.promoters });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
   await app.register(accountRoutes, { guard, account: ctx.account, signIn: ctx.signIn });
   await app.register(webhooksRoutes, { guard, webhooks: ctx.webhooks.webhooks });

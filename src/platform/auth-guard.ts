@@ -71,10 +71,15 @@ declare module 'fastify' {
 export type GuardHook = (request: any, reply: any) => Promise<void>;
 
 export interface GuardOptions {
-  /** `client` (default) for operator routes; `guest` or `any` for routes any signed-in user may call. */
-  role?: 'client' | 'guest' | 'any';
+  /** `client` (default) for operator routes; `guest`, `promoter`, or `any` for routes any signed-in user may call. */
+  role?: 'client' | 'guest' | 'promoter' | 'any';
   /** The permission the route needs; with a list, any one of them will do. */
   permission?: PermissionRequirement | PermissionRequirement[];
+  /**
+   * Also let a `promoter` user through without a permission (the events' "also accept an organiser"
+   * routes): the service then reaches only the promoter's own events.
+   */
+  promoter?: boolean;
   /** Name of the path parameter holding a venue id; the venue is loaded into `request.venue`. */
   venueParam?: string;
 }
@@ -142,6 +147,8 @@ export function createGuard(sources: GuardSources) {
       if (!found) throw unauthorized();
       const { auth, venue } = found;
       request.auth = auth;
+      const asPromoter = options.promoter === true && auth.user.role === 'promoter';
+      if (asPromoter) return;
       if (role !== 'any' && auth.user.role !== role) throw forbidden();
       if (venueId !== undefined) {
         if (!venue || (auth.venueScope && !auth.venueScope.includes(venueId))) throw notFound('Venue');

@@ -65,7 +65,7 @@ export function Lifecycle({ event, canWrite }: { event: EventRecord; canWrite: b
     actions.push({
       label: 'Reject',
       danger: true,
-      press: () => void run('Rejected.', () => call(api.POST('/api/my-events/{id}/reject', id(event.id)))),
+      press: () => void run('Rejected.', () => call(api.POST('/api/my-events/{id}/reject', { ...id(event.id), body: {} }))),
     });
   }
   if (status === 'approved') {

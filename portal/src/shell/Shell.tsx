@@ -4,7 +4,7 @@
  * caller's permissions allow, and sign-out.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, Navigate, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { api } from '../api/client';
@@ -15,7 +15,9 @@ import { useCan, useCurrentVenue, usePermissions, useSession, useVenues } from '
 export function Shell() {
   const { session: current, expired } = useSession();
   // An invitation link opens on its own, signed in or not: accepting it signs in as the new user.
-  const invitation = useRouterState({ select: (state) => state.matches.some((match) => match.routeId === '/invitation') });
+  const invitation = useRouterState({
+    select: (state) => state.matches.some((match) => match.routeId === '/invitation' || match.routeId === '/promoter-invitation'),
+  });
   if (invitation)
     return (
       <Suspense fallback={<p className="page">Loading…</p>}>
@@ -23,7 +25,45 @@ export function Shell() {
       </Suspense>
     );
   if (!current) return <SignIn expired={expired} />;
+  if (current.user.role === 'promoter') return <PromoterShell name={current.user.name} />;
   return <SignedIn name={current.user.name} />;
+}
+
+/** A promoter's shell: no venue switcher and no staff pages, only their own events (`/promoter`). */
+function PromoterShell({ name }: { name: string }) {
+  const client = useQueryClient();
+  const onPromoter = useRouterState({ select: (state) => state.matches.some((match) => match.routeId === '/promoter') });
+  async function signOut() {
+    await api.POST('/api/auth/logout').catch((error: unknown) => console.warn('the sign-out request failed', error));
+    session.signOut();
+    client.clear();
+  }
+  return (
+    <div className="app">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Maitred</span>
+        <nav aria-label="Main" className="nav">
+          <Link to="/promoter" search={{}} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+            My events
+          </Link>
+        </nav>
+        <span className="topbar__user">{name}</span>
+        <Button className="button button--quiet" onPress={() => void signOut()}>
+          Sign out
+        </Button>
+      </header>
+      {onPromoter ? (
+        <Suspense fallback={<p className="page">Loading…</p>}>
+          <Outlet />
+        </Suspense>
+      ) : (
+        <Navigate to="/promoter" search={{}} replace />
+      )}
+    </div>
+  );
 }
 
 function SignedIn({ name }: { name: string }) {
@@ -114,6 +154,11 @@ function SignedIn({ name }: { name: string }) {
               activeProps={{ 'aria-current': 'page' }}
             >
               Events
+            </Link>
+          )}
+          {can('events', 'read') && (
+            <Link to="/promoters" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Promoters
             </Link>
           )}
           {can('venues.settings', 'write') && (

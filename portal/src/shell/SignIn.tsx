@@ -10,8 +10,9 @@ export function SignIn({ expired }: { expired: boolean }) {
   const [busy, setBusy] = useState(false);
 
   const finish = (answer: { user: { id: string; name: string; email: string; role: string }; token: string }) => {
-    if (answer.user.role !== 'client') {
-      setError('This account is not a venue staff account.');
+    // Venue staff and promoters share the portal; a promoter sees only their own events (the promoter shell).
+    if (answer.user.role !== 'client' && answer.user.role !== 'promoter') {
+      setError('This account is not a venue staff or promoter account.');
       return;
     }
     session.signIn({ token: answer.token, user: answer.user });

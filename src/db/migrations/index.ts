@@ -19,9 +19,10 @@ import * as m0017 from './0017_guest_journey.js';
 import * as m0018 from './0018_write_path.js';
 import * as m0019 from './0019_invitations.js';
 import * as m0020 from './0020_messages_reminders.js';
+import * as m0021 from './0021_waitlist.js';
 import * as m0022 from './0022_webhooks.js';
 import * as m0024 from './0024_guest_account.js';
-import * as m0021 from './0021_waitlist.js';
+import * as m0026 from './0026_promoters.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -43,7 +44,8 @@ export const migrations: Record<string, Migration> = {
   '0018_write_path': m0018,
   '0019_invitations': m0019,
   '0020_messages_reminders': m0020,
+  '0021_waitlist': m0021,
   '0022_webhooks': m0022,
   '0024_guest_account': m0024,
-  '0021_waitlist': m0021,
+  '0026_promoters': m0026,
 };

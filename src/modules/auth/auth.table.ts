@@ -1,12 +1,12 @@
 import type { Generated } from 'kysely';
 
-export type UserRole = 'client' | 'guest';
+export type UserRole = 'client' | 'guest' | 'promoter';
 
 export interface UsersTable {
   id: string;
-  /** `client` (operator staff) or `guest` (consumer). */
+  /** `client` (operator staff), `guest` (consumer) or `promoter` (an organiser at venues that accepted them). */
   role: UserRole;
-  /** The operator account a client user belongs to; null for guests. */
+  /** The operator account a client user belongs to; null for guests and promoters. */
   operator_id: string | null;
   /** The account role (permission grid) of a client user. */
   role_id: string | null;

@@ -11,7 +11,7 @@
  * Each answers `cancelled_bookings`: how many bookings the move cancelled.
  */
 import type { Db } from '../../db/connect.js';
-import { lockKey, withTransaction } from '../../db/transaction.js';
+import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { conflict } from '../../platform/errors.js';
@@ -22,7 +22,16 @@ import { eventLock, refuseClash, venueEventsLock, type EventsService } from './e
 
 export type SettableStatus = 'approved' | 'draft' | 'cancelled' | 'rejected';
 
-export function createEventStatus(deps: { db: Db; clock: Clock; events: EventsService; eventBookings: EventBookings }) {
+/** Told, in the deciding transaction, when a promoter's submission is approved or rejected (the promoters module mails them). */
+export type SubmissionDecided = (conn: Conn, event: EventRow, decision: 'approved' | 'rejected', reason: string | null) => Promise<void>;
+
+export function createEventStatus(deps: {
+  db: Db;
+  clock: Clock;
+  events: EventsService;
+  eventBookings: EventBookings;
+  submissionDecided?: SubmissionDecided;
+}) {
   const { db, clock, events, eventBookings } = deps;
 
   const cancelBookings = (venue: VenueRow, event: EventRow, why: string, auth?: AuthInfo) =>
@@ -36,7 +45,7 @@ export function createEventStatus(deps: { db: Db; clock: Clock; events: EventsSe
   async function move(
     event: EventRow,
     to: EventStatus,
-    options: { from?: readonly string[]; refuseWithBookings: boolean; clashCheck: boolean },
+    options: { from?: readonly string[]; refuseWithBookings: boolean; clashCheck: boolean; reason?: string | null },
   ): Promise<EventRow> {
     return withTransaction(db, async (trx) => {
       if (options.clashCheck) await lockKey(db, trx, venueEventsLock(event.venue_id));
@@ -64,6 +73,8 @@ export function createEventStatus(deps: { db: Db; clock: Clock; events: EventsSe
       if (!(await moveEvent(trx, event.id, current.status, to, clock.now().toISOString()))) {
         throw conflict('The event changed meanwhile: try again');
       }
+      if (current.promoter_id && (to === 'approved' || to === 'rejected'))
+        await deps.submissionDecided?.(trx, current, to, options.reason ?? null);
       return current;
     });
   }
@@ -75,9 +86,11 @@ export function createEventStatus(deps: { db: Db; clock: Clock; events: EventsSe
       return { success: true, cancelled_bookings: 0 };
     },
 
-    async reject(auth: AuthInfo, id: string) {
+    /** `reason` (an extension) is mailed to the promoter who submitted the event. */
+    async reject(auth: AuthInfo, id: string, reason?: string) {
       const { event, venue } = await events.reachableEvent(auth, id);
-      await move(event, 'rejected', { from: ['pending_venue_approval'], refuseWithBookings: false, clashCheck: false });
+      const why = reason?.trim() || null;
+      await move(event, 'rejected', { from: ['pending_venue_approval'], refuseWithBookings: false, clashCheck: false, reason: why });
       return { success: true, cancelled_bookings: await cancelBookings(venue, event, 'The event was not approved', auth) };
     },
 

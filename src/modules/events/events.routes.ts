@@ -1,8 +1,10 @@
 /**
  * Events for operators (spec: Events), gated by the `events` permission. Stats, the door list and the
  * conflict check also accept an organiser: any role granting `events:read` or `bookings:read`
- * (decisions: Events). Ticket types are ticket-types.routes.ts's.
+ * (decisions: Events), or the promoter who submitted the event (docs/promoters.md). Ticket types are
+ * ticket-types.routes.ts's.
  */
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { authOf, venueOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses, SuccessBody, UploadBusy } from '../../platform/http.js';
@@ -28,12 +30,18 @@ import {
   ImageBody,
   ImageResult,
   ListingResult,
+  RejectBody,
   StatsResult,
   StatusResult,
   TransitionResult,
   VenueEventsParams,
 } from './events.schemas.js';
 import type { EventsService } from './events.service.js';
+
+/** Routes whose body may be left out: no body reads as `{}`. */
+const emptyBody = async (request: FastifyRequest) => {
+  request.body ??= {};
+};
 
 export interface EventsRouteServices {
   events: EventsService;
@@ -52,7 +60,7 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
   const security = [{ bearer: [] }];
   const read = guard({ permission: 'events:read' });
   const write = guard({ permission: 'events:write' });
-  const organiser = guard({ permission: ['events:read', 'bookings:read'] });
+  const organiser = guard({ permission: ['events:read', 'bookings:read'], promoter: true });
   const base = '/api/my-events';
 
   app.get(
@@ -115,7 +123,8 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
         summary: 'Check a venue date for other events and the reservations an event would affect',
         description:
           'Events approved or pending at the venue on the date (but `exclude_event_id`), and the venue’s active table and guest-list ' +
-          'reservations that day (`affected_bookings`, `affected_guests`). Needs `events:read` or `bookings:read`.',
+          'reservations that day (`affected_bookings`, `affected_guests`). Needs `events:read` or `bookings:read`; a promoter may ask ' +
+          'about a venue with which they have an active agreement, and `events` then names only their own (docs/promoters.md).',
         tags,
         security,
         querystring: ConflictQuery,
@@ -229,26 +238,44 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
     async (request) => status.set(authOf(request), request.params.id, request.body.status),
   );
 
-  for (const action of ['approve', 'reject'] as const) {
-    app.post(
-      `${base}/:id/${action}`,
-      {
-        schema: {
-          summary: action === 'approve' ? 'Approve a submitted or rejected event' : 'Reject a submitted event',
-          description:
-            action === 'approve'
-              ? 'From `pending_venue_approval` or `rejected` (409 otherwise, or on a same-day clash). `cancelled_bookings`: 0.'
-              : 'From `pending_venue_approval` (409 otherwise); any bookings are cancelled and refunded (`cancelled_bookings`).',
-          tags,
-          security,
-          params: EventParams,
-          response: { 200: TransitionResult, ...errorResponses(401, 403, 404, 409, 502, 503) },
-        },
-        onRequest: write,
+  app.post(
+    `${base}/:id/approve`,
+    {
+      schema: {
+        summary: 'Approve a submitted or rejected event',
+        description:
+          'From `pending_venue_approval` or `rejected` (409 otherwise, or on a same-day clash). `cancelled_bookings`: 0. ' +
+          'A promoter’s event: the promoter is mailed (docs/promoters.md).',
+        tags,
+        security,
+        params: EventParams,
+        response: { 200: TransitionResult, ...errorResponses(401, 403, 404, 409, 502, 503) },
       },
-      async (request) => status[action](authOf(request), request.params.id),
-    );
-  }
+      onRequest: write,
+    },
+    async (request) => status.approve(authOf(request), request.params.id),
+  );
+
+  app.post(
+    `${base}/:id/reject`,
+    {
+      schema: {
+        summary: 'Reject a submitted event',
+        description:
+          'From `pending_venue_approval` (409 otherwise); any bookings are cancelled and refunded (`cancelled_bookings`). ' +
+          'Extension: an optional JSON body `{ reason }`; a promoter’s event: the promoter is mailed, with the reason (docs/promoters.md).',
+        tags,
+        security,
+        params: EventParams,
+        body: RejectBody,
+        response: { 200: TransitionResult, ...errorResponses(400, 401, 403, 404, 409, 502, 503) },
+      },
+      onRequest: write,
+      // The spec's call sends no body: it reads as `{}`.
+      preValidation: emptyBody,
+    },
+    async (request) => status.reject(authOf(request), request.params.id, request.body?.reason),
+  );
 
   app.post(
     `${base}/:id/request-listing`,
@@ -305,7 +332,8 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
         summary: "An event's booking stats",
         description:
           '`approved` counts approved and confirmed bookings, `pending` those awaiting the venue or payment; `revenue` is pence taken less ' +
-          'refunds; `timeline` counts bookings per (venue-local) day they were made; `recent` the latest 10. Needs `events:read` or `bookings:read`.',
+          'refunds; `timeline` counts bookings per (venue-local) day they were made; `recent` the latest 10. Needs `events:read` or `bookings:read`, ' +
+          'or to be the promoter who submitted the event (docs/promoters.md).',
         tags,
         security,
         params: EventParams,
@@ -341,7 +369,8 @@ export const eventsRoutes: RoutePlugin<{ guard: GuardFactory } & EventsRouteServ
       schema: {
         summary: "An event's door list",
         description:
-          'Every booking of the event except those released unpaid, by guest name, with its tickets. Needs `events:read` or `bookings:read`.',
+          'Every booking of the event except those released unpaid, by guest name, with its tickets. Needs `events:read` or `bookings:read`, ' +
+          'or to be the promoter who submitted the event (docs/promoters.md).',
         tags,
         security,
         params: EventParams,

@@ -66,6 +66,10 @@ export const EventStatusBody = Type.Object({
   status: Type.Union([Type.Literal('approved'), Type.Literal('draft'), Type.Literal('cancelled'), Type.Literal('rejected')]),
 });
 
+export const RejectBody = Type.Object({
+  reason: Type.Optional(Type.String({ maxLength: 1000, description: 'Extension: mailed to the promoter who submitted the event' })),
+});
+
 export const EventParams = Type.Object({ id: Type.String() });
 export const EventIdParams = Type.Object({ eventId: Type.String() });
 export const TicketParams = Type.Object({ eventId: Type.String(), ticketId: Type.String() });

@@ -23,6 +23,7 @@ import {
   DATE_HOLDING,
   dateHolders,
   deleteEvent,
+  eventById,
   eventKey,
   eventOfOperator,
   insertEvent,
@@ -43,7 +44,14 @@ export interface EventsDeps {
   reachableVenueIds(auth: AuthInfo): Promise<string[]>;
   /** Names of the account's venues (the venues module's). */
   venueNames(operatorId: string, venueIds: readonly string[]): Promise<{ id: string; name: string }[]>;
+  /** A venue of the account (the venues module's), for an organiser's event. */
+  accountVenue(operatorId: string, venueId: string): Promise<VenueRow | undefined>;
+  /** The venue when the promoter holds an active agreement with it (the promoters module's). */
+  promoterVenue(promoterId: string, venueId: string): Promise<VenueRow | undefined>;
 }
+
+/** A promoter (an organiser outside the venue's account) is reached only by their own events (decisions: Promoters). */
+const isPromoter = (auth: AuthInfo) => auth.user.role === 'promoter';
 
 export const CLASH_MESSAGE = 'Another event is already approved or pending at this venue on that date';
 export const eventLock = (id: string) => `event:${id}`;
@@ -91,7 +99,7 @@ const checkDate = (date: string) => {
 };
 
 /** The editable fields of a body, normalised for storage (only those sent). */
-function editableFields(body: Omit<EventUpdateBody, 'status' | 'venue_id'>): Partial<EventRow> {
+export function editableFields(body: Omit<EventUpdateBody, 'status' | 'venue_id'>): Partial<EventRow> {
   const out: Partial<EventRow> = {};
   if (body.name !== undefined) out.name = requiredText(body.name, 'name');
   if (body.event_date !== undefined) out.event_date = checkDate(body.event_date);
@@ -110,6 +118,12 @@ export function createEventsService(deps: EventsDeps) {
 
   /** The caller's event and its venue; 404 for an event of another account or outside the role's venues. */
   async function reachableEvent(auth: AuthInfo, id: string): Promise<{ event: EventRow; venue: VenueRow }> {
+    if (isPromoter(auth)) {
+      const own = await eventById(db, id);
+      const venue = own && own.promoter_id === auth.user.id ? await deps.accountVenue(own.operator_id, own.venue_id) : undefined;
+      if (!own || !venue) throw notFound('Event');
+      return { event: own, venue };
+    }
     const event = auth.operatorId ? await eventOfOperator(db, auth.operatorId, id) : undefined;
     if (!event) throw notFound('Event');
     const venue = await deps.reachableVenue(auth, event.venue_id).catch(() => {
@@ -251,7 +265,10 @@ export function createEventsService(deps: EventsDeps) {
     },
 
     async conflictCheck(auth: AuthInfo, query: { venue_id: string; date: string; exclude_event_id?: string }) {
-      const venue = await deps.reachableVenue(auth, query.venue_id);
+      const venue = isPromoter(auth)
+        ? await deps.promoterVenue(auth.user.id, query.venue_id)
+        : await deps.reachableVenue(auth, query.venue_id);
+      if (!venue) throw notFound('Venue');
       checkDate(query.date);
       const [holders, affected] = await Promise.all([
         dateHolders(db, venue.id, query.date, query.exclude_event_id),
@@ -259,7 +276,10 @@ export function createEventsService(deps: EventsDeps) {
       ]);
       return {
         has_event_conflict: holders.length > 0,
-        events: holders.map((row) => ({ id: row.id, name: row.name, status: row.status })),
+        // A promoter learns that the date is taken, but sees only their own events by name.
+        events: holders
+          .filter((row) => !isPromoter(auth) || row.promoter_id === auth.user.id)
+          .map((row) => ({ id: row.id, name: row.name, status: row.status })),
         affected_bookings: affected.bookings,
         affected_guests: affected.guests,
       };

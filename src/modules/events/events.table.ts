@@ -32,6 +32,8 @@ export interface EventsTable {
   /** `none` or `pending` (further values are set by the platform's listing review). */
   app_listing_status: Generated<string>;
   status_changed_at: string | null;
+  /** The promoter (user) who submitted the event; null for the venue's own events (column added by 0026_promoters). */
+  promoter_id: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -12,7 +12,8 @@ import type { References } from '../../platform/references.js';
 import type { Uploads } from '../../platform/uploads.js';
 import { createEventImages } from './event-images.js';
 import { createEventInsights } from './event-insights.js';
-import { createEventStatus } from './event-status.js';
+import { createEventStatus, type SubmissionDecided } from './event-status.js';
+import { createOrganiserEvents } from './organiser-events.js';
 import { repointTicketTypes } from './events.repository.js';
 import { createEventsService, type EventsDeps } from './events.service.js';
 import { createImageSearch } from './image-search.js';
@@ -21,11 +22,15 @@ import { createTicketTypes } from './ticket-types.service.js';
 
 export { accountTickets } from './events.repository.js';
 export { eventsPublicRoutes } from './events.public-routes.js';
+export { venueSubmissions, type OrganiserEvents, type SubmissionBody, type SubmissionUpdateBody } from './organiser-events.js';
+export type { EventRow } from './events.repository.js';
+export { EventCreateBody, EventUpdateBody, EventRecord } from './events.schemas.js';
 export { eventsRoutes } from './events.routes.js';
 export { ticketTypesRoutes } from './ticket-types.routes.js';
 
 export interface EventsModuleDeps extends EventsDeps, Omit<TicketSalesDeps, keyof EventsDeps> {
   references: References;
+  submissionDecided?: SubmissionDecided;
   uploads: Pick<Uploads, 'saveImage'>;
   imageSearch: { accessKey: string | undefined; apiBase: string };
   log: Logger;
@@ -45,7 +50,8 @@ export function createEventsModule(deps: EventsModuleDeps) {
   sales.registerFulfilments();
   return {
     events,
-    status: createEventStatus({ db, clock, events, eventBookings: deps.eventBookings }),
+    status: createEventStatus({ db, clock, events, eventBookings: deps.eventBookings, submissionDecided: deps.submissionDecided }),
+    organiser: createOrganiserEvents({ db, clock, venueNames: deps.venueNames }),
     insights: createEventInsights({ db, events }),
     images: createEventImages({ uploads: deps.uploads, search: createImageSearch({ ...deps.imageSearch, log: deps.log }) }),
     ticketTypes: createTicketTypes({ db, clock, references, events }),

@@ -31,4 +31,9 @@ export interface TicketSalesDeps {
   /** The venue's events booking policy text (the profiles module's). */
   eventsPolicy(venueId: string): Promise<string>;
   admission: AdmissionSources;
+  /** Told, in the selling transaction, of each ticket sale confirmed (free or paid): the promoters module's ledger. */
+  ticketSold?(
+    conn: Conn,
+    sale: { eventId: string; venueId: string; promoterId: string | null; bookingId: string; amountPence: number },
+  ): Promise<void>;
 }

@@ -86,6 +86,13 @@ export function createTicketSales(deps: TicketSalesDeps) {
     ]);
     if (ticket) await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, clock.now()));
     if (!venue || !event || !ticket) return;
+    await deps.ticketSold?.(trx, {
+      eventId: event.id,
+      venueId: venue.id,
+      promoterId: event.promoter_id,
+      bookingId: booking.id,
+      amountPence: booking.total_pence ?? 0,
+    });
     const type = await ticketTypeOf(trx, event.id, ticket.ticket_type_id);
     await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type?.name ?? 'Ticket' });
   }
@@ -172,8 +179,17 @@ export function createTicketSales(deps: TicketSalesDeps) {
     };
     await insertTicket(trx, ticket);
     afterCommit(trx, () => metrics.tickets('reserved', selection.quantity));
-    if (status === 'confirmed') await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
-    if (status === 'confirmed') await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, now));
+    if (status === 'confirmed') {
+      await deps.ticketSold?.(trx, {
+        eventId: event.id,
+        venueId: venue.id,
+        promoterId: event.promoter_id,
+        bookingId: booking.id,
+        amountPence: total,
+      });
+      await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
+      await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, now));
+    }
     if (status === 'pending')
       await queueRequestMail(trx, deps.mail, { venue, event, booking, quantity: selection.quantity, ticketName: type.name });
     return { booking_id: booking.id, status, amount_pence: total, ticket_type_id: type.id };

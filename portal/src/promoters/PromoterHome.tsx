@@ -1,0 +1,437 @@
+/**
+ * The promoter's portal (`/promoter`, `?event=` opens one): their events at every venue with their status,
+ * a form to submit a new event to a venue that accepted them, one event's page (edit while it awaits the
+ * venue; stats, sales with the promoter's share, and the door list), their earnings, and their venues
+ * (agreements, and asking a venue by its id). Only the promoter's own events are ever shown.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { api, ApiError, call } from '../api/client';
+import { money, promoterKey, useDoorList, useEarnings, useEventStats, useMyAgreements, useMyEvents, useSales, words } from './data';
+import './promoters.css';
+
+const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'Could not reach the server: try again.');
+
+type MyEvent = NonNullable<ReturnType<typeof useMyEvents>['data']>[number];
+
+export default function PromoterHome() {
+  const { event: eventId } = useSearch({ from: '/promoter' });
+  const events = useMyEvents();
+  const open = events.data?.find((event) => event.id === eventId);
+  return (
+    <main className="page promoters" id="main">
+      {eventId && open ? (
+        <EventDetail key={open.id} event={open} />
+      ) : (
+        <>
+          <h1>My events</h1>
+          {events.error && (
+            <p className="error" role="alert">
+              {messageOf(events.error)}
+            </p>
+          )}
+          <EventList events={events.data} />
+          <SubmitForm />
+          <EarningsPanel />
+          <Venues />
+        </>
+      )}
+    </main>
+  );
+}
+
+function EventList({ events }: { events: MyEvent[] | undefined }) {
+  if (!events) return <p className="muted">Loading…</p>;
+  return (
+    <section className="panel promoters__panel" aria-labelledby="events-title">
+      <h2 id="events-title">Events</h2>
+      {events.length === 0 ? (
+        <p>No events yet: submit one to a venue below.</p>
+      ) : (
+        <ul className="promoters__list">
+          {events.map((event) => (
+            <li key={event.id} className="promoters__item">
+              <span>
+                <Link to="/promoter" search={{ event: event.id }}>
+                  {event.name}
+                </Link>{' '}
+                <span className="muted">
+                  {event.venue_name} · {event.event_date}
+                </span>
+              </span>
+              <span className={`status status--${event.status}`}>{words(event.status)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function SubmitForm() {
+  const agreements = useMyAgreements();
+  const client = useQueryClient();
+  const active = agreements.data?.filter((a) => a.status === 'active') ?? [];
+  const [venueId, setVenueId] = useState('');
+  const [name, setName] = useState('');
+  const [date, setDate] = useState('');
+  const [start, setStart] = useState('');
+  const [description, setDescription] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setNote(null);
+    setError(null);
+    try {
+      await call(
+        api.POST('/api/promoter/events', {
+          body: {
+            venue_id: venueId || active[0]!.venue_id,
+            name: name.trim(),
+            event_date: date,
+            start_time: start || null,
+            description: description.trim() || null,
+          },
+        }),
+      );
+      setNote(`${name.trim()} was sent to the venue for approval.`);
+      setName('');
+      setDate('');
+      setStart('');
+      setDescription('');
+      await client.invalidateQueries({ queryKey: promoterKey });
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  }
+
+  return (
+    <section className="panel promoters__panel" aria-labelledby="submit-title">
+      <h2 id="submit-title">Submit an event</h2>
+      {active.length === 0 ? (
+        <p>No venue has accepted you yet: ask one under “Venues” below.</p>
+      ) : (
+        <form onSubmit={(e) => void submit(e)}>
+          <div className="row-fields">
+            <div className="field">
+              <label htmlFor="submit-venue">Venue</label>
+              <select id="submit-venue" value={venueId || active[0]!.venue_id} onChange={(e) => setVenueId(e.target.value)}>
+                {active.map((a) => (
+                  <option key={a.venue_id} value={a.venue_id}>
+                    {a.venue_name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="submit-name">Event name</label>
+              <input id="submit-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="submit-date">Date</label>
+              <input id="submit-date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="submit-start">Starts</label>
+              <input id="submit-start" type="time" value={start} onChange={(e) => setStart(e.target.value)} />
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor="submit-description">Description</label>
+            <textarea
+              id="submit-description"
+              rows={3}
+              maxLength={10_000}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </div>
+          <div aria-live="polite">
+            {note && (
+              <p className="notice notice--ok" role="status">
+                {note}
+              </p>
+            )}
+            {error && (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            )}
+          </div>
+          <button type="submit" className="button button--primary">
+            Submit for approval
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function EventDetail({ event }: { event: MyEvent }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const stats = useEventStats(event.id);
+  const door = useDoorList(event.id);
+  const sales = useSales(event.id);
+  const [name, setName] = useState(event.name);
+  const [date, setDate] = useState(event.event_date);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const pending = event.status === 'pending_venue_approval';
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setNote(null);
+    try {
+      await call(
+        api.PUT('/api/promoter/events/{id}', { params: { path: { id: event.id } }, body: { name: name.trim(), event_date: date } }),
+      );
+      setNote('Saved.');
+      await client.invalidateQueries({ queryKey: promoterKey });
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  }
+
+  async function withdraw() {
+    setError(null);
+    try {
+      await call(api.DELETE('/api/promoter/events/{id}', { params: { path: { id: event.id } } }));
+      await client.invalidateQueries({ queryKey: promoterKey });
+      await navigate({ to: '/promoter', search: {} });
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  }
+
+  return (
+    <>
+      <p>
+        <Link to="/promoter" search={{}}>
+          ← My events
+        </Link>
+      </p>
+      <h1>{event.name}</h1>
+      <p className="muted">
+        {event.venue_name} · {event.event_date}
+        {event.start_time ? ` from ${event.start_time}` : ''} ·{' '}
+        <span className={`status status--${event.status}`}>{words(event.status)}</span>
+      </p>
+      <div aria-live="polite">
+        {note && (
+          <p className="notice notice--ok" role="status">
+            {note}
+          </p>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      {pending && (
+        <section className="panel promoters__panel" aria-labelledby="edit-title">
+          <h2 id="edit-title">Edit while the venue decides</h2>
+          <form className="row-fields" onSubmit={(e) => void save(e)}>
+            <div className="field">
+              <label htmlFor="edit-name">Event name</label>
+              <input id="edit-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="edit-date">Date</label>
+              <input id="edit-date" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+            </div>
+            <div className="field field--button">
+              <button type="submit" className="button button--primary">
+                Save
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
+      {(pending || event.status === 'rejected') && (
+        <p>
+          <button type="button" className="button" onClick={() => void withdraw()}>
+            Withdraw this event
+          </button>
+        </p>
+      )}
+      <section className="panel promoters__panel" aria-labelledby="stats-title">
+        <h2 id="stats-title">Sales</h2>
+        {stats.data && (
+          <dl className="promoters__figures">
+            <div>
+              <dt>Bookings</dt>
+              <dd>{stats.data.active_bookings}</dd>
+            </div>
+            <div>
+              <dt>Guests</dt>
+              <dd>{stats.data.committed_guests}</dd>
+            </div>
+            <div>
+              <dt>Ticket revenue</dt>
+              <dd>{money(stats.data.revenue)}</dd>
+            </div>
+            <div>
+              <dt>Your share</dt>
+              <dd>{money(sales.data?.total_share_pence ?? 0)}</dd>
+            </div>
+          </dl>
+        )}
+        {sales.data && sales.data.data.length > 0 && (
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Sales with your share">
+            <table className="promoters__table">
+              <thead>
+                <tr>
+                  <th scope="col">Sold</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col" className="num">
+                    Share
+                  </th>
+                  <th scope="col" className="num">
+                    Yours
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {sales.data.data.map((row) => (
+                  <tr key={row.id}>
+                    <td>{row.created_at.slice(0, 16).replace('T', ' ')}</td>
+                    <td className="num">{money(row.amount_pence)}</td>
+                    <td className="num">{row.share_percent}%</td>
+                    <td className="num">{money(row.share_pence)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {sales.data && sales.data.data.length === 0 && <p>No tickets sold yet.</p>}
+      </section>
+      <section className="panel promoters__panel" aria-labelledby="door-title">
+        <h2 id="door-title">Door list</h2>
+        {door.error && (
+          <p className="error" role="alert">
+            {messageOf(door.error)}
+          </p>
+        )}
+        {door.data && door.data.length === 0 && <p>No bookings yet.</p>}
+        {door.data && door.data.length > 0 && (
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="door-title">
+            <table className="promoters__table">
+              <thead>
+                <tr>
+                  <th scope="col">Guest</th>
+                  <th scope="col">Ticket</th>
+                  <th scope="col" className="num">
+                    Qty
+                  </th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {door.data.map((row) => (
+                  <tr key={row.id}>
+                    <td>{row.guest_name ?? '—'}</td>
+                    <td>{row.ticket_name ?? '—'}</td>
+                    <td className="num">{row.quantity}</td>
+                    <td>{row.checked_in_at ? 'Checked in' : row.status.replace(/_/g, ' ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+function EarningsPanel() {
+  const earnings = useEarnings();
+  if (!earnings.data) return null;
+  return (
+    <section className="panel promoters__panel" aria-labelledby="earnings-title">
+      <h2 id="earnings-title">Earnings</h2>
+      <dl className="promoters__figures">
+        <div>
+          <dt>Ticket revenue of your events</dt>
+          <dd>{money(earnings.data.total_amount_pence)}</dd>
+        </div>
+        <div>
+          <dt>Your share</dt>
+          <dd>{money(earnings.data.total_share_pence)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function Venues() {
+  const agreements = useMyAgreements();
+  const client = useQueryClient();
+  const [venueId, setVenueId] = useState('');
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function ask(event: FormEvent) {
+    event.preventDefault();
+    setNote(null);
+    setError(null);
+    try {
+      await call(api.POST('/api/promoter/agreements', { body: { venue_id: venueId.trim() } }));
+      setNote('Request sent: the venue will accept or decline it.');
+      setVenueId('');
+      await client.invalidateQueries({ queryKey: promoterKey });
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  }
+
+  return (
+    <section className="panel promoters__panel" aria-labelledby="venues-title">
+      <h2 id="venues-title">Venues</h2>
+      {agreements.data && agreements.data.length > 0 && (
+        <ul className="promoters__list">
+          {agreements.data.map((a) => (
+            <li key={a.id} className="promoters__item">
+              <span>
+                {a.venue_name} <span className="muted">· your share {a.share_percent}%</span>
+              </span>
+              <span className={`status status--${a.status}`}>{words(a.status)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="row-fields" onSubmit={(e) => void ask(e)}>
+        <div className="field">
+          <label htmlFor="ask-venue">Venue id (from the venue)</label>
+          <input id="ask-venue" required maxLength={100} value={venueId} onChange={(e) => setVenueId(e.target.value)} />
+        </div>
+        <div className="field field--button">
+          <button type="submit" className="button">
+            Ask to run events there
+          </button>
+        </div>
+      </form>
+      <div aria-live="polite">
+        {note && (
+          <p className="notice notice--ok" role="status">
+            {note}
+          </p>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
