@@ -17,6 +17,7 @@ import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './c
 import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
 import { createEventsModule, eventsPublicRoutes, eventsRoutes, ticketTypesRoutes } from './events/index.js';
 import { createGuestsService, guestsRoutes } from './guests/index.js';
+import { createMembershipFulfiller, createMembershipsService, membershipsRoutes } from './memberships/index.js';
 import { billingEntriesForBookings, createPayments, paymentsRoutes } from './payments/index.js';
 import { createProfilesModule, listProfiles, loadAdmissionRules, profilesRoutes, toProfile } from './profiles/index.js';
 import {
@@ -72,11 +73,21 @@ export function composeModules(infra: Infra) {
     db,
     clock,
     log,
+    memberships: createMembershipFulfiller({ db, clock, log }),
     accounts: {
       contact: (operatorId) => operatorContact(db, operatorId),
       connectStatus: (operatorId) => paymentConnectStatus(db, operatorId),
       setConnectStatus: (operatorId, status, now) => setPaymentConnectStatus(db, operatorId, status, now),
     },
+  });
+
+  const memberships = createMembershipsService({
+    db,
+    clock,
+    payments,
+    publicBaseUrl: config.publicBaseUrl,
+    liveVenue,
+    operatorName: async (conn, operatorId) => (await operatorContact(conn, operatorId))?.name,
   });
 
   const secrets = createSecretBox({ db, clock, configuredKey: config.secretsKey });
@@ -129,8 +140,17 @@ export function composeModules(infra: Infra) {
       vouchers: guestVouchers,
       anonymiseVouchers: anonymiseGuestVouchers,
       billing: (conn, userId, bookingIds) => billingEntriesForBookings(kyselyOf(conn), userId, bookingIds),
+      membership: memberships.crmMembership,
     },
   });
+  // Admission rules see a member's perk tags as guest tags while the membership runs (docs/memberships.md).
+  const admissionFacts: typeof guests.admissionFacts = async (conn, operatorId, venueId, userId) => {
+    const [facts, perks] = await Promise.all([
+      guests.admissionFacts(conn, operatorId, venueId, userId),
+      memberships.perkTags(conn, operatorId, userId),
+    ]);
+    return perks.length === 0 ? facts : { ...facts, tags: [...new Set([...facts.tags, ...perks])].sort() };
+  };
   const bookings = createBookingsModule({
     db,
     clock,
@@ -150,7 +170,7 @@ export function composeModules(infra: Infra) {
       const operatorId = await operatorOfVenue(db, venueId);
       return operatorId ? findVenue(db, operatorId, venueId) : undefined;
     },
-    admissionFacts: guests.admissionFacts,
+    admissionFacts,
   });
 
   const vouchers = createVouchersModule({
@@ -194,7 +214,8 @@ export function composeModules(infra: Infra) {
     eventBundles: async (venueId) =>
       (await catalogue.bundles.list(venueId)).filter((b) => b.applicable_profiles.length === 0 || b.applicable_profiles.includes('events')),
     eventsPolicy: async (venueId) => (await profiles.policies.getBookingPolicies(venueId)).events,
-    admission: { rules: loadAdmissionRules, facts: guests.admissionFacts, visits: guestVisits },
+    admission: { rules: loadAdmissionRules, facts: admissionFacts, visits: guestVisits },
+    memberDiscountPct: memberships.ticketDiscountPct,
   });
 
   return {
@@ -223,6 +244,7 @@ export function composeModules(infra: Infra) {
     vouchers,
     guests,
     events,
+    memberships,
     widgetPages,
   };
 }
@@ -269,6 +291,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });
   await app.register(guestsRoutes, { guard, guests: ctx.guests });
+  await app.register(membershipsRoutes, { guard, memberships: ctx.memberships });
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });

@@ -31,4 +31,9 @@ export interface TicketSalesDeps {
   /** The venue's events booking policy text (the profiles module's). */
   eventsPolicy(venueId: string): Promise<string>;
   admission: AdmissionSources;
+  /**
+   * The member discount (percent off) of the guest's running membership of the operator, 0 without one
+   * (the memberships module's, docs/memberships.md), read on `conn`.
+   */
+  memberDiscountPct(conn: Conn, operatorId: string, userId: string): Promise<number>;
 }
