@@ -126,6 +126,11 @@ function SignedIn({ name }: { name: string }) {
               Vouchers
             </Link>
           )}
+          {can('catalogue', 'read') && (
+            <Link to="/memberships" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Memberships
+            </Link>
+          )}
           {can('stats', 'read') && (
             <Link to="/numbers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Numbers
