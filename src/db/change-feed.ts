@@ -37,7 +37,8 @@ import type {
 /**
  * Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, vouchers, the
  * simulated provider, and the guest roster a booking joins (keyed by operator, not venue: counted as a
- * change, every booking would have invalidated every venue's caches).
+ * change, every booking would have invalidated every venue's caches); memberships likewise (keyed by
+ * operator, and the member price and perks are read afresh by each sale, never from a cache).
  */
 const IGNORED = new Set([
   'sessions',
@@ -65,6 +66,9 @@ const IGNORED = new Set([
   'voucher_purchases',
   'vouchers',
   'voucher_redemptions',
+  'membership_tiers',
+  'guest_memberships',
+  'membership_purchases',
 ]);
 const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_') || table.startsWith('kysely_');
 
