@@ -5,5 +5,5 @@
  * its `crmMembership` to the guest CRM; no other module reads its tables.
  */
 export { membershipsRoutes } from './memberships.routes.js';
-export { createMembershipsService, type MembershipsService } from './memberships.service.js';
+export { createMembershipsService } from './memberships.service.js';
 export { createMembershipFulfiller } from './fulfilment.js';

@@ -4,8 +4,6 @@ import type { Database } from '../../db/schema.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 
 export type TierRow = Selectable<Database['membership_tiers']>;
-export type MembershipRow = Selectable<Database['guest_memberships']>;
-export type PurchaseRow = Selectable<Database['membership_purchases']>;
 
 export const tiersOf = (conn: Conn, operatorId: string) =>
   kyselyOf(conn).selectFrom('membership_tiers').selectAll().where('operator_id', '=', operatorId).orderBy('name').orderBy('id').execute();
