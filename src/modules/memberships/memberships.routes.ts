@@ -3,7 +3,9 @@
  * (permission `catalogue`), a live venue's tiers on sale (public), and a signed-in guest's purchases and
  * memberships under /api/me/memberships (a guest session).
  */
+import type { FastifyRequest } from 'fastify';
 import { authOf, operatorIdOf, type GuardFactory } from '../../platform/auth-guard.js';
+import { forbidden } from '../../platform/errors.js';
 import { CreatedBody, errorResponses, SuccessBody } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import {
@@ -138,7 +140,14 @@ export const membershipsRoutes: RoutePlugin<{ guard: GuardFactory; memberships: 
     async (request) => ({ data: await memberships.publicTiers(request.params.venueId) }),
   );
 
-  const guest = guard({ role: 'guest' });
+  // Any session passes the hook (401 without one); the handler refuses a non-guest (403) after the body's
+  // checks, so a malformed body is a 400 whoever sends it.
+  const signedIn = guard({ role: 'any' });
+  const guestOf = (request: FastifyRequest) => {
+    const { user } = authOf(request);
+    if (user.role !== 'guest') throw forbidden('Memberships are held by guest accounts');
+    return user;
+  };
 
   app.post(
     '/api/me/memberships',
@@ -157,10 +166,10 @@ export const membershipsRoutes: RoutePlugin<{ guard: GuardFactory; memberships: 
         body: PurchaseBody,
         response: { 200: PurchaseResult, ...errorResponses(400, 401, 403, 404, 409, 502, 503) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
     },
     async (request) => {
-      const { user } = authOf(request);
+      const user = guestOf(request);
       return memberships.purchase({ id: user.id, email: user.email }, request.body);
     },
   );
@@ -175,8 +184,8 @@ export const membershipsRoutes: RoutePlugin<{ guard: GuardFactory; memberships: 
         security,
         response: { 200: GuestMembershipList, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
     },
-    async (request) => ({ data: await memberships.mine(authOf(request).user.id) }),
+    async (request) => ({ data: await memberships.mine(guestOf(request).id) }),
   );
 };
