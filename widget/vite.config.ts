@@ -19,6 +19,7 @@ export default defineConfig({
         vouchers: 'src/entries/vouchers.tsx',
         combo: 'src/entries/combo.tsx',
         manage: 'src/entries/manage.tsx',
+        account: 'src/entries/account.tsx',
       },
     },
   },

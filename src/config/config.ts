@@ -24,7 +24,9 @@ export type RateLimitName =
   | 'public_booking'
   | 'event_tickets'
   | 'registration'
-  | 'registration_email';
+  | 'registration_email'
+  | 'sign_in_code'
+  | 'sign_in_code_email';
 
 /**
  * Failed logins and wrong two-factor codes are counted three ways, so that one address can neither
@@ -50,6 +52,9 @@ export const DEFAULT_RATE_LIMITS: Record<RateLimitName, RateLimitRule> = {
   registration: { points: 5, durationSeconds: 60 * 60 },
   // Registration mails to one address, from any client address: no mailbox is flooded with codes.
   registration_email: { points: 5, durationSeconds: 60 * 60 },
+  // One-time sign-in codes (the guest account): codes asked for per client address, and mailed per address.
+  sign_in_code: { points: 20, durationSeconds: 60 * 60 },
+  sign_in_code_email: { points: 5, durationSeconds: 60 * 60 },
 };
 
 export interface Config {

@@ -66,6 +66,9 @@ const IGNORED = new Set([
   'voucher_purchases',
   'vouchers',
   'voucher_redemptions',
+  // The guest account's sign-in codes and contact preferences (account module): no cache reads them.
+  'account_sign_in_codes',
+  'account_preferences',
   'membership_tiers',
   'guest_memberships',
   'membership_purchases',

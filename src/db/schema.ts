@@ -12,6 +12,7 @@ import type { BookingsTables } from '../modules/bookings/core/bookings.table.js'
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { GuestsTables } from '../modules/guests/guests.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
+import type { AccountTables } from '../modules/account/account.table.js';
 import type { MembershipsTables } from '../modules/memberships/memberships.table.js';
 
 export interface Database
@@ -29,4 +30,5 @@ export interface Database
     VouchersTables,
     GuestsTables,
     EventsTables,
+    AccountTables,
     MembershipsTables {}

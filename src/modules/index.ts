@@ -11,6 +11,7 @@ import type { App } from '../platform/module.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
 import { createSecretBox } from '../platform/secret-box.js';
+import { accountRoutes, createAccountService, createSignIn } from './account/index.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
@@ -218,6 +219,16 @@ export function composeModules(infra: Infra) {
     memberDiscountPct: memberships.ticketDiscountPct,
   });
 
+  const account = createAccountService({
+    db,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+    payments,
+    manageToken: (booking) => bookings.manage.tokenFor(booking),
+    eraseEverywhere: guests.eraseEverywhere,
+  });
+  const signIn = createSignIn({ db, clock, rateLimits, sessions, mail: infra.mail });
+
   return {
     references,
     copyScopes,
@@ -246,6 +257,8 @@ export function composeModules(infra: Infra) {
     events,
     memberships,
     widgetPages,
+    account,
+    signIn,
   };
 }
 
@@ -295,6 +308,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(eventsPublicRoutes, { sales: ctx.events.sales, loadAuth: (request) => ctx.access.loadAuth(request) });
+  await app.register(accountRoutes, { guard, account: ctx.account, signIn: ctx.signIn });
   await app.register(widgetRoutes, { pages: ctx.widgetPages });
   await app.register(portalRoutes, { build: portalBuildLoader(), clock: ctx.clock });
 }

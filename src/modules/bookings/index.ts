@@ -38,7 +38,15 @@ import { createStaffService, type StaffDeps } from './staff/staff.service.js';
 
 export { distinctGuests, hasUpcomingBookings, tablesTakenBetween, venueBookingFigures } from './core/bookings.repository.js';
 export { seedDemoBookings, type SeedBooking } from './demo/demo-bookings.js';
-export { anonymiseGuestBookings, coBookings, guestBookingActivity, guestBookingFigures, guestBookings } from './core/guest-reads.js';
+export {
+  accountBookings,
+  anonymiseGuestBookings,
+  coBookings,
+  guestBookingActivity,
+  guestBookingFigures,
+  guestBookings,
+  type AccountBooking,
+} from './core/guest-reads.js';
 export {
   activeEventBookings,
   attachEventIntent,
@@ -58,6 +66,7 @@ export {
 export { answeredOnce, idempotentIn, type IdempotentRequest } from './core/idempotency.js';
 export { checkUnpaidHolds, PAYMENT_WINDOW_MS } from './core/unpaid-holds.js';
 export { payableBooking } from './core/booking-payment.js';
+export { PENCE_PER_KEY } from './guestlist/guestlist-terms.js';
 
 /** What the bookings module needs from the infrastructure and from the modules it does not own. */
 export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {

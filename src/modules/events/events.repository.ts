@@ -174,3 +174,27 @@ export async function ticketTypeUsed(conn: Conn, ticketTypeId: string): Promise<
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The ticket lines of a guest's own event bookings (the account module's "my tickets"), with each event's name and times. */
+export async function accountTickets(conn: Conn, bookingIds: readonly string[]) {
+  if (bookingIds.length === 0) return [];
+  return kyselyOf(conn)
+    .selectFrom('event_tickets')
+    .innerJoin('events', 'events.id', 'event_tickets.event_id')
+    .leftJoin('ticket_types', 'ticket_types.id', 'event_tickets.ticket_type_id')
+    .select([
+      'event_tickets.booking_id',
+      'event_tickets.event_id',
+      'events.name as event_name',
+      'events.event_date',
+      'events.start_time',
+      'events.end_time',
+      'ticket_types.name as ticket_type_name',
+      'event_tickets.quantity',
+      'event_tickets.unit_price_pence',
+      'event_tickets.qr_token',
+    ])
+    .where('event_tickets.booking_id', 'in', [...new Set(bookingIds)])
+    .orderBy('event_tickets.created_at')
+    .execute();
+}

@@ -19,6 +19,7 @@ import { createImageSearch } from './image-search.js';
 import { createTicketSales, type TicketSalesDeps } from './ticket-sales.service.js';
 import { createTicketTypes } from './ticket-types.service.js';
 
+export { accountTickets } from './events.repository.js';
 export { eventsPublicRoutes } from './events.public-routes.js';
 export { eventsRoutes } from './events.routes.js';
 export { ticketTypesRoutes } from './ticket-types.routes.js';

@@ -238,6 +238,7 @@ export function createGuestsService(deps: GuestsDeps) {
     walkIn: (auth: AuthInfo, venue: VenueRow, body: WalkInBody) => createWalkIn(deps, auth, venue, body),
     exportGuest: privacy.exportGuest,
     erase: privacy.erase,
+    eraseEverywhere: privacy.eraseEverywhere,
     erasures: privacy.erasures,
     reapplyErasures: privacy.reapplyErasures,
   };

@@ -140,6 +140,18 @@ export function createPrivacy(deps: {
       return withTransaction(db, (trx) => eraseGuest(trx, scope.operatorId, { id: userId, email: profile.email }, now));
     },
 
+    /**
+     * A guest's erasure of their own account (the account module, docs/account.md): the same erasure as an
+     * operator's, at every operator whose roster holds the guest and at `operatorIds` (where the caller
+     * found the guest's bookings or vouchers), in the caller's transaction. Answers those operators.
+     */
+    async eraseEverywhere(trx: Kysely<Database>, guest: { id: string; email: string }, operatorIds: readonly string[], now: Date) {
+      const rostered = await trx.selectFrom('guest_roster').select('operator_id').where('user_id', '=', guest.id).execute();
+      const operators = [...new Set([...rostered.map((r) => r.operator_id), ...operatorIds])].sort();
+      for (const operatorId of operators) await eraseGuest(trx, operatorId, guest, now);
+      return operators;
+    },
+
     /** The erasure ledger: who was erased from which operator, and when (restore re-applies it). */
     erasures: () => db.kysely.selectFrom('guest_erasures').selectAll().orderBy('erased_at').execute(),
 

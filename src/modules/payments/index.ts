@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 export type { CheckoutSpec, Payable } from './checkout.js';
-export { addBillingEntry, balanceWith, grantKeys } from './keys.js';
+export { addBillingEntry, balanceWith, grantKeys, keysLedger } from './keys.js';
 export { intentMismatch, PAYMENT_MISMATCH_MESSAGE } from './payment-match.js';
 export { createPayments, type Payments } from './payments.js';
 export { ensureWebhookSecret } from './webhook-secret.js';

@@ -59,3 +59,15 @@ export async function grantKeys(db: Db, userId: string, keys: number, now: Date,
 export async function keysBalance(db: Db, userId: string): Promise<number> {
   return balanceWith(db.kysely, userId);
 }
+
+/** A user's keys ledger, newest first (the guest's own account shows it), at most `limit` entries. */
+export async function keysLedger(db: Db, userId: string, limit: number) {
+  return db.kysely
+    .selectFrom('billing_ledger')
+    .select(['id', 'type', 'delta', 'note', 'booking_id', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

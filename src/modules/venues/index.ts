@@ -10,6 +10,15 @@ export { VoucherSettings } from './branding.schemas.js';
 export { createBrandingService } from './branding.service.js';
 export { queueCopyScope } from './venues.copy.js';
 export { venuesPublicRoutes } from './venues.public-routes.js';
-export { findVenue, liveVenue, operatorOfVenue, setBookable, venueIdsOf, venueSummaries, venueZones } from './venues.repository.js';
+export {
+  findVenue,
+  guestVenueCards,
+  liveVenue,
+  operatorOfVenue,
+  setBookable,
+  venueIdsOf,
+  venueSummaries,
+  venueZones,
+} from './venues.repository.js';
 export { venuesRoutes } from './venues.routes.js';
 export { createVenuesService } from './venues.service.js';

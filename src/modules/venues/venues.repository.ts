@@ -31,6 +31,19 @@ export async function venueSummaries(db: Conn, operatorId: string, venueIds: rea
     .execute();
 }
 
+/**
+ * Venues by id across every operator, with what a guest's own account shows of them (name, address,
+ * zone): the account module reads the venues of the guest's own bookings and vouchers with it.
+ */
+export async function guestVenueCards(db: Conn, venueIds: readonly string[]) {
+  if (venueIds.length === 0) return [];
+  return kyselyOf(db)
+    .selectFrom('venues')
+    .select(['id', 'operator_id', 'name', 'address', 'timezone'])
+    .where('id', 'in', [...new Set(venueIds)])
+    .execute();
+}
+
 /** The venues named, of the account, with their time zones (the reservation floor's venue switcher): by name and id. */
 export async function venueZones(db: Conn, operatorId: string, venueIds: readonly string[]) {
   if (venueIds.length === 0) return [];

@@ -41,7 +41,8 @@ export interface GuestVoucher {
 /** The operator's vouchers (at `venueIds`, null: all) whose recipient or purchaser email is `email`, newest first. */
 export async function guestVouchers(
   conn: Conn,
-  operatorId: string,
+  /** Null: every operator's (the guest's own account, docs/account.md). */
+  operatorId: string | null,
   venueIds: readonly string[] | null,
   email: string,
 ): Promise<GuestVoucher[]> {
@@ -62,10 +63,10 @@ export async function guestVouchers(
       'voucher_purchases.purchaser_email',
       'vouchers.created_at',
     ])
-    .where('vouchers.operator_id', '=', operatorId)
     .where((eb) =>
       eb.or([eb(sql`lower(vouchers.recipient_email)`, '=', address), eb(sql`lower(voucher_purchases.purchaser_email)`, '=', address)]),
     );
+  if (operatorId !== null) query = query.where('vouchers.operator_id', '=', operatorId);
   if (venueIds) query = query.where('vouchers.venue_id', 'in', venueIds.length > 0 ? [...venueIds] : ['']);
   const rows = await query.orderBy('vouchers.created_at', 'desc').orderBy('vouchers.id').execute();
   return rows.map(({ recipient_email, purchaser_email, ...row }) => ({

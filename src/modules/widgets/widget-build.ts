@@ -15,6 +15,7 @@ export const WIDGET_ENTRIES = {
   vouchers: 'src/entries/vouchers.tsx',
   combo: 'src/entries/combo.tsx',
   manage: 'src/entries/manage.tsx',
+  account: 'src/entries/account.tsx',
 } as const;
 export type WidgetEntry = keyof typeof WIDGET_ENTRIES;
 

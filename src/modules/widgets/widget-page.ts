@@ -103,6 +103,30 @@ ${head.join('\n')}
 `;
 }
 
+/**
+ * The guest's own account app (`/account`, docs/account.md): sign-in, bookings, tickets, vouchers, keys
+ * and privacy. Nothing is inlined: the app signs in and calls the API with its bearer session.
+ */
+export function accountPageHtml(assets: EntryAssets): string {
+  const head = assetTags(assets);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Your account</title>
+<link rel="icon" href="data:,">
+${head.join('\n')}
+</head>
+<body>
+<div id="app"><p class="mw-loading">Loading your account…</p></div>
+<noscript><p class="mw-noscript">Your account needs JavaScript. To change a booking, use the link in its email or contact the venue.</p></noscript>
+</body>
+</html>
+`;
+}
+
 /** The page of an unknown, disabled or not-yet-live widget (answered with 404): no scripts. */
 export function closedPageHtml(): string {
   return `<!doctype html>

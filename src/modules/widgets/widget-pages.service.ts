@@ -7,7 +7,7 @@ import { localToday } from '../../domain/venue-time.js';
 import type { EmbeddableWidget } from '../../domain/widget-embed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { WidgetBuild } from './widget-build.js';
-import { closedPageHtml, managePageHtml, themeCss, widgetPageHtml } from './widget-page.js';
+import { accountPageHtml, closedPageHtml, managePageHtml, themeCss, widgetPageHtml } from './widget-page.js';
 
 interface PublicWidgetConfig {
   venue: { id: string; name: string; timezone: string };
@@ -47,6 +47,11 @@ export function createWidgetPages(deps: { widgetPage: WidgetLookup; build: () =>
     manage(): { status: number; html: string } {
       const build = deps.build();
       return build ? { status: 200, html: managePageHtml(build.entry('manage')) } : { status: 503, html: unavailable };
+    },
+
+    account(): { status: number; html: string } {
+      const build = deps.build();
+      return build ? { status: 200, html: accountPageHtml(build.entry('account')) } : { status: 503, html: unavailable };
     },
 
     async theme(publicId: string): Promise<string | undefined> {

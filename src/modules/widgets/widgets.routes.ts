@@ -81,6 +81,17 @@ export const widgetRoutes: RoutePlugin<{ pages: WidgetPages }> = async (app, { p
       .send(page.html);
   });
 
+  // The guest's own account app: never cached, never framed (it holds a session), the manage page's policy.
+  app.get('/account', { schema: hidden }, async (_request, reply) => {
+    const page = pages.account();
+    return reply
+      .code(page.status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', MANAGE_CSP)
+      .send(page.html);
+  });
+
   app.get<{ Params: { publicId: string } }>('/widget/:publicId', { schema: hidden, config: { etag: true } }, async (request, reply) => {
     const page = await pages.page(request.params.publicId);
     // no-cache: the browser revalidates every time (the ETag makes that a 304), so a change of the

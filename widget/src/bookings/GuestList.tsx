@@ -3,7 +3,10 @@
  * their price in keys, party size with plus-ones, a promo code where the option takes one; then the
  * guest signs in or registers here (registration in two steps: the 6-digit code mailed to the address
  * creates the account; the session lives only in this page's memory for the visit: no cookie, no
- * storage), sees their keys balance, and joins. Keys are spent by the server, atomically.
+ * storage), sees their keys balance, and joins. Keys are spent by the server, atomically. A guest
+ * without a password signs in with a 6-digit code mailed to the address (the account's code sign-in).
+ * When their keys are short, a "top up keys" link opens the account app's top-up in a new tab
+ * (docs/account.md); back here, "I've topped up" reads the balance again.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, idempotencyKey } from '../lib/api';
@@ -65,7 +68,9 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
   const [promo, setPromo] = useState('');
   const [session, setSession] = useState<{ token: string; name: string; balance: number } | null>(null);
   // `verify`: registered, waiting for the 6-digit code mailed to the address (nothing exists until it is entered).
-  const [mode, setMode] = useState<'signin' | 'register' | 'verify'>('signin');
+  // `code`: sign in with a code mailed to the address (`codeSent` once it is on its way).
+  const [mode, setMode] = useState<'signin' | 'register' | 'verify' | 'code'>('signin');
+  const [codeSent, setCodeSent] = useState(false);
   const [account, setAccount] = useState({ name: '', email: '', password: '' });
   const [code, setCode] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<'name' | 'email' | 'password' | 'code', string>>>({});
@@ -114,6 +119,51 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
     setStatus(`Signed in as ${answer.user.name}. You have ${keys.balance} keys.`);
   }
 
+  async function refreshKeys() {
+    if (!session) return;
+    try {
+      const keys = await api<{ balance: number }>('/api/me/keys', { headers: { authorization: `Bearer ${session.token}` } });
+      setSession({ ...session, balance: keys.balance });
+      setError(null);
+      setStatus(`You have ${keys.balance} keys.`);
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Your keys could not be read.');
+    }
+  }
+
+  /** Sign-in by a mailed code: asks for the code, then signs in with it. */
+  async function codeSignIn() {
+    if (!isEmail(account.email)) {
+      setFieldErrors({ email: 'Enter your email address.' });
+      return;
+    }
+    if (codeSent && !/^\d{6}$/.test(code.trim())) {
+      setFieldErrors({ code: 'Enter the 6-digit code from the email.' });
+      return;
+    }
+    setFieldErrors({});
+    setBusy(true);
+    setError(null);
+    try {
+      if (!codeSent) {
+        await api('/api/account/sign-in-code', { method: 'POST', body: { email: account.email.trim() } });
+        setCode('');
+        setCodeSent(true);
+      } else {
+        await startSession(
+          await api<{ token: string; user: { name: string } }>('/api/account/sign-in-code/verify', {
+            method: 'POST',
+            body: { email: account.email.trim(), code: code.trim() },
+          }),
+        );
+      }
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : 'Signing in failed. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function verify() {
     if (!/^\d{6}$/.test(code.trim())) {
       setFieldErrors({ code: 'Enter the 6-digit code from the email.' });
@@ -138,6 +188,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
   async function signIn(event: Event) {
     event.preventDefault();
     if (mode === 'verify') return verify();
+    if (mode === 'code') return codeSignIn();
     const errors: typeof fieldErrors = {};
     if (mode === 'register' && !account.name.trim()) errors.name = 'Enter your name.';
     if (!isEmail(account.email)) errors.email = 'Enter your email address.';
@@ -201,7 +252,7 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
       const failure = caught instanceof ApiError ? caught : new ApiError('failed', 'Something went wrong.', 0);
       setError(
         failure.kind === 'payment'
-          ? `You need ${cost} keys and have ${session.balance}. Top up your keys in the app, then try again.`
+          ? `You need ${cost} keys and have ${session.balance}. Top up your keys, then try again.`
           : failure.message,
       );
       if (failure.kind === 'conflict' || failure.kind === 'invalid') {
@@ -299,6 +350,19 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
               <p>
                 Signed in as {session.name}. Your keys: <strong>{session.balance}</strong>.
               </p>
+              {session.balance < cost ? (
+                <div class="mw-step">
+                  <p>
+                    You need {cost - session.balance} more keys.{' '}
+                    <a href={`/account?need=${cost - session.balance}#keys`} target="_blank" rel="noopener noreferrer">
+                      Top up keys<span class="mw-sr"> (opens in a new tab)</span>
+                    </a>
+                  </p>
+                  <button type="button" class="mw-secondary" onClick={() => void refreshKeys()}>
+                    I've topped up: check my keys
+                  </button>
+                </div>
+              ) : null}
               <button type="button" class="mw-primary" disabled={busy} onClick={() => void join()}>
                 {busy ? 'Joining…' : 'Join the list'}
               </button>
@@ -317,8 +381,50 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
                 >
                   I'm new here
                 </button>
+                <button
+                  type="button"
+                  class="mw-tab"
+                  aria-pressed={mode === 'code' ? 'true' : 'false'}
+                  onClick={() => {
+                    setMode('code');
+                    setCodeSent(false);
+                  }}
+                >
+                  Use an emailed code
+                </button>
               </div>
-              {mode === 'verify' ? (
+              {mode === 'code' ? (
+                <>
+                  <Field
+                    id="mw-gl-code-email"
+                    label="Email"
+                    type="email"
+                    autocomplete="email"
+                    value={account.email}
+                    error={fieldErrors.email}
+                    onValue={(value) => {
+                      setAccount({ ...account, email: value });
+                      setCodeSent(false);
+                    }}
+                  />
+                  {codeSent ? (
+                    <>
+                      <p role="status">
+                        We emailed a 6-digit sign-in code to <strong>{account.email.trim()}</strong>. It is valid for 10 minutes.
+                      </p>
+                      <Field
+                        id="mw-gl-signin-code"
+                        label="Sign-in code"
+                        autocomplete="one-time-code"
+                        inputMode="numeric"
+                        value={code}
+                        error={fieldErrors.code}
+                        onValue={(value) => setCode(value)}
+                      />
+                    </>
+                  ) : null}
+                </>
+              ) : mode === 'verify' ? (
                 <>
                   <p role="status">
                     We emailed a 6-digit code to <strong>{account.email.trim()}</strong>. It is valid for 15 minutes. If the address already
@@ -368,7 +474,17 @@ export function GuestList(props: { config: BookingConfig; venueId: string; today
                 </>
               )}
               <button type="submit" class="mw-primary" disabled={busy}>
-                {busy ? 'Please wait…' : mode === 'signin' ? 'Sign in' : mode === 'register' ? 'Create account' : 'Verify and sign in'}
+                {busy
+                  ? 'Please wait…'
+                  : mode === 'signin'
+                    ? 'Sign in'
+                    : mode === 'register'
+                      ? 'Create account'
+                      : mode === 'code'
+                        ? codeSent
+                          ? 'Sign in'
+                          : 'Email me a code'
+                        : 'Verify and sign in'}
               </button>
             </form>
           )}

@@ -14,6 +14,58 @@ const NOT_TOGETHER = ['cancelled', 'rejected', 'expired', 'door_rejected'];
 /** Money a booking took from its guest, net of refunds (a paid deposit may leave captured_pence 0). */
 const NET_PAID = sql<number>`(case when captured_pence > 0 then captured_pence when payment_status in ('paid', 'partially_refunded', 'refunded') then deposit_pence else 0 end) - refunded_pence`;
 
+/** One booking of a guest's own account (the account module's "my bookings" and "my tickets"). */
+export interface AccountBooking {
+  id: string;
+  operator_id: string;
+  venue_id: string;
+  kind: string;
+  status: string;
+  event_id: string | null;
+  reference: string | null;
+  guest_count: number;
+  booking_date: string;
+  start_time: string | null;
+  duration_minutes: number | null;
+  starts_at: string | null;
+  deposit_pence: number;
+  total_pence: number;
+  created_at: string;
+}
+
+/**
+ * A guest's own bookings across every operator (the account module; docs/account.md): linked to the
+ * user, or made with the user's (verified) email address. The caller proves the address: only a signed-in
+ * guest's own email is ever passed. Newest date first.
+ */
+export async function accountBookings(conn: Conn, userId: string, email: string): Promise<AccountBooking[]> {
+  const address = email.trim().toLowerCase();
+  return kyselyOf(conn)
+    .selectFrom('bookings')
+    .select([
+      'id',
+      'operator_id',
+      'venue_id',
+      'kind',
+      'status',
+      'event_id',
+      'reference',
+      'guest_count',
+      'booking_date',
+      'start_time',
+      'duration_minutes',
+      'starts_at',
+      'deposit_pence',
+      'total_pence',
+      'created_at',
+    ])
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb(sql`lower(guest_email)`, '=', address)]))
+    .orderBy('booking_date', 'desc')
+    .orderBy('start_time', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
 /** A guest's bookings at the operator's venues (`venueIds` null: all of them), newest date first. */
 export async function guestBookings(
   conn: Conn,

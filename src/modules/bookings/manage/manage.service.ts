@@ -15,7 +15,7 @@
 import { peopleInstant } from '../../../domain/people-dates.js';
 import type { Logger } from 'pino';
 import { canMove, refusedMoveMessage } from '../../../domain/booking-status.js';
-import { verifyManageToken } from '../../../domain/booking-tokens/index.js';
+import { manageLinkExpiry, signManageToken, verifyManageToken } from '../../../domain/booking-tokens/index.js';
 import {
   cancellationOutcome,
   PAYMENT_POLICY_DEFAULTS,
@@ -195,6 +195,15 @@ export function createManageBookings(deps: ManageDeps) {
   });
 
   return {
+    /**
+     * The manage token of a booking (the mail's link carries the same), for the guest's own account: its
+     * app reads and cancels the booking through the manage API with it (docs/account.md).
+     */
+    async tokenFor(booking: { id: string; starts_at: string | null; booking_date: string }): Promise<string> {
+      const startsAt = booking.starts_at ? new Date(booking.starts_at) : new Date(`${booking.booking_date}T23:59:00Z`);
+      return signManageToken({ bookingId: booking.id, expiresAt: manageLinkExpiry(startsAt) }, await deps.doorKeys.manageSecret(db));
+    },
+
     /** The booking as its guest may see it: no contact details, tables, notes or history. */
     async view(token: string, request: { ip: string }): Promise<ManagedBooking> {
       await deps.rateLimits.hit('public_booking', request.ip);

@@ -1,0 +1,155 @@
+/**
+ * Signing in to the guest's own account with a one-time code mailed to the address (docs/account.md).
+ *
+ * `requestCode` answers the same for every address. A guest's address (or one nobody has) is mailed a
+ * 6-digit code in the transaction that records it; a portal (staff) address is mailed a note to sign in
+ * to the portal instead, never a code. Codes are kept only as a salted SHA-256, last 10 minutes, allow 5
+ * guesses each, and are used once; an address keeps its newest 3. Codes asked for are limited per client
+ * address (`sign_in_code`) and mails per address (`sign_in_code_email`).
+ *
+ * `verifyCode` takes a point from the email's and the client address's wrong-code counters (the ones the
+ * registration code uses) before anything is compared, and gives it back when the code is right. Each
+ * guess spends one attempt of every live code of the address, claimed by a conditional update before the
+ * comparison, so concurrent guesses cannot exceed the cap. The right code is deleted by the request that
+ * uses it (single use), and the guest is signed in: the guest record of the address (made from earlier
+ * bookings, or new) is the account. A code proves the address, so it is the verified address from then
+ * on: the account app shows the records made with it.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/connect.js';
+import { withTransaction } from '../../db/transaction.js';
+import type { Clock } from '../../platform/clock.js';
+import { badRequest } from '../../platform/errors.js';
+import { randomToken, sequentialId } from '../../platform/ids.js';
+import type { Mail } from '../../platform/mail/mail.js';
+import { renderMail } from '../../platform/mail/templates.js';
+import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
+import { findClientUserByEmail, guestForEmail, guestProfiles, normaliseEmail, type Sessions } from '../auth/index.js';
+
+export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
+export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
+const MAX_LIVE_CODES = 3;
+export const INVALID_SIGN_IN_CODE = 'Invalid or expired sign-in code';
+const PLATFORM = 'Maitred';
+
+const codeHash = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`).digest();
+
+const codeLimits = (email: string, ip: string): LimitKey[] => [
+  { name: 'email_code_failures_email', key: email },
+  { name: 'email_code_failures_ip', key: ip },
+];
+
+function platformMail(to: string, subject: string, paragraphs: string[]) {
+  const { text, html } = renderMail({ title: subject, paragraphs, venueName: PLATFORM });
+  return { to, subject, text, html, senderName: PLATFORM };
+}
+
+export function createSignIn(deps: { db: Db; clock: Clock; rateLimits: RateLimits; sessions: Sessions; mail: Mail }) {
+  const { db, clock, rateLimits, mail } = deps;
+
+  return {
+    async requestCode(input: { email: string }, ip: string): Promise<{ code_sent: true }> {
+      await rateLimits.hit('sign_in_code', ip);
+      const email = normaliseEmail(input.email);
+      await rateLimits.hit('sign_in_code_email', email);
+      const staff = await findClientUserByEmail(db, email);
+      const now = clock.now();
+      await withTransaction(db, async (trx) => {
+        await trx.deleteFrom('account_sign_in_codes').where('expires_at', '<=', now.toISOString()).execute();
+        if (staff) {
+          await mail.queue(
+            trx,
+            platformMail(email, 'Sign in to the portal', [
+              'Someone (hopefully you) asked for a guest sign-in code for this email address. It belongs to a venue team account.',
+              'Sign in to the portal with your password instead. If you did not ask for this, you can ignore this email.',
+            ]),
+          );
+          return;
+        }
+        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        const salt = randomToken(16);
+        await trx
+          .insertInto('account_sign_in_codes')
+          .values({
+            id: sequentialId('sic'),
+            email,
+            code_salt: salt,
+            code_hash: codeHash(salt, code).toString('hex'),
+            attempts: 0,
+            expires_at: new Date(now.getTime() + SIGN_IN_CODE_TTL_MS).toISOString(),
+            created_at: now.toISOString(),
+          })
+          .execute();
+        const stale = await trx
+          .selectFrom('account_sign_in_codes')
+          .select('id')
+          .where('email', '=', email)
+          .orderBy('id', 'desc')
+          .offset(MAX_LIVE_CODES)
+          .limit(100)
+          .execute();
+        if (stale.length > 0)
+          await trx
+            .deleteFrom('account_sign_in_codes')
+            .where(
+              'id',
+              'in',
+              stale.map((r) => r.id),
+            )
+            .execute();
+        await mail.queue(
+          trx,
+          platformMail(email, `Your sign-in code: ${code}`, [
+            `Your code to sign in to your account is ${code}. It is valid for 10 minutes and can be used once.`,
+            'If you did not ask for this, you can ignore this email: nobody can sign in without the code.',
+          ]),
+        );
+      });
+      return { code_sent: true };
+    },
+
+    async verifyCode(input: { email: string; code: string }, ip: string) {
+      const email = normaliseEmail(input.email);
+      const limits = codeLimits(email, ip);
+      await rateLimits.take(limits);
+      const now = clock.now();
+      const live = await db.kysely
+        .selectFrom('account_sign_in_codes')
+        .selectAll()
+        .where('email', '=', email)
+        .where('expires_at', '>', now.toISOString())
+        .where('attempts', '<', SIGN_IN_CODE_MAX_ATTEMPTS)
+        .orderBy('id')
+        .execute();
+      let match: (typeof live)[number] | undefined;
+      for (const row of live) {
+        const attempt = await db.kysely
+          .updateTable('account_sign_in_codes')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', row.id)
+          .where('attempts', '<', SIGN_IN_CODE_MAX_ATTEMPTS)
+          .executeTakeFirst();
+        if (Number(attempt.numUpdatedRows) !== 1) continue;
+        if (timingSafeEqual(codeHash(row.code_salt, input.code), Buffer.from(row.code_hash, 'hex'))) match ??= row;
+      }
+      if (!match) throw badRequest(INVALID_SIGN_IN_CODE);
+      const proven = match;
+      const userId = await withTransaction(db, async (trx) => {
+        const used = await trx.deleteFrom('account_sign_in_codes').where('id', '=', proven.id).executeTakeFirst();
+        if (Number(used.numDeletedRows) !== 1) return null;
+        await trx.deleteFrom('account_sign_in_codes').where('email', '=', email).execute();
+        return guestForEmail(trx, { name: email.split('@')[0], email }, now);
+      });
+      // Used by a concurrent request, or the address became a portal user's meanwhile.
+      if (!userId) throw badRequest(INVALID_SIGN_IN_CODE);
+      await rateLimits.refund(limits);
+      const [profile] = await guestProfiles(db, [userId]);
+      return {
+        user: { id: userId, role: 'guest', name: profile?.name ?? '', email, operator_id: null },
+        token: await deps.sessions.create(userId),
+      };
+    },
+  };
+}
+
+export type SignIn = ReturnType<typeof createSignIn>;
