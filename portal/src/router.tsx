@@ -151,6 +151,14 @@ const vouchersRoute = createRoute({
   validateSearch: venueSearch,
   component: VouchersPage,
 });
+// Memberships: the account's membership tiers (docs/memberships.md).
+const MembershipsPage = lazy(() => import('./memberships/MembershipsPage'));
+const membershipsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/memberships',
+  validateSearch: venueSearch,
+  component: MembershipsPage,
+});
 export interface NumbersSearch {
   venue?: string;
   from?: string;
@@ -255,6 +263,7 @@ export const router = createRouter({
     guestRoute,
     teamRoute,
     vouchersRoute,
+    membershipsRoute,
     numbersRoute,
     eventsRoute,
     eventRoute,

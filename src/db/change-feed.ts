@@ -37,8 +37,9 @@ import type {
 /**
  * Tables whose writes change nothing a cache derives: sessions, mail, ledgers, history, vouchers, the
  * simulated provider, the guest roster a booking joins (keyed by operator, not venue: counted as a
- * change, every booking would have invalidated every venue's caches), and the outbound webhooks' tables
- * (written with a booking when the account has an endpoint).
+ * change, every booking would have invalidated every venue's caches), the outbound webhooks' tables
+ * (written with a booking when the account has an endpoint), and memberships (keyed by operator, and the
+ * member price and perks are read afresh by each sale, never from a cache).
  */
 const IGNORED = new Set([
   'sessions',
@@ -78,6 +79,9 @@ const IGNORED = new Set([
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
+  'membership_tiers',
+  'guest_memberships',
+  'membership_purchases',
 ]);
 const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_') || table.startsWith('kysely_');
 

@@ -16,6 +16,7 @@ import type { AccountTables } from '../modules/account/account.table.js';
 import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
 import type { WaitlistTables } from '../modules/waitlist/waitlist.table.js';
 import type { PromotersTables } from '../modules/promoters/promoters.table.js';
+import type { MembershipsTables } from '../modules/memberships/memberships.table.js';
 
 export interface Database
   extends
@@ -35,4 +36,5 @@ export interface Database
     AccountTables,
     WebhooksTables,
     WaitlistTables,
-    PromotersTables {}
+    PromotersTables,
+    MembershipsTables {}

@@ -21,6 +21,7 @@ import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
 import { createEventsModule, eventsPublicRoutes, eventsRoutes, ticketTypesRoutes } from './events/index.js';
 import { createGuestsService, guestsRoutes } from './guests/index.js';
 import { activeAgreement, createPromotersService, promotersRoutes } from './promoters/index.js';
+import { createMembershipFulfiller, createMembershipsService, membershipsRoutes } from './memberships/index.js';
 import { billingEntriesForBookings, createPayments, paymentsRoutes } from './payments/index.js';
 import { createProfilesModule, listProfiles, loadAdmissionRules, profilesRoutes, toProfile } from './profiles/index.js';
 import {
@@ -78,11 +79,21 @@ export function composeModules(infra: Infra) {
     db,
     clock,
     log,
+    memberships: createMembershipFulfiller({ db, clock, log }),
     accounts: {
       contact: (operatorId) => operatorContact(db, operatorId),
       connectStatus: (operatorId) => paymentConnectStatus(db, operatorId),
       setConnectStatus: (operatorId, status, now) => setPaymentConnectStatus(db, operatorId, status, now),
     },
+  });
+
+  const memberships = createMembershipsService({
+    db,
+    clock,
+    payments,
+    publicBaseUrl: config.publicBaseUrl,
+    liveVenue,
+    operatorName: async (conn, operatorId) => (await operatorContact(conn, operatorId))?.name,
   });
 
   const secrets = createSecretBox({ db, clock, configuredKey: config.secretsKey });
@@ -135,8 +146,17 @@ export function composeModules(infra: Infra) {
       vouchers: guestVouchers,
       anonymiseVouchers: anonymiseGuestVouchers,
       billing: (conn, userId, bookingIds) => billingEntriesForBookings(kyselyOf(conn), userId, bookingIds),
+      membership: memberships.crmMembership,
     },
   });
+  // Admission rules see a member's perk tags as guest tags while the membership runs (docs/memberships.md).
+  const admissionFacts: typeof guests.admissionFacts = async (conn, operatorId, venueId, userId) => {
+    const [facts, perks] = await Promise.all([
+      guests.admissionFacts(conn, operatorId, venueId, userId),
+      memberships.perkTags(conn, operatorId, userId),
+    ]);
+    return perks.length === 0 ? facts : { ...facts, tags: [...new Set([...facts.tags, ...perks])].sort() };
+  };
   const bookings = createBookingsModule({
     db,
     clock,
@@ -156,7 +176,7 @@ export function composeModules(infra: Infra) {
       const operatorId = await operatorOfVenue(db, venueId);
       return operatorId ? findVenue(db, operatorId, venueId) : undefined;
     },
-    admissionFacts: guests.admissionFacts,
+    admissionFacts,
     sms: infra.sms,
   });
 
@@ -235,13 +255,14 @@ export function composeModules(infra: Infra) {
     eventBundles: async (venueId) =>
       (await catalogue.bundles.list(venueId)).filter((b) => b.applicable_profiles.length === 0 || b.applicable_profiles.includes('events')),
     eventsPolicy: async (venueId) => (await profiles.policies.getBookingPolicies(venueId)).events,
-    admission: { rules: loadAdmissionRules, facts: guests.admissionFacts, visits: guestVisits },
+    admission: { rules: loadAdmissionRules, facts: admissionFacts, visits: guestVisits },
     accountVenue: (operatorId, venueId) => findVenue(db, operatorId, venueId),
     promoterVenue: async (promoterId, venueId) => {
       const agreement = await activeAgreement(db, promoterId, venueId);
       return agreement ? findVenue(db, agreement.operator_id, agreement.venue_id) : undefined;
     },
     // The promoters module is built from the events' organiser events; these run only once requests arrive.
+    memberDiscountPct: memberships.ticketDiscountPct,
     ticketSold: (conn, sale) => promoters.recordSale(conn, sale),
     submissionDecided: (conn, event, decision, reason) => promoters.submissionDecided(conn, event, decision, reason),
   });
@@ -297,6 +318,7 @@ export function composeModules(infra: Infra) {
     webhooks,
     waitlist,
     promoters,
+    memberships,
     widgetPages,
     account,
     signIn,
@@ -346,6 +368,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   await app.register(vouchersRoutes, { guard, vouchers: ctx.vouchers.vouchers });
   await app.register(voucherPurchaseRoutes, { purchases: ctx.vouchers.purchases });
   await app.register(guestsRoutes, { guard, guests: ctx.guests });
+  await app.register(membershipsRoutes, { guard, memberships: ctx.memberships });
   await app.register(eventsRoutes, { guard, ...ctx.events });
   await app.register(ticketTypesRoutes, { guard, ticketTypes: ctx.events.ticketTypes });
   await app.register(promotersRoutes, { guard, promoters: ctx.promoters });

@@ -5712,6 +5712,239 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in guest's memberships
+         * @description One per operator account: its tier, start, expiry and whether it runs now (`active`), latest expiry first.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                active: boolean;
+                                expires_at: string;
+                                id: string;
+                                operator_id: string;
+                                operator_name: string;
+                                started_at: string;
+                                tier: {
+                                    description: string;
+                                    id: string;
+                                    name: string;
+                                    period: string;
+                                    period_days: number | null;
+                                    perks: string[];
+                                    price_pence: number;
+                                    ticket_discount_pct: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Buy or renew a membership (signed-in guest)
+         * @description Starts the provider’s hosted checkout for one period of the tier (`checkout_url`). When it is paid the `membership` fulfilment starts the guest’s membership of the tier’s operator, or extends a running one of the same tier from its expiry (`renewal`). Optional `venue_id` (a live venue of the tier’s operator) puts the guest on the operator’s guest list there; `return_path` (default `/account`) is where the checkout sends the guest back, with `membership=paid` or `membership=cancelled` and `purchase` added. 404 for a tier not on sale; 409 while another tier of the operator runs for the guest.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a path on this site, starting with one / */
+                        return_path?: string;
+                        tier_id: string;
+                        venue_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount_pence: number;
+                            checkout_session_id: string;
+                            /** @description The provider’s hosted checkout page: send the guest there */
+                            checkout_url: string;
+                            purchase_id: string;
+                            /** @description The guest’s membership of this tier runs now: paying extends it from its expiry */
+                            renewal: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Conflicts with the current state; `error` says why */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description An upstream provider failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A dependency is unconfigured or unreachable, or the platform is in maintenance (`Retry-After`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/permissions": {
         parameters: {
             query?: never;
@@ -8793,6 +9026,15 @@ export interface paths {
                             };
                             /** @description The guest has at least one connection in the operator’s guest network */
                             is_connection: boolean;
+                            /** @description Extension: the guest’s membership of this operator account (docs/memberships.md), running or lapsed; null without one. While it runs, `guest.membership_tier` is its tier’s name. */
+                            membership: {
+                                /** @description The membership runs now (its perks and member price apply) */
+                                active: boolean;
+                                expires_at: string;
+                                started_at: string;
+                                tier_id: string;
+                                tier_name: string;
+                            } | null;
                             score: {
                                 /** @description `new`, `at_risk`, `regular` or `vip` */
                                 band: string;
@@ -10386,6 +10628,478 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/my-operator/membership-tiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's membership tiers
+         * @description Every tier of the operator account, archived ones included (`archived`), each with its running members.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description On sale to guests */
+                                active: boolean;
+                                /** @description Deleted while it had members: kept for them, never on sale again, read-only */
+                                archived: boolean;
+                                archived_at: string | null;
+                                created_at: string;
+                                description: string;
+                                id: string;
+                                /** @description Guests whose membership of this tier runs now */
+                                member_count: number;
+                                name: string;
+                                period: string;
+                                period_days: number | null;
+                                perks: string[];
+                                price_pence: number;
+                                ticket_discount_pct: number;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a membership tier
+         * @description A tier guests buy through the provider: `price_pence` per `period` (`monthly`, `yearly`, or `days` with `period_days`), `perks` (admission-rule tags a member carries while the membership runs) and `ticket_discount_pct` (the member price: percent off every ticket type at the account’s venues). `active` (default true) puts it on sale.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean | 0 | 1;
+                        description?: string;
+                        name: string;
+                        /** @description `monthly` (one calendar month), `yearly` (one calendar year) or `days` (`period_days` days) */
+                        period: "monthly" | "yearly" | "days";
+                        /** @description Days of a `days` period (required then; null otherwise) */
+                        period_days?: number | null;
+                        /** @description Admission-rule tags a member carries while the membership runs (matched case-insensitively, like guest tags, by the admission rules of guest lists and ticket types at the operator’s venues) */
+                        perks?: string[];
+                        /** @description Price of one period, in pence */
+                        price_pence: number;
+                        /** @description Member price: percent off every ticket type at the operator’s venues (0: none) */
+                        ticket_discount_pct?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created: `{ success: true, id }` with the new id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-operator/membership-tiers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a membership tier */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description On sale to guests */
+                            active: boolean;
+                            /** @description Deleted while it had members: kept for them, never on sale again, read-only */
+                            archived: boolean;
+                            archived_at: string | null;
+                            created_at: string;
+                            description: string;
+                            id: string;
+                            /** @description Guests whose membership of this tier runs now */
+                            member_count: number;
+                            name: string;
+                            period: string;
+                            period_days: number | null;
+                            perks: string[];
+                            price_pence: number;
+                            ticket_discount_pct: number;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete (or archive) a membership tier
+         * @description A tier nobody ever bought is deleted. One with members or purchases is archived instead (`archived: true`): taken off sale for good, kept for its members, whose memberships run to their expiry with its perks and member price.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the change was made */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description true: the tier had members or purchases, so it was archived instead of deleted */
+                            archived: boolean;
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a membership tier
+         * @description Changes apply to purchases from now on: a checkout already started pays for the price and period it showed. An archived tier is read-only (409).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        active?: boolean | 0 | 1;
+                        description?: string;
+                        name?: string;
+                        /** @description `monthly` (one calendar month), `yearly` (one calendar year) or `days` (`period_days` days) */
+                        period?: "monthly" | "yearly" | "days";
+                        /** @description Days of a `days` period (required then; null otherwise) */
+                        period_days?: number | null;
+                        /** @description Admission-rule tags a member carries while the membership runs (matched case-insensitively, like guest tags, by the admission rules of guest lists and ticket types at the operator’s venues) */
+                        perks?: string[];
+                        price_pence?: number;
+                        /** @description Member price: percent off every ticket type at the operator’s venues (0: none) */
+                        ticket_discount_pct?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done: `{ success: true }` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Conflicts with the current state; `error` says why */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/my-operator/payout/balance": {
@@ -32438,7 +33152,7 @@ export interface paths {
         };
         /**
          * An event's ticket types, bundles and booking policy
-         * @description Ticket types on offer (a ticket profile with visibility `hidden`/`private` keeps a type off sale) with `remaining` (null: unlimited, or hidden by the profile’s `show_capacity`), `sold_out`, and `requires_confirmation` (the venue approves purchases: profile visibility `approval`, or an admission group whose rules the guest may not meet); the venue’s bundles that apply to events; its events booking policy text.
+         * @description Ticket types on offer (a ticket profile with visibility `hidden`/`private` keeps a type off sale) with `remaining` (null: unlimited, or hidden by the profile’s `show_capacity`), `sold_out`, and `requires_confirmation` (the venue approves purchases: profile visibility `approval`, or an admission group whose rules the guest may not meet); the venue’s bundles that apply to events; its events booking policy text. With a signed-in guest’s session (optional `Authorization: Bearer`), `member_price_pence` is their member price (a running membership of the venue’s operator).
          */
         get: {
             parameters: {
@@ -32485,6 +33199,8 @@ export interface paths {
                                 id: string;
                                 /** @description Extension: the most tickets of this type one order may take */
                                 max_per_order: number;
+                                /** @description Extension: the signed-in guest’s member price (their running membership of the venue’s operator, docs/memberships.md); null for anyone else */
+                                member_price_pence: number | null;
                                 name: string;
                                 price_pence: number;
                                 /** @description Tickets left; null when unlimited or the ticket profile hides capacity */
@@ -32531,7 +33247,7 @@ export interface paths {
         put?: never;
         /**
          * Buy tickets for an event
-         * @description `selection.kind` `ticket`: `quantity` tickets of `ticket_type_id` (each admits one guest; `party_size`, if sent, must equal `quantity`). Free tickets: the booking is confirmed and the tickets mailed (`{ free: true, booking_id }`). Paid: the tickets are held for 10 minutes awaiting payment (`{ requires_payment: true, booking_id, payment_intent_id, client_secret }`; pay, then call finalize). An order takes at most the ticket type’s `max_per_order` (default 10; more is 400 naming it). At one venue a client address keeps at most 3 and an email at most 2 reservations awaiting payment: one more is 429 (`reason: unpaid_holds`, `Retry-After` until the oldest lapses). A purchase the venue must approve is held as a request (`{ requires_confirmation: true, booking_id }`, status `pending`, nothing charged). 409 when not enough tickets are left (ticket type or event capacity). An `Idempotency-Key` header makes a retry answer the same booking (the same key with another body: 409). Callers send `turnstile_token` when the bot check is on. Rate limited per client address (429). Admission rules (discount, auto-approval) apply only to a signed-in guest (optional `Authorization: Bearer` of a guest session): `guest_email` is a contact address, never proof of identity, so an anonymous buyer is priced and approved as a first-time guest, whatever email they type (security round 2).
+         * @description `selection.kind` `ticket`: `quantity` tickets of `ticket_type_id` (each admits one guest; `party_size`, if sent, must equal `quantity`). Free tickets: the booking is confirmed and the tickets mailed (`{ free: true, booking_id }`). Paid: the tickets are held for 10 minutes awaiting payment (`{ requires_payment: true, booking_id, payment_intent_id, client_secret }`; pay, then call finalize). An order takes at most the ticket type’s `max_per_order` (default 10; more is 400 naming it). At one venue a client address keeps at most 3 and an email at most 2 reservations awaiting payment: one more is 429 (`reason: unpaid_holds`, `Retry-After` until the oldest lapses). A purchase the venue must approve is held as a request (`{ requires_confirmation: true, booking_id }`, status `pending`, nothing charged). 409 when not enough tickets are left (ticket type or event capacity). An `Idempotency-Key` header makes a retry answer the same booking (the same key with another body: 409). Callers send `turnstile_token` when the bot check is on. Rate limited per client address (429). Admission rules (discount, auto-approval) and the member price (the more generous of the two applies) apply only to a signed-in guest (optional `Authorization: Bearer` of a guest session): `guest_email` is a contact address, never proof of identity, so an anonymous buyer is priced and approved as a first-time guest, whatever email they type (security round 2).
          */
         post: {
             parameters: {
@@ -34493,6 +35209,73 @@ export interface paths {
                             request_id?: string;
                         } & {
                             [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/venues/{venueId}/membership-tiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The membership tiers a venue's operator sells
+         * @description The active tiers of the live venue’s operator account (the venue group), cheapest first. 404 for a venue that is not live.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    venueId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK: the requested data */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                description: string;
+                                id: string;
+                                name: string;
+                                period: string;
+                                period_days: number | null;
+                                perks: string[];
+                                price_pence: number;
+                                ticket_discount_pct: number;
+                            }[];
                         };
                     };
                 };

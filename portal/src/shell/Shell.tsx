@@ -181,6 +181,11 @@ function SignedIn({ name }: { name: string }) {
               Webhooks
             </Link>
           )}
+          {can('catalogue', 'read') && (
+            <Link to="/memberships" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Memberships
+            </Link>
+          )}
           {can('stats', 'read') && (
             <Link to="/numbers" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Numbers

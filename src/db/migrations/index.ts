@@ -22,6 +22,7 @@ import * as m0020 from './0020_messages_reminders.js';
 import * as m0021 from './0021_waitlist.js';
 import * as m0022 from './0022_webhooks.js';
 import * as m0024 from './0024_guest_account.js';
+import * as m0025 from './0025_memberships.js';
 import * as m0026 from './0026_promoters.js';
 
 export const migrations: Record<string, Migration> = {
@@ -47,5 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0021_waitlist': m0021,
   '0022_webhooks': m0022,
   '0024_guest_account': m0024,
+  '0025_memberships': m0025,
   '0026_promoters': m0026,
 };

@@ -67,14 +67,18 @@ export const eventsPublicRoutes: RoutePlugin<{
           'Ticket types on offer (a ticket profile with visibility `hidden`/`private` keeps a type off sale) with `remaining` (null: ' +
           'unlimited, or hidden by the profile’s `show_capacity`), `sold_out`, and `requires_confirmation` (the venue approves ' +
           'purchases: profile visibility `approval`, or an admission group whose rules the guest may not meet); the venue’s ' +
-          'bundles that apply to events; its events booking policy text.',
+          'bundles that apply to events; its events booking policy text. With a signed-in guest’s session (optional ' +
+          '`Authorization: Bearer`), `member_price_pence` is their member price (a running membership of the venue’s operator).',
         tags,
         params: PublicEventParams,
         response: { 200: BookingOptions, ...errorResponses(404) },
       },
       onRequest: noStore,
     },
-    async (request) => sales.bookingOptions(request.params.eventId),
+    async (request) => {
+      const auth = await loadAuth(request);
+      return sales.bookingOptions(request.params.eventId, auth?.user.role === 'guest' ? auth.user.id : null);
+    },
   );
 
   app.post(
@@ -92,7 +96,7 @@ export const eventsPublicRoutes: RoutePlugin<{
           'status `pending`, nothing charged). 409 when not enough tickets are left (ticket type or event capacity). An ' +
           '`Idempotency-Key` header makes a retry answer the same booking (the same key with another body: 409). Callers send ' +
           '`turnstile_token` when the bot check is on. Rate limited per client address (429). Admission rules (discount, ' +
-          'auto-approval) apply only to a signed-in guest (optional `Authorization: Bearer` of a guest session): `guest_email` is ' +
+          'auto-approval) and the member price (the more generous of the two applies) apply only to a signed-in guest (optional `Authorization: Bearer` of a guest session): `guest_email` is ' +
           'a contact address, never proof of identity, so an anonymous buyer is priced and approved as a first-time guest, ' +
           'whatever email they type (security round 2).',
         tags,

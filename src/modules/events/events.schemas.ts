@@ -267,7 +267,18 @@ export const PublicTicketType = Type.Object({
 });
 export const BookingOptions = Type.Object({
   event: Type.Object({ ...publicEventFields, venue_id: Type.String(), venue_name: Type.String() }),
-  ticket_types: Type.Array(PublicTicketType),
+  ticket_types: Type.Array(
+    Type.Object({
+      ...PublicTicketType.properties,
+      member_price_pence: Nullable(
+        Type.Integer({
+          description:
+            'Extension: the signed-in guest’s member price (their running membership of the venue’s operator, docs/memberships.md); ' +
+            'null for anyone else',
+        }),
+      ),
+    }),
+  ),
   bundles: Type.Array(Type.Unknown()),
   policy: Type.String({ description: 'The venue’s events booking policy text' }),
   publishable_key: Nullable(Type.String()),

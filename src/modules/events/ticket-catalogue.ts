@@ -10,7 +10,7 @@ import { notFound } from '../../platform/errors.js';
 import { activeEventBookings } from '../bookings/index.js';
 import { eventById, ticketsHeld, ticketTypesOf, upcomingApproved, type EventRow, type TicketTypeRow } from './events.repository.js';
 import { parseAttribution } from './events.service.js';
-import { offerTerms } from './ticket-offers.js';
+import { discounted, offerTerms } from './ticket-offers.js';
 import type { TicketSalesDeps } from './ticket-sales.deps.js';
 
 const publicFields = (event: EventRow) => ({
@@ -114,16 +114,19 @@ export function createTicketCatalogue(deps: TicketSalesDeps) {
         return { venue: { id: venue.id, name: venue.name, timezone: venue.timezone }, events: listed };
       },
 
-      async bookingOptions(eventId: string) {
+      /** `guestId`: the signed-in guest asking; a member of the venue's operator sees the member price of each type. */
+      async bookingOptions(eventId: string, guestId: string | null = null) {
         const { event, venue } = await publicEvent(eventId);
-        const [types, bundles, policy] = await Promise.all([
+        const [types, bundles, policy, memberPct] = await Promise.all([
           ticketTypesOf(db, [event.id]),
           deps.eventBundles(venue.id),
           deps.eventsPolicy(venue.id),
+          guestId ? deps.memberDiscountPct(db, venue.operator_id, guestId) : 0,
         ]);
+        const offered = await offers(event, venue, types);
         return {
           event: { ...publicFields(event), venue_id: venue.id, venue_name: venue.name },
-          ticket_types: await offers(event, venue, types),
+          ticket_types: offered.map((o) => ({ ...o, member_price_pence: memberPct > 0 ? discounted(o.price_pence, memberPct) : null })),
           bundles,
           policy,
           publishable_key: deps.payments.publishableKey,

@@ -46,6 +46,9 @@ export function offerTerms(profile: TicketProfile | undefined, event: EventRow, 
   };
 }
 
+/** A ticket price with `pct` percent off, to the nearest penny (admission and member discounts alike). */
+export const discounted = (pricePence: number, pct: number) => Math.round((pricePence * (100 - pct)) / 100);
+
 export interface AdmissionSources {
   rules(conn: Conn, venueId: string, groupId: string): Promise<AdmissionRule[]>;
   /** The guest's tags and connections at the operator (the guests module's). */

@@ -36,4 +36,9 @@ export interface TicketSalesDeps {
     conn: Conn,
     sale: { eventId: string; venueId: string; promoterId: string | null; bookingId: string; amountPence: number },
   ): Promise<void>;
+  /**
+   * The member discount (percent off) of the guest's running membership of the operator, 0 without one
+   * (the memberships module's, docs/memberships.md), read on `conn`.
+   */
+  memberDiscountPct(conn: Conn, operatorId: string, userId: string): Promise<number>;
 }

@@ -41,7 +41,7 @@ import type { CheckoutSpec } from '../payments/index.js';
 import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
 import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
 import { eventLock } from './events.service.js';
-import { admissionFor, offerTerms } from './ticket-offers.js';
+import { admissionFor, discounted, offerTerms } from './ticket-offers.js';
 import { queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
 import { createTicketCatalogue } from './ticket-catalogue.js';
 import { ticketSoldEvent } from './ticket-events.js';
@@ -141,7 +141,10 @@ export function createTicketSales(deps: TicketSalesDeps) {
           maxPlusOnes: venue.max_plus_ones,
         })
       : { needsApproval: false, discountPct: 0 };
-    const unit = Math.round((type.price_pence * (100 - admission.discountPct)) / 100);
+    // A signed-in member of the operator gets the member price; the more generous of it and an admission discount applies.
+    const memberPct = guestId ? await deps.memberDiscountPct(trx, venue.operator_id, guestId) : 0;
+    const discountPct = Math.max(admission.discountPct, memberPct);
+    const unit = discounted(type.price_pence, discountPct);
     const total = unit * selection.quantity;
     const status = terms.needsApproval || admission.needsApproval ? 'pending' : total === 0 ? 'confirmed' : 'pending_payment';
     if (status === 'pending_payment') {
@@ -166,7 +169,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       paymentExpiresAt: status === 'pending_payment' ? new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString() : null,
       holdAddress: status === 'pending_payment' ? prepared.address : null,
       now,
-      detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: admission.discountPct },
+      detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: discountPct },
     });
     const ticket = {
       booking_id: booking.id,

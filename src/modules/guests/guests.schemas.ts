@@ -128,6 +128,22 @@ export const GuestDetail = Type.Object({
   connections: Type.Integer({ description: 'Extension: the number of those connections' }),
   tags: GuestTags,
   score: GuestScore,
+  membership: Nullable(
+    Type.Object(
+      {
+        tier_id: Type.String(),
+        tier_name: Type.String(),
+        started_at: Type.String(),
+        expires_at: Type.String(),
+        active: Type.Boolean({ description: 'The membership runs now (its perks and member price apply)' }),
+      },
+      {
+        description:
+          'Extension: the guest’s membership of this operator account (docs/memberships.md), running or lapsed; null without one. ' +
+          'While it runs, `guest.membership_tier` is its tier’s name.',
+      },
+    ),
+  ),
 });
 
 export const BillingEntry = Type.Object({

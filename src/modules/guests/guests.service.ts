@@ -191,15 +191,17 @@ export function createGuestsService(deps: GuestsDeps) {
     async detail(auth: AuthInfo, userId: string) {
       const scope = await visibleGuest(auth, userId);
       const parts = await detailParts(scope, userId);
-      const venues = await rosterVenues(db, scope, [userId]);
+      const [venues, membership] = await Promise.all([rosterVenues(db, scope, [userId]), sources.membership(db, scope.operatorId, userId)]);
+      const guest = toGuest(parts.profile, parts.figure, venues.get(userId) ?? []);
       return {
-        guest: toGuest(parts.profile, parts.figure, venues.get(userId) ?? []),
+        guest: membership?.active ? { ...guest, membership_tier: membership.tier_name } : guest,
         bookings: await bookingItems(scope, parts.bookings.slice(0, DETAIL_BOOKINGS), parts.profile.name),
         stats: parts.stats,
         is_connection: parts.connections.length > 0,
         connections: parts.connections.length,
         tags: parts.tagView,
         score: guestScore(parts.figure, clock.now()),
+        membership,
       };
     },
 

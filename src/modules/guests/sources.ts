@@ -78,6 +78,15 @@ export interface CoBookingQuery {
   limit: number;
 }
 
+/** A guest's membership of the operator (the memberships module's), as the guest detail shows it. */
+export interface CrmMembership {
+  tier_id: string;
+  tier_name: string;
+  started_at: string;
+  expires_at: string;
+  active: boolean;
+}
+
 export interface GuestSources {
   /** The caller's venue ids (the account's, narrowed by the role's scope). */
   reachableVenueIds(auth: AuthInfo): Promise<string[]>;
@@ -90,4 +99,5 @@ export interface GuestSources {
   vouchers(conn: Conn, operatorId: string, venueIds: VenueFilter, email: string): Promise<CrmVoucher[]>;
   anonymiseVouchers(conn: Conn, operatorId: string, email: string, now: Date): Promise<number>;
   billing(conn: Conn, userId: string, bookingIds: readonly string[]): Promise<CrmBillingEntry[]>;
+  membership(conn: Conn, operatorId: string, userId: string): Promise<CrmMembership | null>;
 }

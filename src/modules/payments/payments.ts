@@ -11,7 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import { notFound } from '../../platform/errors.js';
 import { createCharges, toAppError, type Charges } from './charges.js';
 import { FulfilmentRegistry } from './fulfilments.js';
-import { registerGuestFulfilments } from './guest-fulfilments.js';
+import { registerGuestFulfilments, type MembershipFulfiller } from './guest-fulfilments.js';
 import { keysBalance } from './keys.js';
 import type { PayoutSummary } from './payments.reports.js';
 import { createPayouts, type OperatorAccounts, type Payouts } from './payouts.service.js';
@@ -67,7 +67,15 @@ export type PaymentsConfig = Pick<
   'paymentsProvider' | 'stripe' | 'paymentWebhookSecret' | 'publicBaseUrl' | 'nodeEnv' | 'platformFeePercent'
 >;
 
-export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Clock; log: Logger; accounts: OperatorAccounts }): Payments {
+export function createPayments(deps: {
+  config: PaymentsConfig;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  accounts: OperatorAccounts;
+  /** The memberships module's fulfilment of an operator tier's purchase (the `membership` kind with `purchase_id`). */
+  memberships?: MembershipFulfiller;
+}): Payments {
   const { config, db, clock, log, accounts } = deps;
   const providerName = config.paymentsProvider;
   const stripeKey = config.stripe.secretKey;
@@ -122,7 +130,7 @@ export function createPayments(deps: { config: PaymentsConfig; db: Db; clock: Cl
   });
   const intentCancels = createIntentCancels({ db, clock, log, cancelIntent: charges.cancelIntent });
   const fulfilments = new FulfilmentRegistry();
-  registerGuestFulfilments(fulfilments, log, () => clock.now());
+  registerGuestFulfilments(fulfilments, log, () => clock.now(), deps.memberships);
   const checkout = createCheckout({ db, log, charges, cancels: intentCancels, fulfilments });
   const webhooks = createWebhooks({
     db,
