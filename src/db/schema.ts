@@ -12,6 +12,7 @@ import type { BookingsTables } from '../modules/bookings/core/bookings.table.js'
 import type { VouchersTables } from '../modules/vouchers/vouchers.table.js';
 import type { GuestsTables } from '../modules/guests/guests.table.js';
 import type { EventsTables } from '../modules/events/events.table.js';
+import type { AuditTables } from '../modules/audit/audit.table.js';
 
 export interface Database
   extends
@@ -27,4 +28,5 @@ export interface Database
     BookingsTables,
     VouchersTables,
     GuestsTables,
-    EventsTables {}
+    EventsTables,
+    AuditTables {}

@@ -5,12 +5,14 @@
  * Cross-module references and copy-from scopes are registered into the two shared registries.
  */
 import { kyselyOf } from '../db/transaction.js';
+import { createAudit } from '../platform/audit.js';
 import { createGuard } from '../platform/auth-guard.js';
 import type { Infra } from '../platform/infra.js';
 import type { App } from '../platform/module.js';
 import { CopyScopes } from '../platform/copy-scopes.js';
 import { References } from '../platform/references.js';
 import { createSecretBox } from '../platform/secret-box.js';
+import { auditRoutes, createAuditService, insertAuditEntry } from './audit/index.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
@@ -58,6 +60,9 @@ export function composeModules(infra: Infra) {
   const { config, db, clock, log, rateLimits, uploads, botCheck } = infra;
   const references = new References();
   const copyScopes = new CopyScopes();
+  // The audit log's writer (platform/audit.ts) inserts through the audit module, which owns the table.
+  const audit = createAudit({ clock, insert: insertAuditEntry });
+  const auditLog = createAuditService({ db, venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds) });
 
   const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours, maxDays: config.sessionMaxDays });
   const access = createGuard({
@@ -108,7 +113,7 @@ export function composeModules(infra: Infra) {
   });
   copyScopes.register(queueCopyScope);
 
-  const shared = { db, clock, references, copyScopes };
+  const shared = { db, clock, references, copyScopes, audit };
   const tables = createTablesModule({ ...shared, booked: tablesTakenBetween });
   const availability = createAvailabilityModule({ ...shared, uploads, publicBaseUrl: config.publicBaseUrl });
   const profiles = createProfilesModule(shared);
@@ -200,6 +205,8 @@ export function composeModules(infra: Infra) {
   return {
     references,
     copyScopes,
+    audit,
+    auditLog,
     sessions,
     access,
     guard: access.guard,
@@ -233,6 +240,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   const { guard } = ctx;
   await app.register(authRoutes, { guard, auth: ctx.auth, sessions: ctx.sessions });
   await app.register(teamRoutes, { guard, ...ctx.team });
+  await app.register(auditRoutes, { guard, audit: ctx.auditLog });
   await app.register(venuesRoutes, { guard, venues: ctx.venues });
   await app.register(brandingRoutes, { guard, branding: ctx.branding });
   await app.register(venuesPublicRoutes, { branding: ctx.branding });

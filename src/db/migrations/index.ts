@@ -18,6 +18,7 @@ import * as m0016 from './0016_operations.js';
 import * as m0017 from './0017_guest_journey.js';
 import * as m0018 from './0018_write_path.js';
 import * as m0019 from './0019_invitations.js';
+import * as m0023 from './0023_audit_log.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017_guest_journey': m0017,
   '0018_write_path': m0018,
   '0019_invitations': m0019,
+  '0023_audit_log': m0023,
 };
