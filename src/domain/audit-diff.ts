@@ -8,6 +8,8 @@
  *   non-null field of `before`.
  * - Keys that name secrets (passwords and their hashes, tokens, secrets, TOTP, API and private keys) are
  *   never stored: a changed secret is recorded as changed, with `[redacted]` on both sides.
+ * - The caller may name more keys to redact the same way (a guest's contact details on a booking, so
+ *   that an erasure leaves no personal data in the log).
  * - Bookkeeping fields (`updated_at`, `created_at`) are left out: the entry has its own time.
  */
 
@@ -37,15 +39,15 @@ function canonical(value: unknown): string {
 
 const present = (value: unknown) => value !== undefined;
 
-/** A stored value: secrets redacted at any depth, `undefined` dropped. */
-function safe(key: string, value: unknown): unknown {
-  if (isSecretKey(key)) return REDACTED;
-  if (Array.isArray(value)) return value.map((item) => safe('', item));
+/** A stored value: secrets (and the caller's `hidden` keys) redacted at any depth, `undefined` dropped. */
+function safe(key: string, value: unknown, hidden: ReadonlySet<string>): unknown {
+  if (isSecretKey(key) || hidden.has(key)) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => safe('', item, hidden));
   if (value && typeof value === 'object' && !(value instanceof Date)) {
     return Object.fromEntries(
       Object.entries(value as AuditRecord)
         .filter(([, v]) => present(v))
-        .map(([k, v]) => [k, safe(k, v)]),
+        .map(([k, v]) => [k, safe(k, v, hidden)]),
     );
   }
   return value instanceof Date ? value.toISOString() : value;
@@ -55,7 +57,12 @@ function safe(key: string, value: unknown): unknown {
  * The changed fields of `before` → `after`: null when nothing changed (a no-op update is not worth an
  * entry). Either side may be null (creation, deletion).
  */
-export function auditDiff(before: AuditRecord | null | undefined, after: AuditRecord | null | undefined): AuditDiff | null {
+export function auditDiff(
+  before: AuditRecord | null | undefined,
+  after: AuditRecord | null | undefined,
+  redact: readonly string[] = [],
+): AuditDiff | null {
+  const hidden = new Set(redact);
   const from = before ?? null;
   const to = after ?? null;
   if (!from && !to) return null;
@@ -68,14 +75,14 @@ export function auditDiff(before: AuditRecord | null | undefined, after: AuditRe
     if (from && to) {
       if (!present(now)) continue; // a field the change does not mention is not changed
       if (canonical(old ?? null) === canonical(now ?? null)) continue;
-      changedBefore[key] = old === undefined ? null : safe(key, old);
-      changedAfter[key] = safe(key, now);
+      changedBefore[key] = old === undefined && !isSecretKey(key) && !hidden.has(key) ? null : safe(key, old, hidden);
+      changedAfter[key] = safe(key, now, hidden);
     } else if (from) {
       if (old === null || !present(old)) continue;
-      changedBefore[key] = safe(key, old);
+      changedBefore[key] = safe(key, old, hidden);
     } else {
       if (now === null || !present(now)) continue;
-      changedAfter[key] = safe(key, now);
+      changedAfter[key] = safe(key, now, hidden);
     }
   }
   if (from && to && Object.keys(changedAfter).length === 0) return null;

@@ -92,6 +92,7 @@ export function composeModules(infra: Infra) {
     uploads,
     access,
     bookings: { hasUpcomingBookings, venueBookingFigures, distinctGuests },
+    audit,
   });
   const team = createTeamServices({
     db,
@@ -102,6 +103,7 @@ export function composeModules(infra: Infra) {
     payouts: payments,
     reachableVenueIds: access.reachableVenueIds,
     accountStats: venues.accountStats,
+    audit,
   });
   const branding = createBrandingService({
     db,
@@ -122,6 +124,7 @@ export function composeModules(infra: Infra) {
   const guests = createGuestsService({
     db,
     clock,
+    audit,
     reachableVenue: access.reachableVenue,
     sources: {
       reachableVenueIds: access.reachableVenueIds,
@@ -156,6 +159,7 @@ export function composeModules(infra: Infra) {
       return operatorId ? findVenue(db, operatorId, venueId) : undefined;
     },
     admissionFacts: guests.admissionFacts,
+    audit,
   });
 
   const vouchers = createVouchersModule({
@@ -166,9 +170,10 @@ export function composeModules(infra: Infra) {
     payments,
     rateLimits,
     botCheck,
+    audit,
     venues: {
       settings: (venueId) => branding.voucherSettings(venueId),
-      saveSettings: (venueId, settings) => branding.saveVoucherSettings(venueId, settings),
+      saveSettings: (venueId, settings, conn) => branding.saveVoucherSettings(venueId, settings, conn),
       sisters: (auth, venue) => venues.sisters(auth, venue),
       names: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
       liveVenue,

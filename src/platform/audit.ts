@@ -27,6 +27,8 @@ export interface AuditEvent {
   before?: AuditRecord | null;
   /** The entity after, or just the fields the change set (null or absent for a deletion). */
   after?: AuditRecord | null;
+  /** More keys whose values are never stored (personal data, e.g. a guest's contact details): recorded as changed, `[redacted]`. */
+  redact?: readonly string[];
   /** Who acted, when not the request's caller (a guest's manage link, the system). */
   actor?: Actor;
   /**
@@ -69,7 +71,7 @@ export function createAudit(deps: { clock: Clock; insert: (conn: Conn, row: Audi
       const actor = event.actor ?? context?.actor ?? SYSTEM_ACTOR;
       const creation = event.before === undefined || event.before === null;
       const deletion = event.after === undefined || event.after === null;
-      const diff = auditDiff(creation ? null : event.before, deletion ? null : event.after);
+      const diff = auditDiff(creation ? null : event.before, deletion ? null : event.after, event.redact);
       if (!diff && !event.always && !(creation && deletion)) return;
       await deps.insert(conn, {
         id: sequentialId('aud'),
