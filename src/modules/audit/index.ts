@@ -4,5 +4,5 @@
  * over by the composition root. Serves `GET /api/my-operator/audit-log`.
  */
 export { auditRoutes } from './audit.routes.js';
-export { createAuditService, type AuditService } from './audit.service.js';
+export { createAuditService } from './audit.service.js';
 export { insertAuditEntry } from './audit.repository.js';
