@@ -20,6 +20,7 @@ import { AppError, MAINTENANCE_MESSAGE } from './platform/errors.js';
 import { ErrorBody } from './platform/http.js';
 import { deferredCompilers } from './platform/lazy-schemas.js';
 import { assertSafeBody, assertSafeUrlParts } from './platform/input-guard.js';
+import { registerRequestContext } from './platform/request-context.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { MAX_UPLOAD_BODY_BYTES, serveUploads, withAbsoluteUploads } from './platform/uploads.js';
 import { validatorCompiler, type ValidationIssue } from './platform/validation.js';
@@ -123,6 +124,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.decorate('compileSchemas', compilers.compileAll);
 
   registerSecurityHeaders(app, { publicBaseUrl: ctx.config.publicBaseUrl });
+  // Who acts, for the audit log: the request's context, filled in by the auth guard.
+  registerRequestContext(app);
   await registerLoadShedding(app, ctx.config.shedding);
   // Requests by route template (never the raw URL: ids would make a series per booking), status class, duration.
   app.addHook('onResponse', async (request, reply) => {

@@ -17,6 +17,7 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.table.js';
 import type { WaitlistTables } from '../modules/waitlist/waitlist.table.js';
 import type { PromotersTables } from '../modules/promoters/promoters.table.js';
 import type { MembershipsTables } from '../modules/memberships/memberships.table.js';
+import type { AuditTables } from '../modules/audit/audit.table.js';
 
 export interface Database
   extends
@@ -37,4 +38,5 @@ export interface Database
     WebhooksTables,
     WaitlistTables,
     PromotersTables,
-    MembershipsTables {}
+    MembershipsTables,
+    AuditTables {}

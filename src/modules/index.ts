@@ -5,6 +5,7 @@
  * Cross-module references and copy-from scopes are registered into the two shared registries.
  */
 import { kyselyOf } from '../db/transaction.js';
+import { createAudit } from '../platform/audit.js';
 import { createGuard } from '../platform/auth-guard.js';
 import type { Infra } from '../platform/infra.js';
 import type { App } from '../platform/module.js';
@@ -14,6 +15,7 @@ import { domainEvents } from '../platform/domain-events.js';
 import { createSecretBox } from '../platform/secret-box.js';
 import { accountRoutes, createAccountService, createSignIn } from './account/index.js';
 import { smsInboundRoutes } from '../platform/sms/inbound.routes.js';
+import { auditRoutes, createAuditService, insertAuditEntry } from './audit/index.js';
 import { authRoutes, createAuthService, createSessions } from './auth/index.js';
 import { createAvailabilityModule, availabilityRoutes } from './availability/index.js';
 import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './catalogue/index.js';
@@ -65,6 +67,9 @@ export function composeModules(infra: Infra) {
   const { config, db, clock, log, rateLimits, uploads, botCheck } = infra;
   const references = new References();
   const copyScopes = new CopyScopes();
+  // The audit log's writer (platform/audit.ts) inserts through the audit module, which owns the table.
+  const audit = createAudit({ clock, insert: insertAuditEntry });
+  const auditLog = createAuditService({ db, venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds) });
 
   const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours, maxDays: config.sessionMaxDays });
   const access = createGuard({
@@ -104,6 +109,7 @@ export function composeModules(infra: Infra) {
     uploads,
     access,
     bookings: { hasUpcomingBookings, venueBookingFigures, distinctGuests },
+    audit,
   });
   const team = createTeamServices({
     db,
@@ -114,6 +120,7 @@ export function composeModules(infra: Infra) {
     payouts: payments,
     reachableVenueIds: access.reachableVenueIds,
     accountStats: venues.accountStats,
+    audit,
   });
   const branding = createBrandingService({
     db,
@@ -125,7 +132,7 @@ export function composeModules(infra: Infra) {
   });
   copyScopes.register(queueCopyScope);
 
-  const shared = { db, clock, references, copyScopes };
+  const shared = { db, clock, references, copyScopes, audit };
   const tables = createTablesModule({ ...shared, booked: tablesTakenBetween });
   const availability = createAvailabilityModule({ ...shared, uploads, publicBaseUrl: config.publicBaseUrl });
   const profiles = createProfilesModule(shared);
@@ -134,6 +141,7 @@ export function composeModules(infra: Infra) {
   const guests = createGuestsService({
     db,
     clock,
+    audit,
     reachableVenue: access.reachableVenue,
     sources: {
       reachableVenueIds: access.reachableVenueIds,
@@ -178,6 +186,7 @@ export function composeModules(infra: Infra) {
     },
     admissionFacts,
     sms: infra.sms,
+    audit,
   });
 
   const vouchers = createVouchersModule({
@@ -188,9 +197,10 @@ export function composeModules(infra: Infra) {
     payments,
     rateLimits,
     botCheck,
+    audit,
     venues: {
       settings: (venueId) => branding.voucherSettings(venueId),
-      saveSettings: (venueId, settings) => branding.saveVoucherSettings(venueId, settings),
+      saveSettings: (venueId, settings, conn) => branding.saveVoucherSettings(venueId, settings, conn),
       sisters: (auth, venue) => venues.sisters(auth, venue),
       names: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
       liveVenue,
@@ -291,6 +301,8 @@ export function composeModules(infra: Infra) {
   return {
     references,
     copyScopes,
+    audit,
+    auditLog,
     sessions,
     access,
     guard: access.guard,
@@ -331,6 +343,7 @@ export async function registerModules(app: App, ctx: Infra & Modules): Promise<v
   const { guard } = ctx;
   await app.register(authRoutes, { guard, auth: ctx.auth, sessions: ctx.sessions });
   await app.register(teamRoutes, { guard, ...ctx.team });
+  await app.register(auditRoutes, { guard, audit: ctx.auditLog });
   await app.register(venuesRoutes, { guard, venues: ctx.venues });
   await app.register(brandingRoutes, { guard, branding: ctx.branding });
   await app.register(venuesPublicRoutes, { branding: ctx.branding });

@@ -71,6 +71,7 @@ const TAGS = [
   ['members', 'Members of the operator account'],
   ['roles', 'Roles: the permission grid and venue scope'],
   ['portal-users', 'Portal (staff) users of the account'],
+  ['audit', 'The audit log: who changed what, and when'],
   ['venues', 'Venues: details, go-live status, app listing, stats, sister venues and logo'],
   ['branding', 'Branding, widget settings, widget theme and images'],
   ['availability', 'Time periods, shifts, access rules and blackouts'],

@@ -10,6 +10,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { forbidden, notFound, unauthorized } from './errors.js';
 import { allows, parseRequirement, type Grants, type PermissionRequirement } from './permissions.js';
+import { setRequestActor } from './request-context.js';
 
 /** A venue as the guard loads it for venue routes (`venueOf(request)`). */
 export type VenueRow = Selectable<Database['venues']>;
@@ -147,6 +148,8 @@ export function createGuard(sources: GuardSources) {
       if (!found) throw unauthorized();
       const { auth, venue } = found;
       request.auth = auth;
+      // Who acts in this request, for the audit log (platform/request-context.ts).
+      setRequestActor(request, auth.user);
       const asPromoter = options.promoter === true && auth.user.role === 'promoter';
       if (asPromoter) return;
       if (role !== 'any' && auth.user.role !== role) throw forbidden();

@@ -20,7 +20,11 @@ export const PERMISSION_TREE: PermissionNode[] = [
     key: 'operators',
     label: 'Account',
     actions: rw,
-    children: [leaf('operators.settings', 'Account settings and payouts'), leaf('operators.members', 'Team members')],
+    children: [
+      leaf('operators.settings', 'Account settings and payouts'),
+      leaf('operators.members', 'Team members'),
+      leaf('operators.audit', 'Audit log'),
+    ],
   },
   {
     key: 'users',

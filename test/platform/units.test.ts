@@ -115,6 +115,7 @@ describe('permissions', () => {
     for (const key of [
       'operators.settings',
       'operators.members',
+      'operators.audit',
       'users.role',
       'users.user',
       'availability',

@@ -5998,6 +5998,10 @@ export interface paths {
                                     read: boolean;
                                     write: boolean;
                                 };
+                                "operators.audit": {
+                                    read: boolean;
+                                    write: boolean;
+                                };
                                 "operators.members": {
                                     read: boolean;
                                     write: boolean;
@@ -10242,6 +10246,162 @@ export interface paths {
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/my-operator/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's audit log: who changed what, and when
+         * @description Extension. Operator mutations (venue settings, availability, tables, roles, users, bookings, refunds, vouchers, guest exports and erasures…), newest first, each with its actor as they were at the time and the changed fields before and after (secrets redacted). Entries of venues outside the role’s venue scope are left out; account-level entries (no venue) are included. Filters: `venue_id` (a venue the caller cannot reach is 404), `actor_user_id`, `action` (an action or its prefix, `booking` for every `booking.*`), `entity_type`, `entity_id`, `from`, `to`. Offset paging by default; `paging=cursor` for cursor paging (docs/audit-log.md).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description an action (`booking.cancelled`) or its prefix up to a dot (`booking` matches every `booking.*`) */
+                    action?: string;
+                    actor_user_id?: string;
+                    /** @description The `cursor` of the previous page (implies `paging=cursor`) */
+                    cursor?: string;
+                    entity_id?: string;
+                    entity_type?: string;
+                    /** @description entries at or after (a date: from the start of that UTC day) */
+                    from?: string;
+                    /** @description Page size: default 50, at most 200 */
+                    limit?: number;
+                    /** @description Rows to skip (offset paging) */
+                    offset?: number;
+                    /** @description `cursor` for cursor paging: the answer carries `cursor` instead of `total` and `offset` */
+                    paging?: "cursor";
+                    /** @description entries before (a date: up to the end of that UTC day) */
+                    to?: string;
+                    venue_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Audit entries, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Cursor paging: pass as `cursor` for the next page; null at the end */
+                            cursor?: string | null;
+                            data: {
+                                action: string;
+                                actor: {
+                                    /** @description as it was at the time */
+                                    email: string | null;
+                                    /** @description as it was at the time */
+                                    name: string | null;
+                                    /** @description `user` (operator staff), `guest`, or `system` */
+                                    type: string;
+                                    user_id: string | null;
+                                };
+                                /** @description the changed fields only; secrets are `[redacted]` */
+                                after: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description when, ISO 8601 UTC */
+                                at: string;
+                                /** @description the changed fields only; secrets are `[redacted]` */
+                                before: {
+                                    [key: string]: unknown;
+                                } | null;
+                                entity_id: string | null;
+                                entity_type: string;
+                                id: string;
+                                ip: string | null;
+                                request_id: string | null;
+                                venue_id: string | null;
+                                venue_name: string | null;
+                            }[];
+                            has_more: boolean;
+                            limit: number;
+                            /** @description Offset paging: rows skipped */
+                            offset?: number;
+                            /** @description Offset paging: rows matching the filters */
+                            total?: number;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not signed in, or the session has expired: sign in again */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Signed in, but not allowed: not an operator user, or the role lacks the permission */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Not found, or a venue outside the account or the role’s venue scope */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;

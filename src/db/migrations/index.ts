@@ -21,6 +21,7 @@ import * as m0019 from './0019_invitations.js';
 import * as m0020 from './0020_messages_reminders.js';
 import * as m0021 from './0021_waitlist.js';
 import * as m0022 from './0022_webhooks.js';
+import * as m0023 from './0023_audit_log.js';
 import * as m0024 from './0024_guest_account.js';
 import * as m0025 from './0025_memberships.js';
 import * as m0026 from './0026_promoters.js';
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0020_messages_reminders': m0020,
   '0021_waitlist': m0021,
   '0022_webhooks': m0022,
+  '0023_audit_log': m0023,
   '0024_guest_account': m0024,
   '0025_memberships': m0025,
   '0026_promoters': m0026,

@@ -8,6 +8,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { parseIdArray } from '../../db/json.js';
 import { withTransaction } from '../../db/transaction.js';
+import type { Audit } from '../../platform/audit.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -47,6 +48,7 @@ export function createAccessRulesService(deps: {
   db: Db;
   clock: Clock;
   references: References;
+  audit: Audit;
   uploads: Pick<Uploads, 'saveImage'>;
   publicBaseUrl: string;
 }) {
@@ -187,6 +189,13 @@ export function createAccessRulesService(deps: {
           .values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at })
           .execute();
         await syncBookable(trx, venue.id, at);
+        await deps.audit.record(trx, {
+          action: 'access_rule.created',
+          entityType: 'access_rule',
+          entityId: id,
+          venueId: venue.id,
+          after: values,
+        });
       });
       return id;
     },
@@ -195,19 +204,36 @@ export function createAccessRulesService(deps: {
     async update(venue: VenueRow, id: string, body: AccessRuleBody) {
       const current = await ruleOf(venue.id, id);
       const values = await ruleValues(venue.id, body, current);
-      await db
-        .updateTable('access_rules')
-        .set({ ...values, updated_at: now() })
-        .where('venue_id', '=', venue.id)
-        .where('id', '=', id)
-        .execute();
+      await withTransaction(deps.db, async (trx) => {
+        await trx
+          .updateTable('access_rules')
+          .set({ ...values, updated_at: now() })
+          .where('venue_id', '=', venue.id)
+          .where('id', '=', id)
+          .execute();
+        await deps.audit.record(trx, {
+          action: 'access_rule.updated',
+          entityType: 'access_rule',
+          entityId: id,
+          venueId: venue.id,
+          before: current,
+          after: values,
+        });
+      });
     },
 
     async remove(venue: VenueRow, id: string) {
-      await ruleOf(venue.id, id);
+      const current = await ruleOf(venue.id, id);
       const at = now();
       await withTransaction(deps.db, async (trx) => {
         await trx.deleteFrom('access_rules').where('venue_id', '=', venue.id).where('id', '=', id).execute();
+        await deps.audit.record(trx, {
+          action: 'access_rule.deleted',
+          entityType: 'access_rule',
+          entityId: id,
+          venueId: venue.id,
+          before: current,
+        });
         await syncBookable(trx, venue.id, at);
       });
     },

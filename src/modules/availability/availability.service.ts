@@ -4,8 +4,10 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { withTransaction } from '../../db/transaction.js';
 import { parseIdArray } from '../../db/json.js';
 import { isCalendarDate } from '../../domain/venue-time.js';
+import type { Audit, AuditEvent } from '../../platform/audit.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, notFound } from '../../platform/errors.js';
@@ -64,9 +66,15 @@ export const toBlackout = (row: Selectable<BlackoutsTable>) => ({
   affects_reservations: Boolean(row.affects_reservations),
 });
 
-export function createAvailabilityService(deps: { db: Db; clock: Clock; references: References }) {
+export function createAvailabilityService(deps: { db: Db; clock: Clock; references: References; audit: Audit }) {
   const db = deps.db.kysely;
   const now = () => deps.clock.now().toISOString();
+  /** One write and its audit entry, in one transaction. */
+  const audited = (event: AuditEvent, write: (trx: typeof db) => Promise<unknown>) =>
+    withTransaction(deps.db, async (trx) => {
+      await write(trx);
+      await deps.audit.record(trx, event);
+    });
 
   async function periodOf(venueId: string, id: string) {
     const row = await db.selectFrom('time_periods').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
@@ -173,10 +181,10 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
       checkWindow(body.time_from, body.time_to);
       const id = newId('tp');
       const at = now();
-      await db
-        .insertInto('time_periods')
-        .values({ id, venue_id: venueId, name, time_from: body.time_from, time_to: body.time_to, created_at: at, updated_at: at })
-        .execute();
+      const row = { id, venue_id: venueId, name, time_from: body.time_from, time_to: body.time_to, created_at: at, updated_at: at };
+      await audited({ action: 'time_period.created', entityType: 'time_period', entityId: id, venueId, after: row }, (trx) =>
+        trx.insertInto('time_periods').values(row).execute(),
+      );
       return id;
     },
 
@@ -187,18 +195,25 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
       const time_from = body.time_from ?? current.time_from;
       const time_to = body.time_to ?? current.time_to;
       checkWindow(time_from, time_to);
-      await db
-        .updateTable('time_periods')
-        .set({ name, time_from, time_to, updated_at: now() })
-        .where('venue_id', '=', venueId)
-        .where('id', '=', id)
-        .execute();
+      const changes = { name, time_from, time_to };
+      await audited(
+        { action: 'time_period.updated', entityType: 'time_period', entityId: id, venueId, before: current, after: changes },
+        (trx) =>
+          trx
+            .updateTable('time_periods')
+            .set({ ...changes, updated_at: now() })
+            .where('venue_id', '=', venueId)
+            .where('id', '=', id)
+            .execute(),
+      );
     },
 
     /** Shifts that pointed at the period lose the link (foreign key: set null). */
     async deleteTimePeriod(venueId: string, id: string) {
-      await periodOf(venueId, id);
-      await db.deleteFrom('time_periods').where('venue_id', '=', venueId).where('id', '=', id).execute();
+      const current = await periodOf(venueId, id);
+      await audited({ action: 'time_period.deleted', entityType: 'time_period', entityId: id, venueId, before: current }, (trx) =>
+        trx.deleteFrom('time_periods').where('venue_id', '=', venueId).where('id', '=', id).execute(),
+      );
     },
 
     async listShifts(venueId: string) {
@@ -210,27 +225,33 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
       const values = await shiftValues(venue, body, body.days_of_week);
       const id = newId('shf');
       const at = now();
-      await db
-        .insertInto('shifts')
-        .values({ id, venue_id: venue.id, ...values, created_at: at, updated_at: at })
-        .execute();
+      const row = { id, venue_id: venue.id, ...values, created_at: at, updated_at: at };
+      await audited({ action: 'shift.created', entityType: 'shift', entityId: id, venueId: venue.id, after: row }, (trx) =>
+        trx.insertInto('shifts').values(row).execute(),
+      );
       return id;
     },
 
     async updateShift(venue: VenueRow, id: string, body: ShiftUpdateBody) {
       const current = await shiftOf(venue.id, id);
       const values = await shiftValues(venue, body, body.days_of_week ?? parseIdArray(current.days_of_week));
-      await db
-        .updateTable('shifts')
-        .set({ ...values, updated_at: now() })
-        .where('venue_id', '=', venue.id)
-        .where('id', '=', id)
-        .execute();
+      await audited(
+        { action: 'shift.updated', entityType: 'shift', entityId: id, venueId: venue.id, before: current, after: values },
+        (trx) =>
+          trx
+            .updateTable('shifts')
+            .set({ ...values, updated_at: now() })
+            .where('venue_id', '=', venue.id)
+            .where('id', '=', id)
+            .execute(),
+      );
     },
 
     async deleteShift(venueId: string, id: string) {
-      await shiftOf(venueId, id);
-      await db.deleteFrom('shifts').where('venue_id', '=', venueId).where('id', '=', id).execute();
+      const current = await shiftOf(venueId, id);
+      await audited({ action: 'shift.deleted', entityType: 'shift', entityId: id, venueId, before: current }, (trx) =>
+        trx.deleteFrom('shifts').where('venue_id', '=', venueId).where('id', '=', id).execute(),
+      );
     },
 
     async listBlackouts(venueId: string) {
@@ -246,28 +267,32 @@ export function createAvailabilityService(deps: { db: Db; clock: Clock; referenc
       const values = blackoutValues(body);
       const id = newId('blk');
       const at = now();
-      await db
-        .insertInto('blackouts')
-        .values({ id, venue_id: venueId, ...values, created_at: at, updated_at: at })
-        .execute();
+      const row = { id, venue_id: venueId, ...values, created_at: at, updated_at: at };
+      await audited({ action: 'blackout.created', entityType: 'blackout', entityId: id, venueId, after: row }, (trx) =>
+        trx.insertInto('blackouts').values(row).execute(),
+      );
       return id;
     },
 
     /** PUT sends the same fields as create; omitted optional ones take their defaults again. */
     async updateBlackout(venueId: string, id: string, body: BlackoutBody) {
-      await blackoutOf(venueId, id);
+      const current = await blackoutOf(venueId, id);
       const values = blackoutValues(body);
-      await db
-        .updateTable('blackouts')
-        .set({ ...values, updated_at: now() })
-        .where('venue_id', '=', venueId)
-        .where('id', '=', id)
-        .execute();
+      await audited({ action: 'blackout.updated', entityType: 'blackout', entityId: id, venueId, before: current, after: values }, (trx) =>
+        trx
+          .updateTable('blackouts')
+          .set({ ...values, updated_at: now() })
+          .where('venue_id', '=', venueId)
+          .where('id', '=', id)
+          .execute(),
+      );
     },
 
     async deleteBlackout(venueId: string, id: string) {
-      await blackoutOf(venueId, id);
-      await db.deleteFrom('blackouts').where('venue_id', '=', venueId).where('id', '=', id).execute();
+      const current = await blackoutOf(venueId, id);
+      await audited({ action: 'blackout.deleted', entityType: 'blackout', entityId: id, venueId, before: current }, (trx) =>
+        trx.deleteFrom('blackouts').where('venue_id', '=', venueId).where('id', '=', id).execute(),
+      );
     },
   };
 }

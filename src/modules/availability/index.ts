@@ -4,6 +4,7 @@
  * policies, bundles, profiles) and follow them through the reference registry.
  */
 import type { Db } from '../../db/connect.js';
+import type { Audit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import type { CopyScopes } from '../../platform/copy-scopes.js';
 import type { References } from '../../platform/references.js';
@@ -24,6 +25,7 @@ export function createAvailabilityModule(deps: {
   publicBaseUrl: string;
   references: References;
   copyScopes: CopyScopes;
+  audit: Audit;
 }): AvailabilityServices {
   registerAvailabilityReferences(deps.references);
   deps.copyScopes.register(...createAvailabilityCopyScopes(deps.references));

@@ -88,6 +88,7 @@ export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {
   admissionFacts: GuestlistDeps['admissionFacts'];
   /** Text messages (platform/sms): the reminders' SMS. */
   sms: TextMessages;
+  audit: StaffDeps['audit'];
 }
 
 /** Every bookings service, created once (the composition root calls this), with the deposit fulfilments registered. */
@@ -95,7 +96,7 @@ export function createBookingsModule(deps: BookingsDeps) {
   const { db, clock, log, payments, mail, rateLimits, publicBaseUrl, liveVenue } = deps;
   const doorKeys = createDoorKeys({ db, clock, secrets: deps.secrets });
   const mailing = { mail, doorKeys, publicBaseUrl };
-  const staff = createStaffService({ db, clock, log, payments, ...mailing, reachableVenue: deps.reachableVenue });
+  const staff = createStaffService({ db, clock, log, payments, ...mailing, reachableVenue: deps.reachableVenue, audit: deps.audit });
   const smartTables = createSmartTablesService({ db, clock, log, venueById: deps.venueById });
   const door = createDoorService({ db, clock, doorKeys, reachableVenue: deps.reachableVenue });
   const staffBookings = createStaffBookings({ db, clock, ...mailing });

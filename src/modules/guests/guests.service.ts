@@ -4,6 +4,7 @@
  * the network, tag replacement and walk-ins. A guest outside the caller's roster (or related only to
  * venues outside the role's scope) is not found, whatever the route.
  */
+import type { Audit } from '../../platform/audit.js';
 import type { Db } from '../../db/connect.js';
 import type { Conn } from '../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../platform/auth-guard.js';
@@ -27,6 +28,7 @@ export interface GuestsDeps {
   clock: Clock;
   sources: GuestSources;
   reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow>;
+  audit: Audit;
 }
 
 /** Bookings shown in the guest detail (all of them: /bookings). */
@@ -121,7 +123,7 @@ export function createGuestsService(deps: GuestsDeps) {
     return { profile, bookings, figure, stats, tagView, connections, billing };
   }
 
-  const privacy = createPrivacy({ db, clock, sources, visibleGuest, detailParts, bookingActivity: activityOf });
+  const privacy = createPrivacy({ db, clock, sources, visibleGuest, detailParts, bookingActivity: activityOf, audit: deps.audit });
 
   async function activityOf(scope: GuestScope, userId: string, limit: number) {
     const profile = await profileOf(scope.operatorId, userId);

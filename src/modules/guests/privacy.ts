@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
+import type { Audit } from '../../platform/audit.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { forbidden, notFound } from '../../platform/errors.js';
@@ -51,6 +52,7 @@ export function createPrivacy(deps: {
   visibleGuest(auth: AuthInfo, userId: string): Promise<GuestScope>;
   detailParts(scope: GuestScope, userId: string): Promise<DetailParts>;
   bookingActivity(scope: GuestScope, userId: string, limit: number): Promise<ActivityItem[]>;
+  audit: Audit;
 }) {
   const { db, clock, sources } = deps;
 
@@ -103,6 +105,8 @@ export function createPrivacy(deps: {
         (await sources.venueNames(scope.operatorId, [...new Set(parts.bookings.map((b) => b.venue_id))])).map((v) => [v.id, v.name]),
       );
       const { profile } = parts;
+      // The export itself is what is recorded (who took the guest's data out, and when), never its contents.
+      await deps.audit.record(db, { action: 'guest.exported', entityType: 'guest', entityId: userId, always: true });
       return {
         exported_at: clock.now().toISOString(),
         operator_id: scope.operatorId,
@@ -137,7 +141,13 @@ export function createPrivacy(deps: {
       const [profile] = await guestProfiles(db, [userId]);
       if (!profile) throw notFound('Guest');
       const now = clock.now();
-      return withTransaction(db, (trx) => eraseGuest(trx, scope.operatorId, { id: userId, email: profile.email }, now));
+      return withTransaction(db, async (trx) => {
+        const erased = await eraseGuest(trx, scope.operatorId, { id: userId, email: profile.email }, now);
+        // The guest's id and what was anonymised, no personal data.
+        const { success: _success, ...counts } = erased;
+        await deps.audit.record(trx, { action: 'guest.erased', entityType: 'guest', entityId: userId, after: counts, always: true });
+        return erased;
+      });
     },
 
     /**

@@ -4,6 +4,7 @@
  * modules refer to its tables, areas and price lists through the reference registry.
  */
 import type { Db } from '../../db/connect.js';
+import type { Audit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/clock.js';
 import type { CopyScopes } from '../../platform/copy-scopes.js';
 import type { References } from '../../platform/references.js';
@@ -30,6 +31,7 @@ export function createTablesModule(deps: {
   references: References;
   copyScopes: CopyScopes;
   booked: BookedTables;
+  audit: Audit;
 }): TablesServices {
   registerTablesReferences(deps.references);
   deps.copyScopes.register(createTablesCopyScope(deps.references, deps.booked));

@@ -5,6 +5,7 @@
 import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import { isCalendarDate, localToUtc } from '../../domain/venue-time.js';
+import type { Audit } from '../../platform/audit.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict } from '../../platform/errors.js';
@@ -33,10 +34,11 @@ export interface TablesDeps {
   references: References;
   /** What bookings hold (the bookings module's, given by the composition root). */
   booked: BookedTables;
+  audit: Audit;
 }
 
 export function createTablesService(deps: TablesDeps) {
-  const { db, clock, references, booked } = deps;
+  const { db, clock, references, booked, audit } = deps;
   const now = () => clock.now().toISOString();
   /**
    * Each venue's tables, as answered, from the venue cache: floor screens poll the list all
@@ -81,27 +83,28 @@ export function createTablesService(deps: TablesDeps) {
       await assertNumberFree(db, venueId, table_number);
       const id = newId('tbl');
       const at = now();
+      const row = {
+        id,
+        venue_id: venueId,
+        table_number,
+        capacity,
+        min_covers,
+        status: body.status ?? 'active',
+        table_type: body.table_type ?? 'standard',
+        seating_area_id: null,
+        floor_id: null,
+        x: null,
+        y: null,
+        shape: null,
+        size: null,
+        created_at: at,
+        updated_at: at,
+      };
       await numberUnique(table_number, () =>
-        db.kysely
-          .insertInto('venue_tables')
-          .values({
-            id,
-            venue_id: venueId,
-            table_number,
-            capacity,
-            min_covers,
-            status: body.status ?? 'active',
-            table_type: body.table_type ?? 'standard',
-            seating_area_id: null,
-            floor_id: null,
-            x: null,
-            y: null,
-            shape: null,
-            size: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute(),
+        withTransaction(db, async (trx) => {
+          await trx.insertInto('venue_tables').values(row).execute();
+          await audit.record(trx, { action: 'table.created', entityType: 'table', entityId: id, venueId, after: row });
+        }),
       );
       return id;
     },
@@ -115,20 +118,19 @@ export function createTablesService(deps: TablesDeps) {
       const min_covers = body.min_covers ?? current.min_covers;
       checkCovers(min_covers, capacity);
       if (table_number !== current.table_number) await assertNumberFree(db, venueId, table_number, id);
+      const changes = {
+        table_number,
+        capacity,
+        min_covers,
+        status: body.status ?? current.status,
+        table_type: body.table_type ?? current.table_type,
+        updated_at: now(),
+      };
       await numberUnique(table_number, () =>
-        db.kysely
-          .updateTable('venue_tables')
-          .set({
-            table_number,
-            capacity,
-            min_covers,
-            status: body.status ?? current.status,
-            table_type: body.table_type ?? current.table_type,
-            updated_at: now(),
-          })
-          .where('venue_id', '=', venueId)
-          .where('id', '=', id)
-          .execute(),
+        withTransaction(db, async (trx) => {
+          await trx.updateTable('venue_tables').set(changes).where('venue_id', '=', venueId).where('id', '=', id).execute();
+          await audit.record(trx, { action: 'table.updated', entityType: 'table', entityId: id, venueId, before: current, after: changes });
+        }),
       );
     },
 
@@ -144,6 +146,7 @@ export function createTablesService(deps: TablesDeps) {
         const upcoming = await takenTableIds(booked, trx, venueId, clock.now(), END_OF_TIME, { tableIds: [id] });
         if (upcoming.size > 0) throw conflict('This table has upcoming reservations; move them before deleting it');
         await trx.deleteFrom('venue_tables').where('venue_id', '=', venueId).where('id', '=', id).execute();
+        await audit.record(trx, { action: 'table.deleted', entityType: 'table', entityId: id, venueId, before: table });
         await pruneCombinations(trx, venueId);
         await references.repoint(trx, 'table', venueId, new Map([[id, null]]), at);
         if (table.floor_id) {

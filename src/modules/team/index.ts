@@ -4,6 +4,7 @@
  * members, invitations).
  */
 import type { Db } from '../../db/connect.js';
+import type { Audit } from '../../platform/audit.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Mail } from '../../platform/mail/mail.js';
@@ -30,6 +31,7 @@ export function createTeamServices(deps: {
   payouts: PayoutStatusSource;
   reachableVenueIds(auth: AuthInfo): Promise<string[]>;
   accountStats: AccountStatsSource;
+  audit: Audit;
 }): TeamServices {
   return {
     operators: createOperatorService(deps),

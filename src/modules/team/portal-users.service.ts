@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
+import type { Audit } from '../../platform/audit.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
@@ -61,8 +62,8 @@ export async function assignable(
   return role;
 }
 
-export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions: Pick<Sessions, 'revokeAllForUser'> }) {
-  const { db, clock, sessions } = deps;
+export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions: Pick<Sessions, 'revokeAllForUser'>; audit: Audit }) {
+  const { db, clock, sessions, audit } = deps;
 
   const assignableRole = (caller: Caller, roleId: string, conn: Conn = db) => assignable(conn, caller, roleId);
 
@@ -141,6 +142,18 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
           .insertInto('members')
           .values({ id: newId('mem'), operator_id: caller.operatorId, user_id: userId, role: 'member', created_at: at, updated_at: at })
           .execute();
+        await audit.record(trx, {
+          action: 'user.created',
+          entityType: 'user',
+          entityId: userId,
+          after: {
+            name,
+            email: normaliseEmail(body.email),
+            phone: clearableText(body.phone) ?? null,
+            role_id: body.role_id,
+            password: body.password,
+          },
+        });
         return userId;
       });
     },
@@ -169,6 +182,13 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
           { name, email, phone: clearableText(body.phone), role_id: body.role_id, password_hash },
           clock.now(),
         );
+        await audit.record(trx, {
+          action: 'user.updated',
+          entityType: 'user',
+          entityId: userId,
+          before: target.user,
+          after: { name, email, phone: clearableText(body.phone), role_id: body.role_id, password_hash },
+        });
       });
       // A new password signs the user out everywhere else; the caller keeps the session in use.
       if (password_hash) await sessions.revokeAllForUser(userId, userId === caller.user.id ? caller.sessionId : undefined);
@@ -183,6 +203,7 @@ export function createPortalUsersService(deps: { db: Db; clock: Clock; sessions:
         // Memberships of other teams go with the user row (foreign key cascade).
         await trx.deleteFrom('members').where('user_id', '=', userId).where('operator_id', '=', caller.operatorId).execute();
         await deleteClientUser(trx, caller.operatorId, userId);
+        await audit.record(trx, { action: 'user.deleted', entityType: 'user', entityId: userId, before: target.user });
       });
     },
   };

@@ -7,6 +7,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
+import type { Audit } from '../../platform/audit.js';
 import type { AuthInfo } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
@@ -29,8 +30,17 @@ const roleNamesLockKey = (operatorId: string) => `role-names:${operatorId}`;
 
 const catalogueOrder = new Map(PERMISSION_KEYS.map((key, index) => [key, index]));
 
-export function createRolesService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+type GridRow = { permission_key: string; can_read: number | boolean; can_write: number | boolean };
+
+export function createRolesService(deps: { db: Db; clock: Clock; audit: Audit }) {
+  const { db, clock, audit } = deps;
+  /** A role as the audit log shows it: its grid as `key:read|write` and its venues, in a stable order. */
+  const auditedRole = (role: { name: string; description: string | null }, grid?: GridRow[], venueIds?: string[]) => ({
+    name: role.name,
+    description: role.description,
+    ...(grid && { permissions: grid.map((g) => `${g.permission_key}:${g.can_write ? 'write' : 'read'}`).sort() }),
+    ...(venueIds && { venue_ids: [...venueIds].sort() }),
+  });
 
   /** Roles of the account (one when `roleId` is given) with their grid, venue scope and user count. */
   async function load(operatorId: string, roleId?: string): Promise<Role[]> {
@@ -123,6 +133,12 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
             updated_at: at,
           })
           .execute();
+        await audit.record(trx, {
+          action: 'role.created',
+          entityType: 'role',
+          entityId: id,
+          after: auditedRole({ name, description: clearableText(body.description) ?? '' }),
+        });
       });
       return id;
     },
@@ -187,6 +203,17 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
               .execute();
           }
         }
+        await audit.record(trx, {
+          action: 'role.updated',
+          entityType: 'role',
+          entityId: roleId,
+          before: auditedRole(role, current?.grid, current?.venueIds),
+          after: auditedRole(
+            { name, description: description ?? role.description },
+            grid ?? current?.grid,
+            body.venue_ids ?? current?.venueIds,
+          ),
+        });
       });
     },
 
@@ -202,6 +229,7 @@ export function createRolesService(deps: { db: Db; clock: Clock }) {
         if ((await countClientUsers(trx, operatorId, roleId)) > 0)
           throw conflict('This role is still assigned to users: give them another role first');
         await trx.deleteFrom('roles').where('id', '=', roleId).where('operator_id', '=', operatorId).execute();
+        await audit.record(trx, { action: 'role.deleted', entityType: 'role', entityId: roleId, before: auditedRole(role) });
       });
     },
   };

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import { embedSnippets } from '../../domain/widget-embed.js';
 import type { Db } from '../../db/connect.js';
+import type { Conn } from '../../db/transaction.js';
 import type { Database } from '../../db/schema.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
@@ -143,7 +144,8 @@ export function createBrandingService(deps: {
     voucherSettings,
 
     /** Stores a venue's whole gift-voucher settings record (the vouchers module validates it first). */
-    saveVoucherSettings: (venueId: string, settings: VoucherSettings) => saveVoucherSettings(db, venueId, settings, clock.now()),
+    saveVoucherSettings: (venueId: string, settings: VoucherSettings, conn: Conn = db) =>
+      saveVoucherSettings(conn, venueId, settings, clock.now()),
 
     async widgetSettings(venue: VenueRow) {
       let widgets = await loadWidgets(db, venue.id);

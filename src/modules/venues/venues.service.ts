@@ -5,6 +5,7 @@
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { lockKey, withTransaction } from '../../db/transaction.js';
+import type { Audit } from '../../platform/audit.js';
 import { isValidTimezone, localToday } from '../../domain/venue-time.js';
 import type { AuthInfo, Guard, VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
@@ -209,8 +210,9 @@ export function createVenuesService(deps: {
   access: Pick<Guard, 'reachableVenue' | 'reachableVenueIds'>;
   /** The bookings module's facts about a venue's bookings (composition root). */
   bookings: VenueBookingFacts;
+  audit: Audit;
 }) {
-  const { db, clock, uploads, access, bookings } = deps;
+  const { db, clock, uploads, access, bookings, audit } = deps;
   const now = () => clock.now().toISOString();
 
   async function load(venueId: string): Promise<VenueRow> {
@@ -257,18 +259,19 @@ export function createVenuesService(deps: {
       const changes = venueChanges(input, undefined);
       const id = newId('ven');
       const at = now();
-      await db.kysely
-        .insertInto('venues')
-        .values({
-          ...changes,
-          id,
-          operator_id: auth.operatorId!,
-          name: input.name.trim(),
-          address: input.address.trim(),
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      const values = {
+        ...changes,
+        id,
+        operator_id: auth.operatorId!,
+        name: input.name.trim(),
+        address: input.address.trim(),
+        created_at: at,
+        updated_at: at,
+      };
+      await withTransaction(db, async (trx) => {
+        await trx.insertInto('venues').values(values).execute();
+        await audit.record(trx, { action: 'venue.created', entityType: 'venue', entityId: id, venueId: id, after: values });
+      });
       const row = await load(id);
       return { success: true, id, status: row.status, app_listing_status: row.app_listing_status };
     },
@@ -276,11 +279,21 @@ export function createVenuesService(deps: {
     async update(venue: VenueRow, input: UpdateVenueBody): Promise<void> {
       const changes = venueChanges(input, venue);
       if (Object.keys(changes).length === 0) return;
-      await db.kysely
-        .updateTable('venues')
-        .set({ ...changes, updated_at: now() })
-        .where('id', '=', venue.id)
-        .execute();
+      await withTransaction(db, async (trx) => {
+        await trx
+          .updateTable('venues')
+          .set({ ...changes, updated_at: now() })
+          .where('id', '=', venue.id)
+          .execute();
+        await audit.record(trx, {
+          action: 'venue.updated',
+          entityType: 'venue',
+          entityId: venue.id,
+          venueId: venue.id,
+          before: venue,
+          after: changes,
+        });
+      });
     },
 
     /** The venue's state and what a go-live would miss now (the guard has read the venue row). */
@@ -298,7 +311,17 @@ export function createVenuesService(deps: {
         if (missing.length > 0) {
           throw badRequest(`The venue cannot go live until these are set: ${missing.join(', ')}`, { missing });
         }
-        await db.kysely.updateTable('venues').set({ status: 'live', updated_at: now() }).where('id', '=', venue.id).execute();
+        await withTransaction(db, async (trx) => {
+          await trx.updateTable('venues').set({ status: 'live', updated_at: now() }).where('id', '=', venue.id).execute();
+          await audit.record(trx, {
+            action: 'venue.status_changed',
+            entityType: 'venue',
+            entityId: venue.id,
+            venueId: venue.id,
+            before: { status: venue.status },
+            after: { status: 'live' },
+          });
+        });
         return { success: true, status: 'live' };
       }
       // Checked and written in one transaction under the venue's lock, so a booking taken under the
@@ -309,6 +332,14 @@ export function createVenuesService(deps: {
         if (await bookings.hasUpcomingBookings(trx, venue.id, today))
           throw conflict('The venue has upcoming reservations and cannot go back to draft');
         await trx.updateTable('venues').set({ status: 'draft', updated_at: now() }).where('id', '=', venue.id).execute();
+        await audit.record(trx, {
+          action: 'venue.status_changed',
+          entityType: 'venue',
+          entityId: venue.id,
+          venueId: venue.id,
+          before: { status: venue.status },
+          after: { status: 'draft' },
+        });
       });
       return { success: true, status: 'draft' };
     },

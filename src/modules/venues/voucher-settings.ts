@@ -5,6 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { kyselyOf, type Conn } from '../../db/transaction.js';
 import type { VoucherSettings } from './branding.schemas.js';
 import type { VoucherSettingsTable } from './venues.table.js';
 
@@ -49,7 +50,7 @@ export async function voucherSettingsOf(db: Db, venueId: string): Promise<Vouche
 }
 
 /** Stores the venue's whole settings record. */
-export async function saveVoucherSettings(db: Db, venueId: string, settings: VoucherSettings, now: Date): Promise<void> {
+export async function saveVoucherSettings(db: Conn, venueId: string, settings: VoucherSettings, now: Date): Promise<void> {
   const at = now.toISOString();
   const row = {
     enabled: settings.enabled ? 1 : 0,
@@ -62,7 +63,7 @@ export async function saveVoucherSettings(db: Db, venueId: string, settings: Vou
     max_qty: settings.max_qty,
     terms: settings.terms,
   };
-  await db.kysely
+  await kyselyOf(db)
     .insertInto('voucher_settings')
     .values({ ...row, venue_id: venueId, created_at: at, updated_at: at })
     .onConflict((oc) => oc.column('venue_id').doUpdateSet({ ...row, updated_at: at }))

@@ -9,6 +9,7 @@
  */
 import type { Db } from '../../db/connect.js';
 import { withTransaction, type Conn } from '../../db/transaction.js';
+import type { Audit } from '../../platform/audit.js';
 import {
   normaliseVoucherCode,
   redemptionAmount,
@@ -55,7 +56,8 @@ import type { IssueBody, RedeemBody, VoucherSettings, VoucherSettingsBody } from
  */
 export interface VoucherVenues {
   settings(venueId: string): Promise<VoucherSettings>;
-  saveSettings(venueId: string, settings: VoucherSettings): Promise<void>;
+  /** Saved on `conn` (the caller's transaction) when given. */
+  saveSettings(venueId: string, settings: VoucherSettings, conn?: Conn): Promise<void>;
   /** The venue's sister venues the caller's role reaches (a venue-scoped role sees those in its scope). */
   sisters(auth: AuthInfo, venue: VenueRow): Promise<{ id: string; name: string }[]>;
   /** Names of venues of the account. */
@@ -73,6 +75,7 @@ export interface VouchersDeps {
   payments: Payments;
   rateLimits: RateLimits;
   venues: VoucherVenues;
+  audit: Audit;
 }
 
 export const PAYMENT_USED = 'This payment was already used for a voucher';
@@ -148,7 +151,19 @@ export function createVouchersService(deps: VouchersDeps) {
     },
 
     async updateSettings(venue: VenueRow, body: VoucherSettingsBody): Promise<void> {
-      await venues.saveSettings(venue.id, mergeSettings(await venues.settings(venue.id), body));
+      const current = await venues.settings(venue.id);
+      const next = mergeSettings(current, body);
+      await withTransaction(db, async (trx) => {
+        await venues.saveSettings(venue.id, next, trx);
+        await deps.audit.record(trx, {
+          action: 'voucher_settings.updated',
+          entityType: 'voucher_settings',
+          entityId: venue.id,
+          venueId: venue.id,
+          before: { ...current },
+          after: { ...next },
+        });
+      });
     },
 
     async list(auth: AuthInfo, venue: VenueRow, query: { limit?: number; offset?: number }) {
@@ -219,6 +234,14 @@ export function createVouchersService(deps: VouchersDeps) {
             redeemed_at: now.toISOString(),
           });
           await domainEvents.emit(trx, voucherEvent('voucher.redeemed', spent, now, { amount_pence: amount, venue_id: venue.id }));
+          await deps.audit.record(trx, {
+            action: 'voucher.redeemed',
+            entityType: 'voucher',
+            entityId: row.id,
+            venueId: venue.id,
+            before: { remaining_pence: row.remaining_pence, status: row.status },
+            after: { remaining_pence: spent.remaining_pence, status: spent.status, redeemed_pence: amount, note },
+          });
           return redeemAnswer(spent, 'ok', amount, now);
         }
         throw conflict('The voucher changed while it was being redeemed: try again');
@@ -285,6 +308,19 @@ export function createVouchersService(deps: VouchersDeps) {
         issuedBy: auth.user.id,
         mail: recipientEmail ? { to: recipientEmail, greet: clearableText(body.recipient_name) ?? null, fromName: null } : null,
       };
+      const issued = async (trx: Conn, rows: VoucherRow[]) => {
+        for (const row of rows) {
+          const { code: _code, ...shown } = row;
+          await deps.audit.record(trx, {
+            action: 'voucher.issued',
+            entityType: 'voucher',
+            entityId: row.id,
+            venueId: venue.id,
+            after: shown,
+          });
+        }
+        return rows;
+      };
       const answer = (row: VoucherRow) => ({
         success: true,
         id: row.id,
@@ -295,8 +331,8 @@ export function createVouchersService(deps: VouchersDeps) {
       });
 
       if (body.mode !== 'paid') {
-        const [row] = await withTransaction(db, (trx) =>
-          issueVouchers(trx, mail, clock.now(), { ...request, mode: 'comp', purchaseId: null }),
+        const [row] = await withTransaction(db, async (trx) =>
+          issued(trx, await issueVouchers(trx, mail, clock.now(), { ...request, mode: 'comp', purchaseId: null })),
         );
         return answer(row);
       }
@@ -313,7 +349,7 @@ export function createVouchersService(deps: VouchersDeps) {
       if (mismatch) throw conflict(PAYMENT_MISMATCH_MESSAGE);
       const [row] = await withTransaction(db, async (trx) => {
         if (!(await claimPurchase(trx, purchase.id, clock.now()))) throw conflict(PAYMENT_USED);
-        return issueVouchers(trx, mail, clock.now(), { ...request, mode: 'paid', purchaseId: purchase.id });
+        return issued(trx, await issueVouchers(trx, mail, clock.now(), { ...request, mode: 'paid', purchaseId: purchase.id }));
       });
       return answer(row);
     },
@@ -351,7 +387,17 @@ export function createVouchersService(deps: VouchersDeps) {
           idempotencyKey: `voucher-refund-${row.id}`,
           scope: { operatorId: venue.operator_id, venueId: venue.id },
         });
-        await recordRefund(db, row.id, refund.id, clock.now());
+        await withTransaction(db, async (trx) => {
+          await recordRefund(trx, row.id, refund.id, clock.now());
+          await deps.audit.record(trx, {
+            action: 'voucher.refunded',
+            entityType: 'voucher',
+            entityId: row.id,
+            venueId: venue.id,
+            before: { status: row.status, remaining_pence: row.remaining_pence, refund_id: null },
+            after: { status: 'refunded', remaining_pence: 0, refunded_pence: claimed.refunded_pence, refund_id: refund.id },
+          });
+        });
         return { success: true, refunded_pence: claimed.refunded_pence, refund_id: refund.id };
       } catch (error) {
         // A definite refusal gives the balance back; after an unknown outcome (502, or no answer) it stays claimed.

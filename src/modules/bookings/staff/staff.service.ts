@@ -15,6 +15,7 @@ import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../..
 import { isCalendarDate, localToUtc } from '../../../domain/venue-time.js';
 import type { Db } from '../../../db/connect.js';
 import { lockKey, withTransaction } from '../../../db/transaction.js';
+import type { Audit } from '../../../platform/audit.js';
 import type { AuthInfo, VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import { badRequest, conflict, notFound } from '../../../platform/errors.js';
@@ -64,6 +65,7 @@ export interface StaffDeps {
   publicBaseUrl: string;
   /** The venue when the caller may reach it (404 otherwise): the guard's. */
   reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow>;
+  audit: Audit;
 }
 
 export const staffActor = (auth: AuthInfo): Actor => ({ kind: 'staff', id: auth.user.id, name: auth.user.name });
@@ -104,8 +106,22 @@ export function createStaffService(deps: StaffDeps) {
     const context: ChangeContext = { venue, actor: staffActor(auth), now: clock.now() };
     const booking = await withTransaction(db, async (trx) => {
       await lockKey(db, trx, `booking:${id}`);
-      await change(trx, await bookingOrThrow(trx, id), context);
-      return bookingOrThrow(trx, id);
+      const before = await bookingOrThrow(trx, id);
+      const tablesBefore = await tableIdsOf(trx, id);
+      await change(trx, before, context);
+      const after = await bookingOrThrow(trx, id);
+      await deps.audit.record(trx, {
+        // A status move is named by the status reached (booking.cancelled, booking.checked_in…); other changes are updates.
+        action: after.status === before.status ? 'booking.updated' : `booking.${after.status}`,
+        entityType: 'booking',
+        entityId: id,
+        venueId: after.venue_id,
+        before: { ...before, table_ids: tablesBefore },
+        after: { ...after, table_ids: await tableIdsOf(trx, id) },
+        // The guest's contact details are recorded as changed but never kept: an erasure leaves none in the log.
+        redact: ['guest_name', 'guest_email', 'guest_phone', 'hold_address'],
+      });
+      return after;
     });
     return changed(booking, venue);
   }
