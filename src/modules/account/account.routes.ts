@@ -5,7 +5,7 @@
 import { authOf, type GuardFactory } from '../../platform/auth-guard.js';
 import { errorResponses } from '../../platform/http.js';
 import type { RoutePlugin } from '../../platform/module.js';
-import { badRequest } from '../../platform/errors.js';
+import { badRequest, forbidden } from '../../platform/errors.js';
 import {
   AccountSession,
   CodeRequestBody,
@@ -32,7 +32,12 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
 ) => {
   const tags = ['account'];
   const security = [{ bearer: [] }];
-  const guest = guard({ role: 'guest' });
+  // Any session passes the hook (401 without one); a portal user is refused (403) after the body's checks,
+  // so a malformed body is a 400 whoever sends it.
+  const signedIn = guard({ role: 'any' });
+  const guestOnly = async (request: Parameters<typeof authOf>[0]) => {
+    if (authOf(request).user.role !== 'guest') throw forbidden('This is for guest accounts: sign in to the portal instead');
+  };
   const me = (request: Parameters<typeof authOf>[0]) => ({ id: authOf(request).user.id, email: authOf(request).user.email });
 
   app.addHook('onRequest', async (_request, reply) => {
@@ -86,7 +91,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
           'carries its manage token: read and cancel it under its policy with `/api/public/bookings/manage`.',
         response: { 200: MyBookings, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => account.bookings(me(request)),
   );
@@ -101,7 +107,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         description: 'Extension. Event bookings of the guest (as for bookings), each with its ticket lines and door QR.',
         response: { 200: MyTickets, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => ({ data: await account.tickets(me(request)) }),
   );
@@ -116,7 +123,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         description: 'Extension. Vouchers whose recipient or purchaser is the guest’s address, at any venue: balance, code and QR.',
         response: { 200: MyVouchers, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => ({ data: await account.vouchers(me(request)) }),
   );
@@ -131,7 +139,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         description: 'Extension. The newest 200 entries (grants, top-ups, spends, refunds) and the price of a key in pence.',
         response: { 200: KeysLedger, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => account.ledger(me(request)),
   );
@@ -150,7 +159,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         body: TopUpBody,
         response: { 201: TopUpResult, ...errorResponses(400, 401, 403, 503) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request, reply) => reply.code(201).send(await account.topUp(me(request), request.body.keys)),
   );
@@ -165,7 +175,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         description: 'Extension. Per channel: marketing and reminders by email and by SMS (`updated_at` null: never set, the defaults).',
         response: { 200: PreferencesResult, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => account.preferences(me(request)),
   );
@@ -181,7 +192,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         body: PreferencesBody,
         response: { 200: PreferencesResult, ...errorResponses(400, 401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => {
       if (Object.keys(request.body).length === 0) throw badRequest('Send at least one preference');
@@ -199,7 +211,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         description: 'Extension. The account, preferences, keys ledger, bookings, tickets and vouchers as one JSON document.',
         response: { 200: ExportResult, ...errorResponses(401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request, reply) => {
       reply.header('Content-Disposition', 'attachment; filename="my-data.json"');
@@ -221,7 +234,8 @@ export const accountRoutes: RoutePlugin<{ guard: GuardFactory; account: AccountS
         body: EraseBody,
         response: { 200: EraseResult, ...errorResponses(400, 401, 403) },
       },
-      onRequest: guest,
+      onRequest: signedIn,
+      preHandler: guestOnly,
     },
     async (request) => account.erase(me(request), request.body.confirm_email),
   );

@@ -5,7 +5,7 @@ export const CodeRequestBody = Type.Object({ email: Email });
 export const CodeRequested = Type.Object({ code_sent: Type.Literal(true) });
 export const CodeVerifyBody = Type.Object({
   email: Email,
-  code: Type.String({ pattern: '^\\d{6}$', description: 'the 6-digit code from the email' }),
+  code: Type.String({ minLength: 6, maxLength: 6, pattern: '^\\d{6}$', description: 'the 6-digit code from the email' }),
 });
 export const AccountSession = Type.Object({
   user: Type.Object({ id: Type.String(), role: Type.String(), name: Type.String(), email: Type.String(), operator_id: Type.Null() }),

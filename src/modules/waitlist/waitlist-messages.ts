@@ -7,6 +7,7 @@
  */
 import { renderTemplate } from '../../domain/message-templates.js';
 import { peopleDate } from '../../domain/people-dates.js';
+import { textableNumber } from '../../domain/reminder-schedule.js';
 import { utcToLocal } from '../../domain/venue-time.js';
 import type { Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
@@ -42,7 +43,8 @@ export function waitlistMessages(deps: { mail: Mail; textMessages?: TextMessages
     },
   ): Promise<Channel[]> {
     const channels: Channel[] = [];
-    if (entry.guest_phone && textMessages) {
+    // Only a number in international form is texted (docs/messages.md); another is kept for the host to call.
+    if (textableNumber(entry.guest_phone) && textMessages) {
       await textMessages.queue(conn, { to: entry.guest_phone, body: message.sms, venueId: venue.id, kind: message.kind });
       channels.push('sms');
     }

@@ -110,8 +110,21 @@ describe('walk-in waitlist', () => {
     expect(told.json()).toEqual({ success: true, channels: ['mail'] });
     const mails = await mailsTo(t, 'grace@example.test');
     expect(mails.map((m) => m.subject)).toEqual(['Your table at Test Venue is ready']);
-    // No email and no SMS set up: tell them in person.
-    expect((await api.post(`/waitlist/${ada.id}/notify`)).json()).toEqual({ success: true, channels: [] });
+    // Ada left only a phone: the app's SMS platform texts her the venue's "table ready" wording (the
+    // simulated provider keeps it in the outbox), held for 15 minutes from now (12:10 + 15, venue-local).
+    expect((await api.post(`/waitlist/${ada.id}/notify`)).json()).toEqual({ success: true, channels: ['sms'] });
+    const texts = await t.db.kysely
+      .selectFrom('sms_outbox')
+      .select(['recipient', 'body', 'kind'])
+      .where('venue_id', '=', venueId)
+      .execute();
+    expect(texts).toEqual([
+      {
+        recipient: '+447700900001',
+        body: 'Hi Ada, your table for 3 at Test Venue is ready. Please reply or come in by 13:25.',
+        kind: 'waitlist_ready',
+      },
+    ]);
 
     // The two-top is free once its stay ends.
     t.clock.advance(85 * 60_000);
@@ -230,7 +243,7 @@ describe('notify by text message', () => {
     expect(sent).toEqual([
       {
         to: '+44 7700 900002',
-        body: 'Test Venue: your table for 2 is ready. Please come to the host stand.',
+        body: 'Hi Alan, your table for 2 at Test Venue is ready. Please reply or come in by 14:50.',
         venueId,
         kind: 'waitlist_ready',
       },
