@@ -209,6 +209,15 @@ const webhooksRoute = createRoute({
   component: WebhooksPage,
 });
 
+// The audit log: who changed what in the account (operators.audit).
+const AuditPage = lazy(() => import('./audit/AuditPage'));
+const auditRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/audit-log',
+  validateSearch: venueSearch,
+  component: AuditPage,
+});
+
 // The invitation link: opened without a session (the shell shows it instead of the sign-in form).
 const InvitationPage = lazy(() => import('./team/InvitationPage'));
 const invitationRoute = createRoute({
@@ -269,6 +278,7 @@ export const router = createRouter({
     eventRoute,
     invitationRoute,
     webhooksRoute,
+    auditRoute,
     promotersRoute,
     promoterRoute,
     promoterInvitationRoute,

@@ -181,6 +181,11 @@ function SignedIn({ name }: { name: string }) {
               Webhooks
             </Link>
           )}
+          {can('operators.audit', 'read') && (
+            <Link to="/audit-log" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
+              Audit log
+            </Link>
+          )}
           {can('catalogue', 'read') && (
             <Link to="/memberships" search={{ venue: venue?.id }} className="nav__link" activeProps={{ 'aria-current': 'page' }}>
               Memberships
