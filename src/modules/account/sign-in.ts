@@ -15,12 +15,12 @@
  * bookings, or new) is the account. A code proves the address, so it is the verified address from then
  * on: the account app shows the records made with it.
  */
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { randomToken, sequentialId } from '../../platform/ids.js';
+import { matchMailedCode, newMailedCode } from '../../platform/mailed-codes.js';
+import { sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
@@ -31,8 +31,6 @@ export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
 const MAX_LIVE_CODES = 3;
 export const INVALID_SIGN_IN_CODE = 'Invalid or expired sign-in code';
 const PLATFORM = 'Maitred';
-
-const codeHash = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`).digest();
 
 const codeLimits = (email: string, ip: string): LimitKey[] => [
   { name: 'email_code_failures_email', key: email },
@@ -66,15 +64,14 @@ export function createSignIn(deps: { db: Db; clock: Clock; rateLimits: RateLimit
           );
           return;
         }
-        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-        const salt = randomToken(16);
+        const { code, code_salt, code_hash } = newMailedCode();
         await trx
           .insertInto('account_sign_in_codes')
           .values({
             id: sequentialId('sic'),
             email,
-            code_salt: salt,
-            code_hash: codeHash(salt, code).toString('hex'),
+            code_salt,
+            code_hash,
             attempts: 0,
             expires_at: new Date(now.getTime() + SIGN_IN_CODE_TTL_MS).toISOString(),
             created_at: now.toISOString(),
@@ -121,17 +118,15 @@ export function createSignIn(deps: { db: Db; clock: Clock; rateLimits: RateLimit
         .where('attempts', '<', SIGN_IN_CODE_MAX_ATTEMPTS)
         .orderBy('id')
         .execute();
-      let match: (typeof live)[number] | undefined;
-      for (const row of live) {
+      const match = await matchMailedCode(live, input.code, async (row) => {
         const attempt = await db.kysely
           .updateTable('account_sign_in_codes')
           .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
           .where('id', '=', row.id)
           .where('attempts', '<', SIGN_IN_CODE_MAX_ATTEMPTS)
           .executeTakeFirst();
-        if (Number(attempt.numUpdatedRows) !== 1) continue;
-        if (timingSafeEqual(codeHash(row.code_salt, input.code), Buffer.from(row.code_hash, 'hex'))) match ??= row;
-      }
+        return Number(attempt.numUpdatedRows) === 1;
+      });
       if (!match) throw badRequest(INVALID_SIGN_IN_CODE);
       const proven = match;
       const userId = await withTransaction(db, async (trx) => {

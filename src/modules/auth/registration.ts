@@ -15,13 +15,13 @@
  * Code checks count like sign-in failures: a point is taken from the email's and the client address's
  * counters before the check and given back when the code is right.
  */
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { randomToken, sequentialId } from '../../platform/ids.js';
+import { matchMailedCode, newMailedCode } from '../../platform/mailed-codes.js';
+import { sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
@@ -36,8 +36,6 @@ export const VERIFICATION_MAX_ATTEMPTS = 5;
 export const MAX_PENDING = 3;
 export const INVALID_VERIFICATION = 'Invalid or expired verification code';
 const PLATFORM = 'Maitred';
-
-const codeHash = (salt: string, code: string) => createHash('sha256').update(`${salt}:${code}`).digest();
 
 /** The counters a wrong code counts against: the email from any address, and the client address. */
 const codeLimits = (email: string, ip: string): LimitKey[] => [
@@ -86,15 +84,14 @@ export function createRegistration(deps: {
           );
           return;
         }
-        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-        const salt = randomToken(16);
+        const { code, code_salt, code_hash } = newMailedCode();
         const row = {
           id: sequentialId('ver'),
           email,
           name: input.name.trim(),
           password_hash: passwordHash,
-          code_salt: salt,
-          code_hash: codeHash(salt, code).toString('hex'),
+          code_salt,
+          code_hash,
           attempts: 0,
           expires_at: new Date(now.getTime() + VERIFICATION_TTL_MS).toISOString(),
           created_at: now.toISOString(),
@@ -145,18 +142,15 @@ export function createRegistration(deps: {
         .execute();
       // Each guess spends one attempt of every pending code of the address, claimed before comparing, so
       // concurrent guesses cannot exceed the cap; only codes whose attempt was claimed are compared.
-      let match: (typeof pending)[number] | undefined;
-      for (const registration of pending) {
+      const match = await matchMailedCode(pending, input.code, async (registration) => {
         const attempt = await db.kysely
           .updateTable('email_verifications')
           .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
           .where('id', '=', registration.id)
           .where('attempts', '<', VERIFICATION_MAX_ATTEMPTS)
           .executeTakeFirst();
-        if (Number(attempt.numUpdatedRows) !== 1) continue;
-        const expected = Buffer.from(registration.code_hash, 'hex');
-        if (timingSafeEqual(codeHash(registration.code_salt, input.code), expected)) match ??= registration;
-      }
+        return Number(attempt.numUpdatedRows) === 1;
+      });
       if (!match) throw badRequest(INVALID_VERIFICATION);
       const proven = match;
 

@@ -44,8 +44,9 @@ export function waitlistMessages(deps: { mail: Mail; textMessages?: TextMessages
   ): Promise<Channel[]> {
     const channels: Channel[] = [];
     // Only a number in international form is texted (docs/messages.md); another is kept for the host to call.
-    if (textableNumber(entry.guest_phone) && textMessages) {
-      await textMessages.queue(conn, { to: entry.guest_phone, body: message.sms, venueId: venue.id, kind: message.kind });
+    const phone = textableNumber(entry.guest_phone);
+    if (phone && textMessages) {
+      await textMessages.queue(conn, { to: phone, body: message.sms, venueId: venue.id, kind: message.kind });
       channels.push('sms');
     }
     if (entry.guest_email) {

@@ -242,7 +242,7 @@ describe('notify by text message', () => {
     expect(await walkIns.notify(venue, id)).toEqual({ success: true, channels: ['sms'] });
     expect(sent).toEqual([
       {
-        to: '+44 7700 900002',
+        to: '+447700900002',
         body: 'Hi Alan, your table for 2 at Test Venue is ready. Please reply or come in by 14:50.',
         venueId,
         kind: 'waitlist_ready',
