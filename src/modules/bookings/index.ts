@@ -86,7 +86,7 @@ export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {
   venueLook: ManageDeps['venueLook'];
   venueById: SmartTablesDeps['venueById'];
   admissionFacts: GuestlistDeps['admissionFacts'];
-  /** Text messages (platform/sms): the reminders' SMS. */
+  /** Text messages (platform/sms): reminders, confirmations and cancellations by SMS. */
   sms: TextMessages;
   audit: StaffDeps['audit'];
 }
@@ -95,7 +95,7 @@ export interface BookingsDeps extends Omit<PublicDeps, 'doorKeys'> {
 export function createBookingsModule(deps: BookingsDeps) {
   const { db, clock, log, payments, mail, rateLimits, publicBaseUrl, liveVenue } = deps;
   const doorKeys = createDoorKeys({ db, clock, secrets: deps.secrets });
-  const mailing = { mail, doorKeys, publicBaseUrl };
+  const mailing = { mail, doorKeys, publicBaseUrl, sms: deps.sms };
   const staff = createStaffService({ db, clock, log, payments, ...mailing, reachableVenue: deps.reachableVenue, audit: deps.audit });
   const smartTables = createSmartTablesService({ db, clock, log, venueById: deps.venueById });
   const door = createDoorService({ db, clock, doorKeys, reachableVenue: deps.reachableVenue });
@@ -124,7 +124,7 @@ export function createBookingsModule(deps: BookingsDeps) {
     venueLook: deps.venueLook,
   });
   const eventBookings = createEventBookings({ db, clock, log, payments, ...mailing });
-  const reminders = createReminders({ db, clock, log, ...mailing, sms: deps.sms, rateLimits, venueById: deps.venueById, manage });
+  const reminders = createReminders({ db, clock, log, ...mailing, rateLimits, venueById: deps.venueById, manage });
   return { doorKeys, staff, smartTables, door, staffBookings, guestlist, publicBookings, manage, eventBookings, reminders };
 }
 

@@ -1,16 +1,22 @@
 /**
  * A booking's mail to its guest: the confirmation (details, the manage link, an `.ics` calendar file)
- * and the cancellation notice (with a cancelling `.ics`), the one notice for staff and guest cancellations.
- * Queued on the caller's transaction, so a booking that rolls back sends nothing and a committed one
- * always has its mail.
+ * and the cancellation notice (with a cancelling `.ics`), the one notice for staff and guest cancellations;
+ * and, to a guest who agreed to texts at this operator (docs/messages.md), the same two as text messages in
+ * the venue's own wording (its `confirmation` and `cancellation` templates). Queued on the caller's
+ * transaction, so a booking that rolls back sends nothing and a committed one always has its messages.
  */
 import { manageLinkExpiry, signManageToken } from '../../../domain/booking-tokens/index.js';
 import { bookingIcs } from '../../../domain/ics.js';
+import { renderTemplate, type MessageKind } from '../../../domain/message-templates.js';
+import { textableNumber } from '../../../domain/reminder-schedule.js';
 import { peopleDate } from '../../../domain/people-dates.js';
 import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { venueMessage } from '../../../platform/mail/templates.js';
+import { consentOf } from '../../../platform/sms/consent.js';
+import type { TextMessages } from '../../../platform/sms/sms.js';
+import { templateFor } from '../../../platform/sms/templates.js';
 import type { BookingRow } from './booking-store.js';
 import { depositLines } from './deposit-lines.js';
 import type { DoorKeys } from './door-keys.js';
@@ -24,7 +30,7 @@ export interface CancellationNotice {
   refundedPence: number;
 }
 
-export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manageSecret'>; publicBaseUrl: string }) {
+export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manageSecret'>; publicBaseUrl: string; sms?: TextMessages }) {
   /**
    * The guest's manage page for a booking (the widget's manage page, which reads and cancels through
    * the manage API): a signed link valid until a day after the booking starts.
@@ -72,12 +78,29 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
     return [{ filename: 'booking.ics', contentType: `text/calendar; charset=utf-8${asMessage ? `; method=${method}` : ''}`, content: ics }];
   }
 
+  /** The booking's text in the venue's wording, when the guest agreed to texts from this operator. */
+  async function text(conn: Conn, venue: VenueRow, booking: BookingRow, kind: MessageKind, extra: Record<string, string> = {}) {
+    const phone = textableNumber(booking.guest_phone);
+    if (!deps.sms || !phone || (await consentOf(conn, booking.operator_id, 'sms', phone)) !== true) return;
+    const body = renderTemplate(await templateFor(conn, venue.id, kind), {
+      guest_name: booking.guest_name ?? 'there',
+      venue_name: venue.name,
+      date: peopleDate(booking.booking_date),
+      time: booking.start_time ?? '',
+      party_size: String(booking.guest_count),
+      reference: booking.reference ?? booking.id,
+      ...extra,
+    });
+    await deps.sms.queue(conn, { to: phone, body, venueId: venue.id, kind });
+  }
+
   return {
     manageUrl,
 
     async confirmation(conn: Conn, venue: VenueRow, booking: BookingRow): Promise<void> {
-      if (!booking.guest_email) return;
       const url = await manageUrl(conn, booking);
+      await text(conn, venue, booking, 'confirmation', { manage_url: url });
+      if (!booking.guest_email) return;
       await deps.mail.queue(
         conn,
         venueMessage({
@@ -99,6 +122,7 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
      * link): the reason staff gave, the refund this cancellation made, and a cancelling `.ics`.
      */
     async cancellation(conn: Conn, venue: VenueRow, booking: BookingRow, notice: CancellationNotice): Promise<void> {
+      await text(conn, venue, booking, 'cancellation');
       if (!booking.guest_email) return;
       const url = await manageUrl(conn, booking);
       const hello = `Hello${booking.guest_name ? ` ${booking.guest_name}` : ''}`;

@@ -6,6 +6,7 @@
  * when paid, released (`expired`) when not, and every booking of a cancelled event cancelled and
  * refunded, each guest told.
  */
+import type { TextMessages } from '../../../platform/sms/sms.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { isActive, type BookingStatus } from '../../../domain/booking-status.js';
@@ -295,12 +296,14 @@ export interface EventBookingDeps {
   mail: Mail;
   doorKeys: Pick<DoorKeys, 'manageSecret'>;
   publicBaseUrl: string;
+  /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
+  sms?: TextMessages;
 }
 
 /** The status moves of event bookings that need the payments platform or the guest's mail. */
 export function createEventBookings(deps: EventBookingDeps) {
   const { db, clock, payments, log } = deps;
-  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl, sms: deps.sms });
 
   /** Paid: `pending_payment` → `confirmed` in the caller's transaction; undefined when it was not awaiting payment. */
   async function confirmPaid(trx: Kysely<Database>, bookingId: string, via: string): Promise<BookingRow | undefined> {

@@ -11,6 +11,7 @@
  * the booking if anything after it fails), and the keys are spent from the guest's ledger under the
  * guest's ledger lock. `Idempotency-Key` keeps the first answer for a retry.
  */
+import type { TextMessages } from '../../../platform/sms/sms.js';
 import { availabilityWithNextDates, type SlotReason } from '../../../domain/availability/index.js';
 import { evaluateAdmission, type AdmissionDecision } from '../../../domain/admission.js';
 import { isCalendarDate, utcToLocal } from '../../../domain/venue-time.js';
@@ -53,6 +54,8 @@ export interface GuestlistDeps {
   rateLimits: RateLimits;
   doorKeys: Pick<DoorKeys, 'manageSecret'>;
   publicBaseUrl: string;
+  /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
+  sms?: TextMessages;
   /** A live venue by id (the venues module's), read on `conn`. */
   liveVenue(conn: Conn, venueId: string): Promise<VenueRow | undefined>;
   /** The guest's tags and connections at the operator, for admission conditions (the guests module's). */
@@ -80,7 +83,7 @@ const STANDING = ['approved', 'confirmed', 'checked_in'];
 export function createGuestlistBookings(deps: GuestlistDeps) {
   const { db, clock } = deps;
   const venueConfig = cachedVenueConfig(db.changes, clock);
-  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl, sms: deps.sms });
 
   async function venueOrThrow(venueId: string): Promise<VenueRow> {
     const venue = await deps.liveVenue(db, venueId);

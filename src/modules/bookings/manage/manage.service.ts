@@ -12,6 +12,7 @@
  * booking, the status move (conditional, freeing its slots), its history and the guest's notice. A
  * booking already cancelled answers as it is, and nothing moves.
  */
+import type { TextMessages } from '../../../platform/sms/sms.js';
 import { peopleInstant } from '../../../domain/people-dates.js';
 import type { Logger } from 'pino';
 import { canMove, refusedMoveMessage } from '../../../domain/booking-status.js';
@@ -54,6 +55,8 @@ export interface ManageDeps {
   rateLimits: RateLimits;
   doorKeys: Pick<DoorKeys, 'manageSecret'>;
   publicBaseUrl: string;
+  /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
+  sms?: TextMessages;
   /** The booking's venue (the venues module's), whatever its status: a guest keeps reaching a venue that pauses. */
   findVenue(conn: Conn, operatorId: string, venueId: string): Promise<VenueRow | undefined>;
   /** The venue's theme stylesheet and logo, so the manage page looks like its widgets. */
@@ -130,7 +133,7 @@ const inVenueTime = (instant: Date, venue: VenueRow) => `${peopleInstant(instant
 
 export function createManageBookings(deps: ManageDeps) {
   const { db, clock, payments, log } = deps;
-  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl, sms: deps.sms });
 
   /** The booking a token names, with its venue; 400 for any token we cannot accept, 404 when the booking is gone. */
   async function open(token: string, now: Date): Promise<{ booking: BookingRow; venue: VenueRow }> {

@@ -143,15 +143,6 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
     const row = await bookingOrThrow(ctx.db, created.booking_id);
-    if (body.sms_consent !== undefined && textable)
-      await recordConsent(ctx.db, {
-        operatorId: row.operator_id,
-        channel: 'sms',
-        address: textable,
-        granted: body.sms_consent,
-        source: 'booking',
-        now,
-      });
     const manage_url = await ctx.mails.manageUrl(ctx.db, row);
     const reference = row.reference ?? row.id;
     if (created.deposit_type === 'none') return { ok: true, booking_id: created.booking_id, reference, status: created.status, manage_url };
@@ -236,6 +227,18 @@ async function placeBooking(
     { action: 'create', toStatus: status, detail: { table_ids: tableIds, deposit_pence: deposit.pence } },
     now,
   );
+  // The guest's answer to texts is kept with the booking, so its confirmation text (now or when the
+  // deposit is paid) follows it.
+  const phone = textableNumber(body.guest_phone);
+  if (body.sms_consent !== undefined && phone)
+    await recordConsent(trx, {
+      operatorId: venue.operator_id,
+      channel: 'sms',
+      address: phone,
+      granted: body.sms_consent,
+      source: 'booking',
+      now,
+    });
   if (status === 'confirmed') await ctx.mails.confirmation(trx, venue, await bookingOrThrow(trx, id));
   return {
     answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence },

@@ -2,6 +2,7 @@
  * What every public booking flow shares: its deps, the guest's mails, the live venue (404 otherwise) and
  * a day's configuration and stays, read afresh inside the booking transaction and from the caches outside it.
  */
+import type { TextMessages } from '../../../platform/sms/sms.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Occupancy } from '../../../domain/availability/index.js';
@@ -30,6 +31,8 @@ export interface PublicDeps {
   rateLimits: RateLimits;
   doorKeys: DoorKeys;
   publicBaseUrl: string;
+  /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
+  sms?: TextMessages;
   /** A live venue by id (the venues module's), read on `conn`. */
   liveVenue(conn: Conn, venueId: string): Promise<VenueRow | undefined>;
   /**
@@ -43,7 +46,7 @@ export type PublicContext = ReturnType<typeof publicContext>;
 
 export function publicContext(deps: PublicDeps) {
   const { db, clock } = deps;
-  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl, sms: deps.sms });
   const venueConfig = cachedVenueConfig(db.changes, clock);
   const cachedStays = cachedOccupancy(db.changes, clock);
   // The venue row changes only with the venue's configuration (a write to it invalidates this, on every instance).

@@ -62,6 +62,7 @@ async function bookWith(v: PolicyVenue, extra: Record<string, unknown> = {}) {
 const reminderMails = (email: string) =>
   t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).where('subject', 'like', 'Reminder:%').execute();
 const texts = (to: string) => t.db.kysely.selectFrom('sms_outbox').selectAll().where('recipient', '=', to).orderBy('created_at').execute();
+const reminderTexts = async (to: string) => (await texts(to)).filter((text) => text.kind === 'reminder');
 
 /** Another server on the same database: its own services, sharing nothing in memory with `t`. */
 function otherInstance() {
@@ -178,6 +179,12 @@ describe('the reminder pass', () => {
     await enable(v.venueId);
     const to = phone();
     const { bookingId, email } = await bookWith(v, { guest_phone: to, sms_consent: true });
+    // The booking's own confirmation text, in the venue's wording, with the manage link.
+    const confirmation = await texts(to);
+    expect(confirmation).toMatchObject([{ kind: 'confirmation', status: 'kept' }]);
+    expect(confirmation[0].body).toMatch(
+      /^Hi Guest \d+, your booking at Test Venue on .* is confirmed\. Manage it: http:\/\/maitred\.test\/widget\/manage\?token=/,
+    );
     const other = otherInstance();
 
     t.clock.set('2026-06-18T17:59:00.000Z'); // a minute before the 24 h reminder
@@ -186,7 +193,7 @@ describe('the reminder pass', () => {
     const [a, b] = await Promise.all([t.ctx.reminders.runDue(), other.reminders.runDue()]);
     expect(a.sent + b.sent).toBe(1);
     expect(await reminderMails(email)).toHaveLength(1);
-    const sms = await texts(to);
+    const sms = await reminderTexts(to);
     expect(sms).toHaveLength(1);
     expect(sms[0]).toMatchObject({ kind: 'reminder', status: 'kept' });
     expect(sms[0].body).toMatch(/Confirm: http:\/\/maitred\.test\/booking-reminder\?token=/);
@@ -208,7 +215,7 @@ describe('the reminder pass', () => {
     const [c, d] = await Promise.all([restarted.reminders.runDue(), other.reminders.runDue(), t.ctx.reminders.runDue()]);
     expect(c.sent + d.sent).toBeLessThanOrEqual(1);
     expect(await reminderMails(email)).toHaveLength(2);
-    expect(await texts(to)).toHaveLength(2);
+    expect(await reminderTexts(to)).toHaveLength(2);
     const rows = await t.db.kysely
       .selectFrom('booking_reminders')
       .selectAll()
@@ -285,15 +292,18 @@ describe('the reminder pass', () => {
     t.clock.set('2026-06-18T18:00:00.000Z');
     await t.ctx.reminders.runDue();
     expect(await reminderMails(noConsent.email)).toHaveLength(1);
+    // No consent: no text at all (neither the confirmation nor the reminder).
     expect(await texts(silent)).toEqual([]);
-    expect(await texts(stopper)).toEqual([]);
+    // Consent, then STOP: the confirmation went before the STOP; the reminder does not.
+    const statuses = async () => (await texts(stopper)).map((x) => `${x.kind}:${x.status}`);
+    expect(await statuses()).toEqual(['confirmation:kept']);
     // Whatever queues a text to a number that said STOP, it is recorded and never sent.
     await t.ctx.sms.queue(t.db, { to: stopper, body: 'Your table is ready', venueId: v.venueId, kind: 'waitlist_ready' });
-    expect((await texts(stopper)).map((x) => x.status)).toEqual(['opted_out']);
+    expect(await statuses()).toEqual(['confirmation:kept', 'waitlist_ready:opted_out']);
     await t.app.inject({ method: 'POST', url: '/api/public/sms/inbound', payload: { from: stopper, body: 'START' } });
     t.clock.set('2026-06-19T16:00:00.000Z');
     await t.ctx.reminders.runDue();
-    expect((await texts(stopper)).map((x) => x.status)).toEqual(['opted_out', 'kept']);
+    expect(await statuses()).toEqual(['confirmation:kept', 'waitlist_ready:opted_out', 'reminder:kept']);
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/public/sms/inbound', payload: { from: '07700', body: 'STOP' } })).statusCode,
     ).toBe(400);
@@ -353,6 +363,22 @@ describe('the reminder links', () => {
     expect((await act(r.confirm)).statusCode).toBe(409);
     const after = (await t.app.inject({ url: `/api/bookings/${r.bookingId}`, headers: op.headers })).json().history;
     expect(after).toHaveLength(history.length);
+  });
+
+  it('texts the cancellation once, in the venue’s wording, to a guest who agreed to texts', async () => {
+    const v = await policyVenue();
+    await enable(v.venueId, { channels: ['mail'] });
+    const to = phone();
+    const booked = await bookWith(v, { guest_phone: to, sms_consent: true });
+    t.clock.set('2026-06-18T18:00:00.000Z');
+    await t.ctx.reminders.runDue();
+    const [mail] = await reminderMails(booked.email);
+    const cancel = linkOf(mail.text_body, /Cancel here/);
+    expect((await act(cancel)).statusCode).toBe(200);
+    expect((await act(cancel)).statusCode).toBe(409);
+    const sent = await texts(to);
+    expect(sent.map((text) => text.kind)).toEqual(['confirmation', 'cancellation']);
+    expect(sent[1].body).toMatch(/^Hi Guest \d+, your booking at Test Venue on .* at 19:00 has been cancelled\.$/);
   });
 
   it('refuses forged, tampered, expired and other-purpose tokens', async () => {

@@ -9,6 +9,7 @@
  * Each create runs in the same serialised transaction as a public booking (one per venue), with an
  * optional `Idempotency-Key`, and queues the guest's confirmation with it.
  */
+import type { TextMessages } from '../../../platform/sms/sms.js';
 import { withSmartDuration } from '../../../domain/availability/index.js';
 import type { BookingStatus } from '../../../domain/booking-status.js';
 import { isCalendarDate, localToUtc, utcToLocal } from '../../../domain/venue-time.js';
@@ -79,6 +80,8 @@ export interface StaffCreateDeps {
   mail: Mail;
   doorKeys: Pick<DoorKeys, 'manageSecret'>;
   publicBaseUrl: string;
+  /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
+  sms?: TextMessages;
 }
 
 export type StaffCreated = BookingChanged & { id: string };
@@ -88,7 +91,7 @@ const CONFIRMED: readonly string[] = ['approved', 'confirmed'];
 
 export function createStaffBookings(deps: StaffCreateDeps) {
   const { db, clock } = deps;
-  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl, sms: deps.sms });
 
   /** The contact details the booking carries and the guest record it links to. */
   async function guestOf(conn: Conn, operatorId: string, body: GuestFields, now: Date) {

@@ -10,6 +10,7 @@
  * the payment provider happen outside the transaction (the simulated provider writes to the same
  * database) with an idempotency key per booking and operation, so a retry never moves money twice.
  */
+import type { TextMessages } from '../../../platform/sms/sms.js';
 import type { Logger } from 'pino';
 import { canMove, isActive, refusedMoveMessage, type BookingStatus } from '../../../domain/booking-status.js';
 import { isCalendarDate, localToUtc } from '../../../domain/venue-time.js';
@@ -63,6 +64,8 @@ export interface StaffDeps {
   /** The manage-link secret and base URL, for the cancellation notice (booking-mail.ts). */
   doorKeys: Pick<DoorKeys, 'manageSecret'>;
   publicBaseUrl: string;
+  /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
+  sms?: TextMessages;
   /** The venue when the caller may reach it (404 otherwise): the guard's. */
   reachableVenue(auth: AuthInfo, venueId: string): Promise<VenueRow>;
   audit: Audit;
@@ -83,7 +86,7 @@ const MOVED: Record<StaffSettableStatus, string> = {
 
 export function createStaffService(deps: StaffDeps) {
   const { db, clock, payments, reachableVenue, log } = deps;
-  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl });
+  const mails = bookingMails({ mail: deps.mail, doorKeys: deps.doorKeys, publicBaseUrl: deps.publicBaseUrl, sms: deps.sms });
 
   /** The booking and its venue, when the caller can reach the venue; 404 otherwise. */
   async function reachableBooking(auth: AuthInfo, id: string): Promise<{ booking: BookingRow; venue: VenueRow }> {
