@@ -154,6 +154,36 @@ describe('the audit log records', () => {
     expect(JSON.stringify(entries)).not.toMatch(/Ada|ada@example/);
   });
 
+  it('bookings made by staff: created with their actor and tables, guest contact details redacted', async () => {
+    const { op, venueId } = await setupVenue(t);
+    const staff = await createStaff(t, op, { bookings: 'write' }, [venueId]);
+    const table = await t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${venueId}/tables`,
+      headers: op.headers,
+      payload: { table_number: '9', capacity: 4 },
+    });
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/api/my-venues/${venueId}/staff-bookings`,
+      headers: staff.headers,
+      payload: {
+        walk_in: true,
+        party_size: 2,
+        guest_name: 'Grace Hopper',
+        guest_email: 'grace@example.test',
+        table_ids: [table.json().id],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().id as string;
+    const entries = await auditLog(t, op.headers, `?entity_type=booking&entity_id=${id}`);
+    expect(entries.map((e) => e.action)).toEqual(['booking.created']);
+    expect(entries[0]).toMatchObject({ actor: actorOf(staff), venue_id: venueId, before: null });
+    expect(entries[0].after).toMatchObject({ guest_name: '[redacted]', guest_count: 2, table_ids: [table.json().id] });
+    expect(JSON.stringify(entries)).not.toMatch(/Grace|grace@example/);
+  });
+
   it('refunds: a deposit refunded by a staff cancel, a voucher refunded', async () => {
     const { op, venueId, api } = await setupVenue(t);
     const intent = await t.ctx.payments.createIntent({

@@ -99,7 +99,7 @@ export function createBookingsModule(deps: BookingsDeps) {
   const staff = createStaffService({ db, clock, log, payments, ...mailing, reachableVenue: deps.reachableVenue, audit: deps.audit });
   const smartTables = createSmartTablesService({ db, clock, log, venueById: deps.venueById });
   const door = createDoorService({ db, clock, doorKeys, reachableVenue: deps.reachableVenue });
-  const staffBookings = createStaffBookings({ db, clock, ...mailing });
+  const staffBookings = createStaffBookings({ db, clock, ...mailing, audit: deps.audit });
   const guestlist = createGuestlistBookings({ db, clock, rateLimits, ...mailing, liveVenue, admissionFacts: deps.admissionFacts });
   const publicBookings = createPublicBookings({
     db,

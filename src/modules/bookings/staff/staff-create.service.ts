@@ -9,6 +9,7 @@
  * Each create runs in the same serialised transaction as a public booking (one per venue), with an
  * optional `Idempotency-Key`, and queues the guest's confirmation with it.
  */
+import type { Audit } from '../../../platform/audit.js';
 import type { TextMessages } from '../../../platform/sms/sms.js';
 import { withSmartDuration } from '../../../domain/availability/index.js';
 import type { BookingStatus } from '../../../domain/booking-status.js';
@@ -82,6 +83,8 @@ export interface StaffCreateDeps {
   publicBaseUrl: string;
   /** Text messages (platform/sms): confirmation and cancellation texts to guests who agreed to them. */
   sms?: TextMessages;
+  /** The audit log (platform/audit.ts): each staff-made booking, with its actor. */
+  audit: Audit;
 }
 
 export type StaffCreated = BookingChanged & { id: string };
@@ -166,7 +169,17 @@ export function createStaffBookings(deps: StaffCreateDeps) {
           now,
         );
         const booking = await bookingOrThrow(trx, id);
-        if (mail && booking.guest_email && CONFIRMED.includes(booking.status)) await mails.confirmation(trx, venue, booking);
+        await deps.audit.record(trx, {
+          action: 'booking.created',
+          entityType: 'booking',
+          entityId: id,
+          venueId: venue.id,
+          after: { ...booking, table_ids: tableIds },
+          // As for changes (staff.service.ts): the guest's contact details are never kept in the log.
+          redact: ['guest_name', 'guest_email', 'guest_phone', 'hold_address'],
+        });
+        // The confirmation mail needs an address, its text a phone with consent: booking-mail.ts checks both.
+        if (mail && CONFIRMED.includes(booking.status)) await mails.confirmation(trx, venue, booking);
         return { id };
       },
     );
