@@ -106,7 +106,7 @@ describe.skipIf(!chromiumPresent)('the door and holds', () => {
   it('captures part of a card hold from the booking’s drawer', async () => {
     const id = await bookingWithMoney('Hilda Hold', '23', 'hold');
     await page.getByRole('link', { name: 'Floor' }).click();
-    await page.getByRole('link', { name: 'List' }).click();
+    await page.getByRole('link', { name: 'List', exact: true }).click();
     await page.getByRole('button', { name: 'Hilda Hold' }).click();
     const drawer = page.getByRole('dialog', { name: 'Booking: Hilda Hold' });
     await drawer.getByRole('button', { name: 'Capture hold…' }).click();

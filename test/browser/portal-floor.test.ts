@@ -333,7 +333,7 @@ describe.skipIf(!chromiumPresent)('the reservation floor', () => {
   });
 
   it('has a list view and a floor plan with live table states, linkable from the URL', async () => {
-    await page.getByRole('link', { name: 'List' }).click();
+    await page.getByRole('link', { name: 'List', exact: true }).click();
     await page.getByRole('table').waitFor();
     expect(page.url()).toContain('view=list');
     await expectAccessible(page);
@@ -360,7 +360,7 @@ describe.skipIf(!chromiumPresent)('the reservation floor', () => {
     expect(wider).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(820);
     await expectAccessible(page);
-    await page.getByRole('link', { name: 'List' }).click();
+    await page.getByRole('link', { name: 'List', exact: true }).click();
     await page.getByRole('table').waitFor();
     await screenshot(page, 'list');
     await page.setViewportSize({ width: 1280, height: 860 });
