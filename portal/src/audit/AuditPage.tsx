@@ -72,6 +72,9 @@ const shown = (value: unknown): string => {
 
 const words = (action: string) => action.replace(/[._]/g, ' ');
 
+/** Fields the row already says (the entity, its account and venue), not repeated in the changes. */
+const SAID = new Set(['id', 'operator_id', 'venue_id']);
+
 export default function AuditPage() {
   const venues = useVenues();
   const [filter, setFilter] = useState<Filter>({ action: '', venue: '', from: '', to: '' });
@@ -133,7 +136,11 @@ export default function AuditPage() {
           </thead>
           <tbody>
             {entries.map((entry) => {
-              const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
+              const fields = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])].filter(
+                (f) => !SAID.has(f),
+              );
+              // A creation (nothing before) or a deletion (nothing after) lists values, not changes.
+              const one = entry.before === null ? entry.after : entry.after === null ? entry.before : null;
               return (
                 <tr key={entry.id}>
                   <td>{when(entry.at)}</td>
@@ -156,12 +163,16 @@ export default function AuditPage() {
                         {fields.map((field) => (
                           <div key={field}>
                             <dt>{field.replace(/_/g, ' ')}</dt>
-                            <dd>
-                              <span className="audit-before">{shown(entry.before?.[field])}</span>
-                              <span aria-hidden="true"> → </span>
-                              <span className="visually-hidden"> changed to </span>
-                              <span className="audit-after">{shown(entry.after?.[field])}</span>
-                            </dd>
+                            {one ? (
+                              <dd>{shown(one[field])}</dd>
+                            ) : (
+                              <dd>
+                                <span className="audit-before">{shown(entry.before?.[field])}</span>
+                                <span aria-hidden="true"> → </span>
+                                <span className="visually-hidden"> changed to </span>
+                                <span className="audit-after">{shown(entry.after?.[field])}</span>
+                              </dd>
+                            )}
                           </div>
                         ))}
                       </dl>
