@@ -145,4 +145,84 @@ describe.skipIf(!chromiumPresent)('the guest account in chromium', () => {
     expect(list.problems).toEqual([]);
     await list.page.context().close();
   });
+  it('buys a membership with the simulated card, then pays the member price for a ticket in the events widget', async () => {
+    const MEMBER = 'noor.member@example.com';
+    const tier = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/my-operator/membership-tiers',
+      headers: h.staff,
+      payload: {
+        name: 'Soul Club',
+        description: 'For regulars of the all-nighters.',
+        price_pence: 2000,
+        period: 'yearly',
+        perks: ['member'],
+        ticket_discount_pct: 25,
+      },
+    });
+    expect(tier.statusCode, tier.body).toBe(200);
+
+    // 1. The events widget offers the membership to a guest who is not signed in.
+    const events = await openEmbedded(h, h.publicIds.events);
+    await button(events.frame, /^Tickets for Northern Soul All-Nighter/).click();
+    await events.frame.getByLabel(/^Standard entry — £12/).waitFor();
+    const join = events.frame.getByRole('link', { name: 'Become a member' });
+    expect(await join.getAttribute('href')).toBe(`/account?venue=${h.venueId}#memberships`);
+
+    // 2. The account app, at that link: sign in with a mailed code, choose the tier, pay on the checkout page.
+    const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const problems = watch(page);
+    await page.goto(`${h.origin}/account?venue=${h.venueId}#memberships`);
+    await page.getByLabel('Email').fill(MEMBER);
+    await page.getByRole('button', { name: 'Email me a code', exact: true }).click();
+    await page.getByLabel('Sign-in code').fill(await mailedCode(MEMBER));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your memberships', level: 1 }).waitFor();
+    await page.getByText('You are not a member anywhere yet.').waitFor();
+    await page.getByLabel(/^Soul Club at .+: £20 a year, 25% off tickets$/).check();
+    await page.getByRole('list', { name: 'What Soul Club members get' }).getByText('25% off event tickets').waitFor();
+    await expectPageAccessible(page);
+    await shot(page, 'memberships-offer');
+    await page.getByRole('button', { name: 'Join: pay £20' }).click();
+    await page.getByRole('button', { name: 'Pay with test card (succeeds)' }).click();
+    await page.waitForURL(new RegExp(`/account\\?venue=${h.venueId}&membership=paid&purchase=mpu_[^#]+#memberships$`));
+    await page.getByRole('heading', { name: /^Soul Club · / }).waitFor();
+    await page.getByText(/^Member until /).waitFor();
+    await page.getByLabel(/^Soul Club at .+ \(renews yours\)$/).waitFor();
+    await expectPageAccessible(page);
+    await shot(page, 'memberships-member');
+    const guest = await h.t.db.kysely.selectFrom('users').select('id').where('email', '=', MEMBER).executeTakeFirstOrThrow();
+    expect(await h.t.db.kysely.selectFrom('guest_memberships').select('user_id').where('user_id', '=', guest.id).execute()).toHaveLength(1);
+
+    // 3. Back in the events widget: sign in for the member price, and pay it.
+    await button(events.frame, 'Sign in for your member price').click();
+    await events.frame.getByRole('heading', { name: 'Member sign-in' }).waitFor();
+    await events.frame.getByLabel('Email').fill(MEMBER);
+    await button(events.frame, 'Email me a code').click();
+    await events.frame.getByLabel('Sign-in code').fill(await mailedCode(MEMBER));
+    await button(events.frame, 'Sign in').click();
+    await events.frame.getByText(/Your member prices are shown\./).waitFor();
+    await events.frame.getByLabel(/^Standard entry — £9 member price, £12 for others/).check();
+    await events.frame.getByLabel('Name').fill('Noor Member');
+    await expect.poll(() => events.frame.getByLabel('Email').inputValue()).toBe(MEMBER);
+    await expectAccessible(events.page);
+    await screenshot(events.page, 'events-member-price');
+    await button(events.frame, 'Continue: £9').click();
+    await events.frame.getByLabel(/succeeds/).check();
+    await button(events.frame, 'Pay £9').click();
+    await events.frame.getByText(/Booked\. Your tickets are on their way/).waitFor();
+    const [ticket] = await bookedOn(events.page);
+    expect(await staffBooking(h, ticket.booking_id)).toMatchObject({ status: 'confirmed', guest_email: MEMBER, payment_status: 'paid' });
+    expect(events.problems).toEqual([]);
+    await events.page.context().close();
+
+    // 4. The ticket in the account, at the member price.
+    await page.getByRole('link', { name: 'Tickets' }).click();
+    await page.getByRole('heading', { name: 'Northern Soul All-Nighter' }).waitFor();
+    await page.getByText(/1 × Standard entry, £9\./).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

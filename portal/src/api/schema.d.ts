@@ -35406,7 +35406,7 @@ export interface paths {
         };
         /**
          * The membership tiers a venue's operator sells
-         * @description The active tiers of the live venue’s operator account (the venue group), cheapest first. 404 for a venue that is not live.
+         * @description The active tiers of the live venue’s operator account (the venue group), cheapest first, and the venue’s `id` and `name`. 404 for a venue that is not live.
          */
         get: {
             parameters: {
@@ -35436,6 +35436,11 @@ export interface paths {
                                 price_pence: number;
                                 ticket_discount_pct: number;
                             }[];
+                            /** @description the live venue asked about (the guest buys through it) */
+                            venue: {
+                                id: string;
+                                name: string;
+                            };
                         };
                     };
                 };

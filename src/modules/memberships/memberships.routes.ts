@@ -128,7 +128,8 @@ export const membershipsRoutes: RoutePlugin<{ guard: GuardFactory; memberships: 
       schema: {
         summary: "The membership tiers a venue's operator sells",
         description:
-          'The active tiers of the live venue’s operator account (the venue group), cheapest first. 404 for a venue that is not live.',
+          'The active tiers of the live venue’s operator account (the venue group), cheapest first, and the venue’s `id` and ' +
+          '`name`. 404 for a venue that is not live.',
         tags: ['public'],
         params: PublicTierParams,
         response: { 200: PublicTierList, ...errorResponses(404) },
@@ -137,7 +138,7 @@ export const membershipsRoutes: RoutePlugin<{ guard: GuardFactory; memberships: 
         reply.header('Cache-Control', 'no-store');
       },
     },
-    async (request) => ({ data: await memberships.publicTiers(request.params.venueId) }),
+    async (request) => memberships.publicTiers(request.params.venueId),
   );
 
   // Any session passes the hook (401 without one); the handler refuses a non-guest (403) after the body's

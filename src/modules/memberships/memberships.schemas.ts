@@ -82,7 +82,10 @@ export const DeleteResult = Type.Object({
 
 export const PublicTierParams = Type.Object({ venueId: Type.String({ maxLength: 100 }) });
 export const PublicTier = Type.Object(publicFields);
-export const PublicTierList = Type.Object({ data: Type.Array(PublicTier) });
+export const PublicTierList = Type.Object({
+  venue: Type.Object({ id: Type.String(), name: Type.String() }, { description: 'the live venue asked about (the guest buys through it)' }),
+  data: Type.Array(PublicTier),
+});
 
 export const PurchaseBody = Type.Object(
   {

@@ -190,7 +190,7 @@ export function createMembershipsService(deps: MembershipsDeps) {
     async publicTiers(venueId: string) {
       const venue = await deps.liveVenue(db, venueId);
       if (!venue) throw notFound('Venue');
-      return (await tiersOnSale(db, venue.operator_id)).map(publicTier);
+      return { venue: { id: venue.id, name: venue.name }, data: (await tiersOnSale(db, venue.operator_id)).map(publicTier) };
     },
 
     /**
@@ -236,7 +236,11 @@ export function createMembershipsService(deps: MembershipsDeps) {
           updated_at: at,
         })
         .execute();
-      const back = `${deps.publicBaseUrl}${body.return_path ?? '/account'}`;
+      // The outcome goes in the query, before any `#screen` of the return path (an app's screen survives the trip).
+      const returnPath = body.return_path ?? '/account';
+      const hashAt = returnPath.indexOf('#');
+      const back = `${deps.publicBaseUrl}${hashAt < 0 ? returnPath : returnPath.slice(0, hashAt)}`;
+      const hash = hashAt < 0 ? '' : returnPath.slice(hashAt);
       const join = back.includes('?') ? '&' : '?';
       const session = await deps.payments.createCheckoutSession({
         operatorId: tier.operator_id,
@@ -245,8 +249,8 @@ export function createMembershipsService(deps: MembershipsDeps) {
         name: `${tier.name} membership`,
         // `user_id` and `tier` as the contract's `membership` kind names them; the purchase is what is fulfilled.
         metadata: { kind: 'membership', user_id: user.id, tier: tier.name.slice(0, 50), tier_id: tier.id, purchase_id: purchaseId },
-        successUrl: `${back}${join}membership=paid&purchase=${purchaseId}`,
-        cancelUrl: `${back}${join}membership=cancelled&purchase=${purchaseId}`,
+        successUrl: `${back}${join}membership=paid&purchase=${purchaseId}${hash}`,
+        cancelUrl: `${back}${join}membership=cancelled&purchase=${purchaseId}${hash}`,
         customerEmail: user.email,
         idempotencyKey: `membership-purchase-${purchaseId}`,
       });

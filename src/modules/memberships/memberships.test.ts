@@ -211,6 +211,8 @@ describe('public tiers', () => {
     await createTier(op, { name: 'Hidden', active: false });
     const res = await t.app.inject({ method: 'GET', url: `/api/public/venues/${venueId}/membership-tiers` });
     expect(res.statusCode, res.body).toBe(200);
+    expect(Object.keys(res.json())).toEqual(['venue', 'data']);
+    expect(res.json().venue).toEqual({ id: venueId, name: expect.any(String) });
     expect(res.json().data).toEqual([
       {
         id: silver,
@@ -340,6 +342,22 @@ describe('buying and renewing', () => {
     } finally {
       t.clock.set('2026-06-15T12:00:00.000Z');
     }
+  });
+
+  it('sends the guest back with the outcome in the query and the return path’s screen (#…) kept after it', async () => {
+    const op = await createOperator(t);
+    const gold = await createTier(op);
+    const guest = await createGuest(t);
+    const started = await buyMembership(guest.headers, { tier_id: gold, return_path: '/account?venue=v1#memberships' });
+    expect(started.statusCode, started.body).toBe(200);
+    const { purchase_id, checkout_url } = started.json();
+    const session = await t.db.kysely
+      .selectFrom('sim_checkout_sessions')
+      .select(['success_url', 'cancel_url'])
+      .where('id', '=', started.json().checkout_session_id)
+      .executeTakeFirstOrThrow();
+    expect(session.cancel_url).toBe(`http://maitred.test/account?venue=v1&membership=cancelled&purchase=${purchase_id}#memberships`);
+    expect(await pay(checkout_url)).toBe(`http://maitred.test/account?venue=v1&membership=paid&purchase=${purchase_id}#memberships`);
   });
 
   it('refuses what cannot be bought, and callers who are not signed-in guests', async () => {

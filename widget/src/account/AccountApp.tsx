@@ -1,6 +1,6 @@
 /**
  * The guest's own account (`/account`, docs/account.md): sign-in by a mailed code or the password, then
- * my bookings, tickets, vouchers, keys and privacy, one screen at a time (the address's hash names it,
+ * my bookings, tickets, vouchers, keys, memberships and privacy, one screen at a time (the address's hash names it,
  * so the payment page can send the guest back to their keys).
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -8,9 +8,10 @@ import { api } from '../lib/api';
 import { LiveStatus } from '../ui/Shell';
 import { Bookings } from './Bookings';
 import { Keys } from './Keys';
+import { Memberships } from './Memberships';
 import { Privacy } from './Privacy';
 import { loadSession, saveSession, type Session } from './session';
-import { SignIn } from './SignIn';
+import { SignIn } from '../ui/SignIn';
 import { Tickets, Vouchers } from './Wallet';
 
 const SCREENS = [
@@ -18,6 +19,7 @@ const SCREENS = [
   ['tickets', 'Tickets'],
   ['vouchers', 'Vouchers'],
   ['keys', 'Keys'],
+  ['memberships', 'Memberships'],
   ['privacy', 'Privacy'],
 ] as const;
 type Screen = (typeof SCREENS)[number][0];
@@ -82,6 +84,7 @@ export function AccountApp() {
             {screen === 'tickets' ? <Tickets session={session} /> : null}
             {screen === 'vouchers' ? <Vouchers session={session} /> : null}
             {screen === 'keys' ? <Keys session={session} /> : null}
+            {screen === 'memberships' ? <Memberships session={session} onStatus={setStatus} /> : null}
             {screen === 'privacy' ? (
               <Privacy
                 session={session}

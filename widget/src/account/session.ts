@@ -3,14 +3,11 @@
  * cookie) so it survives the trip to the payment page and back; it ends when the tab closes or on sign-out.
  */
 import { api } from '../lib/api';
+import type { GuestSession } from '../ui/SignIn';
 
 const KEY = 'maitred.account';
 
-export interface Session {
-  token: string;
-  name: string;
-  email: string;
-}
+export type Session = GuestSession;
 
 export function loadSession(): Session | null {
   try {

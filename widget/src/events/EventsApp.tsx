@@ -1,7 +1,9 @@
 /**
  * The events widget: what's on (upcoming approved public events), an event's ticket types with what
  * is left, quantity, the buyer's details, bot check, payment, confirmation with the door QR. A purchase
- * awaiting payment is finalised after a reload; a declined card keeps every entry.
+ * awaiting payment is finalised after a reload; a declined card keeps every entry. Where the venue's group
+ * sells memberships, a member signs in with a mailed code (the session lives in this page's memory only)
+ * to see and pay the member price; others are offered the account app's membership page.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useVisit } from '../lib/visit';
@@ -15,6 +17,7 @@ import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
 import { BookingQr } from '../ui/Qr';
 import { Alert, LiveStatus, Shell } from '../ui/Shell';
+import { SignIn, type GuestSession } from '../ui/SignIn';
 
 interface EventSummary {
   id: string;
@@ -36,6 +39,8 @@ interface TicketType {
   max_per_order: number;
   sold_out: boolean;
   requires_confirmation: boolean;
+  /** The signed-in member's price (null: not signed in, or not a member of the venue's group). */
+  member_price_pence: number | null;
 }
 interface Options {
   event: EventSummary;
@@ -79,6 +84,10 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
   const [token, setToken] = useState<string | null>(null);
+  const [member, setMember] = useState<GuestSession | null>(null);
+  const [signingIn, setSigningIn] = useState(false);
+  const [sellsMemberships, setSellsMemberships] = useState(false);
+  const bearer = (session: GuestSession | null): Record<string, string> => (session ? { authorization: `Bearer ${session.token}` } : {});
   const [fieldErrors, setFieldErrors] = useState<{ name?: string; email?: string }>({});
 
   const loadEvents = () => {
@@ -92,9 +101,9 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
         setError({ message: caught instanceof ApiError ? caught.message : 'Events could not be loaded.', retry: loadEvents }),
       );
   };
-  const loadOptions = (eventId: string) => {
+  const loadOptions = (eventId: string, session = member) => {
     setError(null);
-    api<Options>(`/api/public/events/${encodeURIComponent(eventId)}/booking-options`)
+    api<Options>(`/api/public/events/${encodeURIComponent(eventId)}/booking-options`, { headers: bearer(session) })
       .then((answer) => {
         setOptions(answer);
         const first = answer.ticket_types.find((t) => !t.sold_out);
@@ -123,6 +132,20 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
     }
   }
   useEffect(() => resume(state), []);
+  // Whether the venue's group sells memberships: only then is a member sign-in offered.
+  useEffect(() => {
+    api<{ data: unknown[] }>(`/api/public/venues/${encodeURIComponent(props.venueId)}/membership-tiers`)
+      .then((answer) => setSellsMemberships(answer.data.length > 0))
+      .catch(() => setSellsMemberships(false));
+  }, []);
+
+  function memberSignedIn(session: GuestSession) {
+    setMember(session);
+    setSigningIn(false);
+    update({ name: state.name.trim() ? state.name : session.name, email: session.email });
+    if (state.eventId) loadOptions(state.eventId, session);
+    setStatus(`Signed in as ${session.name || session.email}.`);
+  }
 
   const open = (eventId: string) => {
     update({ step: 'tickets', eventId, ticketTypeId: null, quantity: 1 });
@@ -158,7 +181,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
         amount_pence: number;
       }>(`/api/public/events/${encodeURIComponent(state.eventId)}/create-intent`, {
         method: 'POST',
-        headers: { 'Idempotency-Key': state.attemptKey },
+        headers: { 'Idempotency-Key': state.attemptKey, ...bearer(member) },
         body: {
           selection: { kind: 'ticket', ticket_type_id: state.ticketTypeId, quantity: state.quantity, party_size: state.quantity },
           guest_name: state.name.trim(),
@@ -233,6 +256,8 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
   }
 
   const chosen = options?.ticket_types.find((t) => t.id === state.ticketTypeId);
+  const priceOf = (ticket: TicketType) => ticket.member_price_pence ?? ticket.price_pence;
+  const memberPrices = options?.ticket_types.some((t) => t.member_price_pence !== null && t.member_price_pence < t.price_pence);
   const maxQuantity = Math.max(1, Math.min(chosen?.max_per_order ?? 10, chosen?.remaining ?? Infinity));
 
   return (
@@ -282,7 +307,20 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
         )
       ) : null}
 
-      {state.step === 'tickets' ? (
+      {state.step === 'tickets' && signingIn ? (
+        <section class="mw-step">
+          <button type="button" class="mw-link" onClick={() => setSigningIn(false)}>
+            Back to the tickets
+          </button>
+          <SignIn
+            heading="Member sign-in"
+            hint="We email you a code: no password needed. Once signed in, you see and pay your member price."
+            onSignedIn={memberSignedIn}
+          />
+        </section>
+      ) : null}
+
+      {state.step === 'tickets' && !signingIn ? (
         <form class="mw-step" onSubmit={(event) => void buy(event)} noValidate>
           <button
             type="button"
@@ -314,13 +352,35 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
                       onChange={() => update({ ticketTypeId: ticket.id, quantity: 1 })}
                     />
                     <span>
-                      {ticket.name} — {ticket.price_pence === 0 ? 'free' : money(ticket.price_pence)}
+                      {ticket.name} —{' '}
+                      {ticket.member_price_pence !== null && ticket.member_price_pence < ticket.price_pence
+                        ? `${money(ticket.member_price_pence)} member price, ${money(ticket.price_pence)} for others`
+                        : ticket.price_pence === 0
+                          ? 'free'
+                          : money(ticket.price_pence)}
                       {ticket.sold_out ? ' (sold out)' : ticket.remaining !== null ? ` (${ticket.remaining} left)` : ''}
                       {ticket.requires_confirmation ? ' · the venue confirms' : ''}
                     </span>
                   </label>
                 ))}
               </fieldset>
+              {member ? (
+                <p class="mw-hint">
+                  {memberPrices ? 'Your member prices are shown.' : 'You are signed in; no member price applies to you at this venue.'}
+                </p>
+              ) : sellsMemberships ? (
+                <p class="mw-hint">
+                  Member?{' '}
+                  <button type="button" class="mw-link" onClick={() => setSigningIn(true)}>
+                    Sign in for your member price
+                  </button>
+                  . Not yet?{' '}
+                  <a href={`/account?venue=${encodeURIComponent(props.venueId)}#memberships`} target="_blank" rel="noopener noreferrer">
+                    Become a member
+                  </a>
+                  .
+                </p>
+              ) : null}
               <div class="mw-field">
                 <label for="mw-qty">How many</label>
                 <select
@@ -357,8 +417,8 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
               <button type="submit" class="mw-primary" disabled={busy || !chosen || chosen.sold_out}>
                 {busy
                   ? 'Please wait…'
-                  : chosen && chosen.price_pence > 0
-                    ? `Continue: ${money(chosen.price_pence * state.quantity)}`
+                  : chosen && priceOf(chosen) > 0
+                    ? `Continue: ${money(priceOf(chosen) * state.quantity)}`
                     : 'Book free tickets'}
               </button>
             </>

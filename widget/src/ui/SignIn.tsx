@@ -1,10 +1,19 @@
-/** Signing in to the account: a 6-digit code mailed to the address, or the password. */
+/**
+ * Signing in as a guest: a 6-digit code mailed to the address, or the password. The account app's sign-in,
+ * and the events widget's for the member price; the session it answers is the caller's to keep.
+ */
 import { useState } from 'preact/hooks';
 import { api, ApiError } from '../lib/api';
 import { isEmail } from '../lib/format';
-import { Field } from '../ui/Field';
-import { Alert } from '../ui/Shell';
-import type { Session } from './session';
+import { Field } from './Field';
+import { Alert } from './Shell';
+
+/** A signed-in guest: the bearer token and who it is. */
+export interface GuestSession {
+  token: string;
+  name: string;
+  email: string;
+}
 
 interface SignedIn {
   token?: string;
@@ -12,7 +21,13 @@ interface SignedIn {
   requires_2fa?: boolean;
 }
 
-export function SignIn(props: { onSignedIn: (session: Session) => void }) {
+export function SignIn(props: {
+  onSignedIn: (session: GuestSession) => void;
+  /** The form's heading (default "Sign in"). */
+  heading?: string;
+  /** What the code is for, said before it is sent. */
+  hint?: string;
+}) {
   const [mode, setMode] = useState<'code' | 'password'>('code');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -24,7 +39,7 @@ export function SignIn(props: { onSignedIn: (session: Session) => void }) {
 
   function finish(answer: SignedIn) {
     if (!answer.token || !answer.user) {
-      setError('This account uses two-step sign-in, which this page does not offer yet. Sign in with a code instead.');
+      setError('This account uses two-step sign-in, which this page does not offer. Sign in with a code instead.');
       return;
     }
     props.onSignedIn({ token: answer.token, name: answer.user.name, email: answer.user.email });
@@ -61,7 +76,7 @@ export function SignIn(props: { onSignedIn: (session: Session) => void }) {
   const label = busy ? 'Please wait…' : mode === 'password' ? 'Sign in' : codeSent ? 'Sign in' : 'Email me a code';
   return (
     <form class="mw-step" onSubmit={(event) => void submit(event)} noValidate>
-      <h2 class="mw-section">Sign in</h2>
+      <h2 class="mw-section">{props.heading ?? 'Sign in'}</h2>
       <div role="group" aria-label="How to sign in" class="mw-tabs">
         <button type="button" class="mw-tab" aria-pressed={mode === 'code' ? 'true' : 'false'} onClick={() => setMode('code')}>
           Code by email
@@ -109,7 +124,9 @@ export function SignIn(props: { onSignedIn: (session: Session) => void }) {
           />
         </>
       ) : (
-        <p class="mw-hint">We email you a code: no password needed. Bookings made with this address show in your account.</p>
+        <p class="mw-hint">
+          {props.hint ?? 'We email you a code: no password needed. Bookings made with this address show in your account.'}
+        </p>
       )}
       <button type="submit" class="mw-primary" disabled={busy}>
         {label}
