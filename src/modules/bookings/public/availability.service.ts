@@ -8,7 +8,7 @@ import { addDays, localToUtc } from '../../../domain/venue-time.js';
 import { withAbsoluteUploads } from '../../../platform/uploads.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
-import { bookableTableIds } from './book.service.js';
+import { bookableTableIds } from './slot-check.js';
 import type { PublicContext } from './public-context.js';
 
 export interface AvailabilityQuery {

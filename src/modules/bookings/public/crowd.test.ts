@@ -2,7 +2,8 @@
  * A table drop through HTTP on both engines: many guests at once for the few tables of one time. Exactly
  * the tables are booked (group commit re-checks each booking against the ones before it in its batch),
  * every other guest gets a 409 naming alternatives, and once the time is full the next guest is refused
- * from the cached picture without a transaction (counted by the refusals metric).
+ * from the cached picture without a transaction (counted by the refusals metric), and so is a crowd of
+ * guests asking for it at once (one engine pass shared); a cancellation frees the time at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
@@ -12,12 +13,13 @@ const TOKEN = 'crowd-metrics-token';
 const FRIDAY = '2026-06-19';
 const TABLES = 4;
 let t: TestApp;
+let op: Awaited<ReturnType<typeof createOperator>>;
 let venueId: string;
 let ruleId: string;
 
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMITS: 'public_booking=100000/60', METRICS_TOKEN: TOKEN });
-  const op = await createOperator(t);
+  op = await createOperator(t);
   venueId = await insertVenue(t, op.operatorId, { status: 'live' });
   await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
   ruleId = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
@@ -95,6 +97,40 @@ describe('a table drop', () => {
     const after = await refusals();
     expect(after.cached - before.cached).toBe(1);
     expect(after.transaction - before.transaction).toBe(0);
+  });
+
+  it('refuses a crowd asking for the full time at once from the cached picture, each with alternatives', async () => {
+    const before = await refusals();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => book(300 + n)));
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(409);
+      expect(answer.json()).toMatchObject({ reason: 'no_table', alternatives: { dates: ['2026-06-26', '2026-07-03'] } });
+    }
+    const after = await refusals();
+    expect(after.cached - before.cached).toBe(30);
+    expect(after.transaction - before.transaction).toBe(0);
+  });
+
+  it('books a time freed by a cancellation at once: the refusals reused before it end with the change', async () => {
+    expect((await book(400)).statusCode).toBe(409);
+    const [first] = await t.db.kysely
+      .selectFrom('bookings')
+      .select('id')
+      .where('venue_id', '=', venueId)
+      .where('status', '=', 'confirmed')
+      .orderBy('id')
+      .limit(1)
+      .execute();
+    const cancelled = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/bookings/${first.id}/status`,
+      headers: op.headers,
+      payload: { status: 'cancelled' },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const again = await book(401);
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await book(402)).statusCode).toBe(409);
   });
 
   it('still books a free time of the same evening', async () => {
