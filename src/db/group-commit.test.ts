@@ -2,7 +2,8 @@
  * Group commit (group-commit.ts) on both engines: jobs arriving together share one transaction, each is
  * answered alone (a failing job is rolled back to its savepoint with its afterCommit hooks, the others
  * commit), nothing is answered before the commit, and a batch whose transaction fails as a whole is
- * written again job by job.
+ * written again job by job; a batch gives the event loop a turn once its time slice is used, not after
+ * every job.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +23,10 @@ const written = async (prefix: string) =>
     (r) => r.key,
   );
 
-function committer(options: { failing?: Set<string>; hooks?: string[] } = {}) {
+function committer(options: { failing?: Set<string>; hooks?: string[]; sliceMs?: number; busyMs?: number } = {}) {
   return new GroupCommit<string, string, { begun: number }>(db, {
     maxBatch: 10,
+    sliceMs: options.sliceMs,
     async begin() {
       return { begun: Date.now() };
     },
@@ -32,6 +34,8 @@ function committer(options: { failing?: Set<string>; hooks?: string[] } = {}) {
       await trx.insertInto('platform_settings').values({ key, value: 'x', updated_at: new Date().toISOString() }).execute();
       afterCommit(trx, () => options.hooks?.push(key));
       if (options.failing?.has(key)) throw new Error(`job ${key} refused`);
+      // A job that keeps the CPU busy (a booking's engine work), without waiting on anything.
+      for (const until = performance.now() + (options.busyMs ?? 0); performance.now() < until; );
       return `done ${key}`;
     },
   });
@@ -47,7 +51,7 @@ describe('group commit', () => {
     expect(await written('a-')).toEqual(['a-1', 'a-2', 'a-4']);
     // The refused job's hook went with its savepoint; the others ran once the batch committed.
     expect(hooks).toEqual(['a-1', 'a-2', 'a-4']);
-    expect(group.stats).toEqual({ batches: 1, jobs: 4, largest: 4 });
+    expect(group.stats).toMatchObject({ batches: 1, jobs: 4, largest: 4 });
   });
 
   it('answers nothing before the commit', async () => {
@@ -67,6 +71,25 @@ describe('group commit', () => {
     await Promise.all(['c-1', 'c-2', 'c-3'].map((key, i) => group.submit(`venue-${i % 2}`, key)));
     expect(group.stats.batches).toBe(2);
     expect(await written('c-')).toEqual(['c-1', 'c-2', 'c-3']);
+  });
+
+  it('runs cheap jobs back to back, and gives the event loop a turn once a slice is used up', async () => {
+    const cheap = committer({ sliceMs: 60_000 });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => cheap.submit('venue', `s-cheap-${i}`)));
+    expect(cheap.stats).toMatchObject({ batches: 1, jobs: 10, turns: 0 });
+
+    const busy = committer({ sliceMs: 2, busyMs: 3 });
+    let loopTurns = 0;
+    const ticking = setInterval(() => loopTurns++, 0);
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => busy.submit('venue', `s-busy-${i}`)));
+    } finally {
+      clearInterval(ticking);
+    }
+    // Each job outlasts the slice: a turn before every job but the first, and the loop ran in them.
+    expect(busy.stats).toMatchObject({ batches: 1, jobs: 10, turns: 9 });
+    expect(loopTurns).toBeGreaterThan(0);
+    expect(await written('s-')).toHaveLength(20);
   });
 
   it('takes later arrivals in the next transaction, at most maxBatch at a time', async () => {
@@ -104,7 +127,7 @@ describe('group commit', () => {
     ]);
     expect(await written('e-')).toEqual(['e-1', 'e-2', 'e-3']);
     // One batch, abandoned at e-2 (e-3 never ran in it), then each job alone.
-    expect(group.stats).toEqual({ batches: 1, jobs: 3, largest: 3 });
+    expect(group.stats).toMatchObject({ batches: 1, jobs: 3, largest: 3 });
     expect(runs).toEqual(['e-1', 'e-2', 'e-1', 'e-2', 'e-3']);
   });
 });
