@@ -35,7 +35,7 @@ function committer(options: { failing?: Set<string>; hooks?: string[]; sliceMs?:
       afterCommit(trx, () => options.hooks?.push(key));
       if (options.failing?.has(key)) throw new Error(`job ${key} refused`);
       // A job that keeps the CPU busy (a booking's engine work), without waiting on anything.
-      for (const until = performance.now() + (options.busyMs ?? 0); performance.now() < until; );
+      for (const until = performance.now() + (options.busyMs ?? 0); performance.now() < until;);
       return `done ${key}`;
     },
   });
