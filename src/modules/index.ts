@@ -211,10 +211,11 @@ export function composeModules(infra: Infra) {
 
   // Outbound webhooks hear every domain event (their outbox rows are written in the change's transaction).
   domainEvents.on('webhooks', recordWebhookEvent);
-  // The promoter ledger hears event bookings' moves: a refund recorded with one (a cancellation, a door
-  // reject) writes the promoter's refund row in that same transaction. Stateless, like every listener.
+  // The promoter ledger hears event bookings end: the refund recorded with a cancellation or a door reject
+  // writes the promoter's refund row in that same transaction. Stateless, like every listener.
   domainEvents.on('promoter-refunds', async (conn, event) => {
-    if ((event.type !== 'booking.cancelled' && event.type !== 'booking.updated') || event.data.kind !== 'event') return;
+    if (!event.type.startsWith('booking.') || event.data.kind !== 'event') return;
+    if (event.data.status !== 'cancelled' && event.data.status !== 'door_rejected') return;
     await recordPromoterRefund(conn, String(event.data.id), event.at, async (c, id) => (await eventBooking(c, id))?.refunded_pence ?? 0);
   });
   const webhooks = createWebhooksModule({
