@@ -25,7 +25,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('promoter_sign_ups_expires_idx').on('promoter_sign_ups').column('expires_at').execute();
   await db.schema.createIndex('promoter_sign_ups_email_idx').on('promoter_sign_ups').columns(['email', 'id']).execute();
 
-  await db.schema.alterTable('promoter_ledger').addColumn('refunded_total_pence', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('promoter_ledger')
+    .addColumn('refunded_total_pence', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.dropIndex('promoter_ledger_booking_idx').execute();
   await db.schema
     .createIndex('promoter_ledger_entry_idx')

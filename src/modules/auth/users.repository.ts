@@ -19,7 +19,7 @@ export type NewUser = {
   phone?: string | null;
   operator_id?: string | null;
   role_id?: string | null;
-} & ({ password: string } | { passwordHash: string }) /* hashed already: a sign-up proven by a mailed code */;
+} & ({ password: string } | { passwordHash: string }); /* hashed already: a sign-up proven by a mailed code */
 
 const EMAIL_TAKEN = 'An account with this email already exists';
 

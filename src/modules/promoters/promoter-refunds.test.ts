@@ -28,7 +28,11 @@ const call = (method: 'GET' | 'POST' | 'PATCH', url: string, headers: Record<str
 async function promoterEvent(share: number, price: number) {
   const setup = await setupVenue(t);
   const email = uniqueEmail('promoter');
-  await call('POST', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers, { email, name: 'Pat', share_percent: share });
+  await call('POST', `/api/my-venues/${setup.venueId}/promoters/invitations`, setup.op.headers, {
+    email,
+    name: 'Pat',
+    share_percent: share,
+  });
   const token = /promoter-invitation\?token=([A-Za-z0-9_-]+)/.exec((await mailsTo(t, email)).at(-1)?.text_body ?? '')![1];
   expect((await call('POST', '/api/promoter-invitations/accept', {}, { token, password: PASSWORD })).statusCode).toBe(201);
   const headers = bearer(await login(t, email, PASSWORD));
@@ -91,7 +95,10 @@ describe('refunds in the promoter ledger', () => {
     const body = JSON.stringify(notification);
     for (let i = 0; i < 2; i++) expect((await deliver(t, body, sign(body, { timestamp: nowSeconds(t) }))).statusCode).toBe(200);
     expect(await ledger(paid.booking_id)).toHaveLength(2);
-    expect((await call('GET', '/api/promoter/earnings', p.headers)).json()).toMatchObject({ total_share_pence: 0, total_refunded_pence: 2500 });
+    expect((await call('GET', '/api/promoter/earnings', p.headers)).json()).toMatchObject({
+      total_share_pence: 0,
+      total_refunded_pence: 2500,
+    });
   });
 
   it('a partial refund (the guest cancels under a partial policy) takes off its share, rounded so the net share stays ⌊net × percent⌋', async () => {
@@ -107,7 +114,11 @@ describe('refunds in the promoter ledger', () => {
     );
     await t.db.kysely.updateTable('bookings').set({ payment_policy_id: policyId }).where('id', '=', paid.booking_id).execute();
     await t.app.inject({ url: '/api/public/bookings/manage?token=warm-up' });
-    const secret = await t.db.kysely.selectFrom('platform_settings').select('value').where('key', '=', MANAGE_SECRET_SETTING).executeTakeFirstOrThrow();
+    const secret = await t.db.kysely
+      .selectFrom('platform_settings')
+      .select('value')
+      .where('key', '=', MANAGE_SECRET_SETTING)
+      .executeTakeFirstOrThrow();
     const token = signManageToken({ bookingId: paid.booking_id, expiresAt: new Date('2026-12-31T00:00:00.000Z') }, secret.value);
     const cancel = () => t.app.inject({ method: 'POST', url: '/api/public/bookings/manage/cancel', payload: { token } });
 

@@ -372,7 +372,9 @@ export function createPromotersService(deps: PromotersDeps) {
         .select(['id', 'event_id', 'venue_id', 'booking_id', 'kind', 'amount_pence', 'share_percent', 'share_pence', 'created_at'])
         .where('promoter_id', '=', promoterId)
         .where('event_id', '=', eventId)
+        // A sale before its refunds when they share an instant.
         .orderBy('created_at')
+        .orderBy('refunded_total_pence')
         .orderBy('id')
         .execute();
       // Net of refunds: a refund row's amount and share are negative.
