@@ -167,5 +167,3 @@ export function createPromoterSignUp(deps: { db: Db; clock: Clock; rateLimits: R
     },
   };
 }
-
-export type PromoterSignUp = ReturnType<typeof createPromoterSignUp>;
