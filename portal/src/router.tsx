@@ -230,7 +230,7 @@ const invitationRoute = createRoute({
 });
 
 // Promoters: the venue's promoters and their submissions; a promoter's own events (the promoter shell
-// shows only this); and a venue's promoter invitation link (opened without a session).
+// shows only this); a venue's promoter invitation link and promoter sign-up (both opened without a session).
 const PromotersPage = lazy(() => import('./promoters/PromotersPage'));
 const promotersRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -253,6 +253,12 @@ const promoterInvitationRoute = createRoute({
     token: typeof search.token === 'string' && search.token.length > 0 && search.token.length <= 200 ? search.token : undefined,
   }),
   component: PromoterInvitationPage,
+});
+const PromoterSignUpPage = lazy(() => import('./promoters/PromoterSignUpPage'));
+const promoterSignUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/promoter-sign-up',
+  component: PromoterSignUpPage,
 });
 
 export const router = createRouter({
@@ -282,6 +288,7 @@ export const router = createRouter({
     promotersRoute,
     promoterRoute,
     promoterInvitationRoute,
+    promoterSignUpRoute,
   ]),
   basepath: '/app',
   defaultNotFoundComponent: () => (

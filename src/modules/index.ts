@@ -22,7 +22,7 @@ import { bundlesPublicRoutes, catalogueRoutes, createCatalogueModule } from './c
 import { copyFromRoutes, createCopyFromService } from './copy-from/index.js';
 import { createEventsModule, eventsPublicRoutes, eventsRoutes, ticketTypesRoutes } from './events/index.js';
 import { createGuestsService, guestsRoutes } from './guests/index.js';
-import { activeAgreement, createPromotersService, promotersRoutes } from './promoters/index.js';
+import { activeAgreement, createPromotersService, promotersRoutes, recordPromoterRefund } from './promoters/index.js';
 import { createMembershipFulfiller, createMembershipsService, membershipsRoutes } from './memberships/index.js';
 import { billingEntriesForBookings, createPayments, paymentsRoutes } from './payments/index.js';
 import { createProfilesModule, listProfiles, loadAdmissionRules, profilesRoutes, toProfile } from './profiles/index.js';
@@ -32,6 +32,7 @@ import {
   coBookings,
   createBookingsModule,
   distinctGuests,
+  eventBooking,
   guestBookingActivity,
   guestBookingFigures,
   guestBookings,
@@ -210,6 +211,13 @@ export function composeModules(infra: Infra) {
 
   // Outbound webhooks hear every domain event (their outbox rows are written in the change's transaction).
   domainEvents.on('webhooks', recordWebhookEvent);
+  // The promoter ledger hears event bookings end: the refund recorded with a cancellation or a door reject
+  // writes the promoter's refund row in that same transaction. Stateless, like every listener.
+  domainEvents.on('promoter-refunds', async (conn, event) => {
+    if (!event.type.startsWith('booking.') || event.data.kind !== 'event') return;
+    if (event.data.status !== 'cancelled' && event.data.status !== 'door_rejected') return;
+    await recordPromoterRefund(conn, String(event.data.id), event.at, async (c, id) => (await eventBooking(c, id))?.refunded_pence ?? 0);
+  });
   const webhooks = createWebhooksModule({
     db,
     clock,
@@ -281,6 +289,8 @@ export function composeModules(infra: Infra) {
     db,
     clock,
     mail: infra.mail,
+    rateLimits,
+    sessions,
     publicBaseUrl: config.publicBaseUrl,
     organiser: events.organiser,
     venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),

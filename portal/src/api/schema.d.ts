@@ -31951,7 +31951,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The promoter's share of ticket revenue, in all and per event */
+        /**
+         * The promoter's share of ticket revenue, in all and per event
+         * @description Net of refunds: amounts are sales less refunds, shares what the sales earned less what refunds took back.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -31969,13 +31972,22 @@ export interface paths {
                     content: {
                         "application/json": {
                             events: {
+                                /** @description Sales less refunds, in pence */
                                 amount_pence: number;
                                 event_id: string;
+                                /** @description Refunded to guests, in pence (already taken off the net amount) */
+                                refunded_pence: number;
+                                /** @description Sales (bookings) recorded */
                                 sales: number;
+                                /** @description The promoter’s share of sales less what refunds took back, in pence */
                                 share_pence: number;
                                 venue_id: string;
                             }[];
+                            /** @description Sales less refunds, in pence */
                             total_amount_pence: number;
+                            /** @description Refunded to guests, in pence (already taken off the net amount) */
+                            total_refunded_pence: number;
+                            /** @description The promoter’s share of sales less what refunds took back, in pence */
                             total_share_pence: number;
                         };
                     };
@@ -32602,7 +32614,7 @@ export interface paths {
         };
         /**
          * The ticket sales of the promoter's event with their share
-         * @description One row per confirmed sale (a booking), with the share at the agreement’s percent when it was sold.
+         * @description One row per confirmed sale (a booking), with the share at the agreement’s percent when it was sold, and one per refund of it (negative amount and share, at the sale’s percent); the totals are net of refunds.
          */
         get: {
             parameters: {
@@ -32623,21 +32635,25 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** @description What the guest paid for the booking */
+                                /** @description A sale: what the guest paid for the booking; a refund: what was given back, negative */
                                 amount_pence: number;
                                 booking_id: string;
                                 created_at: string;
                                 event_id: string;
                                 id: string;
-                                /** @description `sale` */
+                                /** @description `sale` (one per booking) or `refund` (one per refund of it) */
                                 kind: string;
-                                /** @description The promoter’s share: amount × percent / 100, rounded down */
+                                /** @description A sale: the promoter’s share, amount × percent / 100 rounded down; a refund: what the share loses (negative, at the sale’s percent, so the booking’s net share is its net amount × percent / 100 rounded down, 0 after a full refund) */
                                 share_pence: number;
                                 /** @description The promoter’s share of their events’ ticket revenue, whole percent (0–100) */
                                 share_percent: number;
                                 venue_id: string;
                             }[];
+                            /** @description Sales less refunds, in pence */
                             total_amount_pence: number;
+                            /** @description Refunded to guests, in pence (already taken off the net amount) */
+                            total_refunded_pence: number;
+                            /** @description The promoter’s share of sales less what refunds took back, in pence */
                             total_share_pence: number;
                         };
                     };
@@ -32707,8 +32723,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign up as a promoter
-         * @description Public. Creates a promoter account (role `promoter`) with no venue; sign in, then ask venues with `POST /api/promoter/agreements`. An email that already has an account: 409.
+         * Sign up as a promoter: mails a verification code
+         * @description Public. Step 1 of 2. Answers 202 `{ verification_required: true }` for every address, whether or not it has an account, and creates nothing. The address is mailed a 6-digit code (valid 15 minutes, single use, 5 attempts; each sign-up keeps its own code and password, at most 3 waiting per address) or, when it already has an account, a note saying so (no code). Then call `POST /api/promoter/verify-email`. Rate limited per client address and per address, with guest registration (429). (Changed: this used to create the account at once (201) and answer 409 for a known address.)
          */
         post: {
             parameters: {
@@ -32728,15 +32744,107 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Created: `{ success: true, id }` with the new id */
+                /** @description OK: the change was made */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description always true: a code (or a note that the address has an account) was mailed
+                             * @enum {boolean}
+                             */
+                            verification_required: true;
+                        };
+                    };
+                };
+                /** @description Invalid request: a field is missing or invalid; `error` says which */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promoter/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a promoter sign-up with the mailed code
+         * @description Public. Step 2 of 2. With a code `POST /api/promoter/register` mailed, creates the promoter (role `promoter`, no venue yet) with that sign-up’s name and password and answers `{ user, token }`, as signing in does; then ask venues with `POST /api/promoter/agreements`. A wrong, expired, used or unknown code is 400 (one message for all); wrong codes count per email and per client address (429). 409 when the address got an account in the meantime.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the 6-digit code mailed by register */
+                        code: string;
+                        /** @description an email address */
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description OK: the change was made */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            id: string;
-                            success: boolean;
+                            token: string;
+                            user: {
+                                email: string;
+                                id: string;
+                                name: string;
+                                /** @enum {object|null} */
+                                operator_id: never | null;
+                                /** @description `promoter` */
+                                role: string;
+                            };
                         };
                     };
                 };
@@ -32757,6 +32865,21 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state; `error` says why */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            /** @description The id of the request (also its X-Request-Id header), for support and the logs */
+                            request_id?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Too many requests: retry after the `Retry-After` header’s seconds */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,8 +1,9 @@
 /**
  * The promoter's portal (`/promoter`, `?event=` opens one): their events at every venue with their status,
  * a form to submit a new event to a venue that accepted them, one event's page (edit while it awaits the
- * venue; stats, sales with the promoter's share, and the door list), their earnings, and their venues
- * (agreements, and asking a venue by its id). Only the promoter's own events are ever shown.
+ * venue; stats, sales and refunds with the promoter's share, and the door list), their earnings net of
+ * refunds, and their venues (agreements, and asking a venue by its id). Only the promoter's own events
+ * are ever shown.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
@@ -276,6 +277,12 @@ function EventDetail({ event }: { event: MyEvent }) {
               <dt>Ticket revenue</dt>
               <dd>{money(stats.data.revenue)}</dd>
             </div>
+            {Boolean(sales.data?.total_refunded_pence) && (
+              <div>
+                <dt>Refunded</dt>
+                <dd>{money(sales.data!.total_refunded_pence)}</dd>
+              </div>
+            )}
             <div>
               <dt>Your share</dt>
               <dd>{money(sales.data?.total_share_pence ?? 0)}</dd>
@@ -287,7 +294,8 @@ function EventDetail({ event }: { event: MyEvent }) {
             <table className="promoters__table">
               <thead>
                 <tr>
-                  <th scope="col">Sold</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Entry</th>
                   <th scope="col" className="num">
                     Amount
                   </th>
@@ -301,8 +309,9 @@ function EventDetail({ event }: { event: MyEvent }) {
               </thead>
               <tbody>
                 {sales.data.data.map((row) => (
-                  <tr key={row.id}>
+                  <tr key={row.id} className={row.kind === 'refund' ? 'promoters__refund' : undefined}>
                     <td>{row.created_at.slice(0, 16).replace('T', ' ')}</td>
+                    <td>{row.kind === 'refund' ? 'Refund' : 'Sale'}</td>
                     <td className="num">{money(row.amount_pence)}</td>
                     <td className="num">{row.share_percent}%</td>
                     <td className="num">{money(row.share_pence)}</td>
@@ -361,9 +370,15 @@ function EarningsPanel() {
       <h2 id="earnings-title">Earnings</h2>
       <dl className="promoters__figures">
         <div>
-          <dt>Ticket revenue of your events</dt>
+          <dt>Ticket revenue of your events{earnings.data.total_refunded_pence > 0 ? ', less refunds' : ''}</dt>
           <dd>{money(earnings.data.total_amount_pence)}</dd>
         </div>
+        {earnings.data.total_refunded_pence > 0 && (
+          <div>
+            <dt>Refunded to guests</dt>
+            <dd>{money(earnings.data.total_refunded_pence)}</dd>
+          </div>
+        )}
         <div>
           <dt>Your share</dt>
           <dd>{money(earnings.data.total_share_pence)}</dd>

@@ -1,7 +1,7 @@
 /**
  * The app shell: sign-in when there is no session (the URL stays, so the same page opens after it; an
- * invitation link opens without one), then the top bar with the venue switcher, the navigation the
- * caller's permissions allow, and sign-out.
+ * invitation link and promoter sign-up open without one), then the top bar with the venue switcher, the
+ * navigation the caller's permissions allow, and sign-out.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
@@ -12,11 +12,13 @@ import { session } from '../api/session';
 import { SignIn } from './SignIn';
 import { useCan, useCurrentVenue, usePermissions, useSession, useVenues } from './account';
 
+const OPEN_PAGES = new Set<string>(['/invitation', '/promoter-invitation', '/promoter-sign-up']);
+
 export function Shell() {
   const { session: current, expired } = useSession();
-  // An invitation link opens on its own, signed in or not: accepting it signs in as the new user.
+  // An invitation link and promoter sign-up open on their own, signed in or not: finishing them signs in as the new user.
   const invitation = useRouterState({
-    select: (state) => state.matches.some((match) => match.routeId === '/invitation' || match.routeId === '/promoter-invitation'),
+    select: (state) => state.matches.some((match) => OPEN_PAGES.has(match.routeId)),
   });
   if (invitation)
     return (

@@ -1,4 +1,5 @@
 /** The sign-in form (and its two-factor step); after it, the page that was open carries on. */
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { api, ApiError, call } from '../api/client';
@@ -85,6 +86,11 @@ export function SignIn({ expired }: { expired: boolean }) {
             </Button>
           )}
         </Form>
+        {!challenge && (
+          <p className="muted">
+            <Link to="/promoter-sign-up">Promoter? Sign up</Link>
+          </p>
+        )}
       </div>
     </main>
   );

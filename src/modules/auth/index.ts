@@ -11,6 +11,7 @@ export {
   countUsersByRole,
   deleteClientUser,
   deleteWalkInGuest,
+  emailAccount,
   emailTaken,
   eraseGuestAccount,
   findClientUser,

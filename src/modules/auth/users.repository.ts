@@ -12,15 +12,14 @@ import { newId } from '../../platform/ids.js';
 import { hashPassword } from './passwords.js';
 import type { UserRole, UsersTable } from './auth.table.js';
 
-export interface NewUser {
+export type NewUser = {
   role: UserRole;
   name: string;
   email: string;
-  password: string;
   phone?: string | null;
   operator_id?: string | null;
   role_id?: string | null;
-}
+} & ({ password: string } | { passwordHash: string }); /* hashed already: a sign-up proven by a mailed code */
 
 const EMAIL_TAKEN = 'An account with this email already exists';
 
@@ -33,6 +32,12 @@ export async function emailTaken(db: Conn, email: string, exceptUserId?: string)
   let query = kyselyOf(db).selectFrom('users').select('id').where('email', '=', normaliseEmail(email));
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
   return Boolean(await query.executeTakeFirst());
+}
+
+/** Whether the address is any user's, and whether that user has a password (a guest record from bookings has none). */
+export async function emailAccount(db: Conn, email: string): Promise<{ hasPassword: boolean } | undefined> {
+  const row = await kyselyOf(db).selectFrom('users').select('password_hash').where('email', '=', normaliseEmail(email)).executeTakeFirst();
+  return row && { hasPassword: row.password_hash !== null };
 }
 
 /** A new user's row: name trimmed, email normalised, no two-factor, tier or image yet. */
@@ -72,7 +77,7 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
           id,
           {
             ...user,
-            password_hash: await hashPassword(user.password),
+            password_hash: 'passwordHash' in user ? user.passwordHash : await hashPassword(user.password),
             operator_id: user.operator_id ?? null,
             role_id: user.role_id ?? null,
           },

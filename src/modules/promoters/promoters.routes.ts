@@ -21,9 +21,12 @@ import {
   PromoterInvitation,
   PromoterInvitationList,
   PromoterInviteBody,
+  PromoterSession,
   RegisterBody,
   SalesList,
   ShareBody,
+  SignUpAccepted,
+  SignUpVerifyBody,
   SubmissionList,
   TokenParams,
   VenueInvitationParams,
@@ -251,18 +254,42 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
     '/api/promoter/register',
     {
       schema: {
-        summary: 'Sign up as a promoter',
+        summary: 'Sign up as a promoter: mails a verification code',
         description:
-          'Public. Creates a promoter account (role `promoter`) with no venue; sign in, then ask venues with `POST /api/promoter/agreements`. ' +
-          'An email that already has an account: 409.',
+          'Public. Step 1 of 2. Answers 202 `{ verification_required: true }` for every address, whether or not it has an account, and ' +
+          'creates nothing. The address is mailed a 6-digit code (valid 15 minutes, single use, 5 attempts; each sign-up keeps its own ' +
+          'code and password, at most 3 waiting per address) or, when it already has an account, a note saying so (no code). Then ' +
+          'call `POST /api/promoter/verify-email`. Rate limited per client address and per address, with guest registration (429). ' +
+          '(Changed: this used to create the account at once (201) and answer 409 for a known address.)',
         tags,
         body: RegisterBody,
-        response: { 201: CreatedBody, ...errorResponses(400, 409) },
+        response: { 202: SignUpAccepted, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
-      const id = await promoters.register(request.body);
-      return reply.code(201).header('Cache-Control', 'private, no-store').send({ success: true, id });
+      reply.header('Cache-Control', 'private, no-store');
+      return reply.code(202).send(await promoters.register(request.body, request.ip));
+    },
+  );
+
+  app.post(
+    '/api/promoter/verify-email',
+    {
+      schema: {
+        summary: 'Finish a promoter sign-up with the mailed code',
+        description:
+          'Public. Step 2 of 2. With a code `POST /api/promoter/register` mailed, creates the promoter (role `promoter`, no venue yet) ' +
+          'with that sign-up’s name and password and answers `{ user, token }`, as signing in does; then ask venues with ' +
+          '`POST /api/promoter/agreements`. A wrong, expired, used or unknown code is 400 (one message for all); wrong codes count ' +
+          'per email and per client address (429). 409 when the address got an account in the meantime.',
+        tags,
+        body: SignUpVerifyBody,
+        response: { 201: PromoterSession, ...errorResponses(400, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return reply.code(201).send(await promoters.verifySignUp(request.body, request.ip));
     },
   );
 
@@ -390,7 +417,9 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
     {
       schema: {
         summary: "The ticket sales of the promoter's event with their share",
-        description: 'One row per confirmed sale (a booking), with the share at the agreement’s percent when it was sold.',
+        description:
+          'One row per confirmed sale (a booking), with the share at the agreement’s percent when it was sold, and one per refund of it ' +
+          '(negative amount and share, at the sale’s percent); the totals are net of refunds.',
         tags,
         security,
         params: IdParams,
@@ -407,6 +436,7 @@ export const promotersRoutes: RoutePlugin<{ guard: GuardFactory; promoters: Prom
     {
       schema: {
         summary: "The promoter's share of ticket revenue, in all and per event",
+        description: 'Net of refunds: amounts are sales less refunds, shares what the sales earned less what refunds took back.',
         tags,
         security,
         response: { 200: Earnings, ...errorResponses(401, 403) },

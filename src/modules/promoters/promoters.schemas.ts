@@ -56,6 +56,23 @@ export const InvitationPreview = Type.Object({
 });
 export const InvitationAcceptBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), password: Password });
 export const RegisterBody = Type.Object({ name: PersonName, email: Email, password: Password });
+export const SignUpAccepted = Type.Object({
+  verification_required: Type.Literal(true, { description: 'always true: a code (or a note that the address has an account) was mailed' }),
+});
+export const SignUpVerifyBody = Type.Object({
+  email: Email,
+  code: Type.String({ minLength: 6, maxLength: 6, pattern: '^\\d{6}$', description: 'the 6-digit code mailed by register' }),
+});
+export const PromoterSession = Type.Object({
+  user: Type.Object({
+    id: Type.String(),
+    role: Type.String({ description: '`promoter`' }),
+    name: Type.String(),
+    email: Type.String(),
+    operator_id: Type.Null(),
+  }),
+  token: Type.String(),
+});
 export const VenueRequestBody = Type.Object({ venue_id: IdText });
 
 export const Submission = Type.Object({
@@ -77,27 +94,37 @@ export const LedgerRow = Type.Object({
   event_id: Type.String(),
   venue_id: Type.String(),
   booking_id: Type.String(),
-  kind: Type.String({ description: '`sale`' }),
-  amount_pence: Type.Integer({ description: 'What the guest paid for the booking' }),
+  kind: Type.String({ description: '`sale` (one per booking) or `refund` (one per refund of it)' }),
+  amount_pence: Type.Integer({ description: 'A sale: what the guest paid for the booking; a refund: what was given back, negative' }),
   share_percent: SharePercent,
-  share_pence: Type.Integer({ description: 'The promoter’s share: amount × percent / 100, rounded down' }),
+  share_pence: Type.Integer({
+    description:
+      'A sale: the promoter’s share, amount × percent / 100 rounded down; a refund: what the share loses (negative, at the sale’s ' +
+      'percent, so the booking’s net share is its net amount × percent / 100 rounded down, 0 after a full refund)',
+  }),
   created_at: Type.String(),
 });
+const NetAmount = Type.Integer({ description: 'Sales less refunds, in pence' });
+const NetShare = Type.Integer({ description: 'The promoter’s share of sales less what refunds took back, in pence' });
+const Refunded = Type.Integer({ description: 'Refunded to guests, in pence (already taken off the net amount)' });
 export const SalesList = Type.Object({
   data: Type.Array(LedgerRow),
-  total_amount_pence: Type.Integer(),
-  total_share_pence: Type.Integer(),
+  total_amount_pence: NetAmount,
+  total_refunded_pence: Refunded,
+  total_share_pence: NetShare,
 });
 export const Earnings = Type.Object({
-  total_amount_pence: Type.Integer(),
-  total_share_pence: Type.Integer(),
+  total_amount_pence: NetAmount,
+  total_refunded_pence: Refunded,
+  total_share_pence: NetShare,
   events: Type.Array(
     Type.Object({
       event_id: Type.String(),
       venue_id: Type.String(),
-      sales: Type.Integer(),
-      amount_pence: Type.Integer(),
-      share_pence: Type.Integer(),
+      sales: Type.Integer({ description: 'Sales (bookings) recorded' }),
+      amount_pence: NetAmount,
+      refunded_pence: Refunded,
+      share_pence: NetShare,
     }),
   ),
 });

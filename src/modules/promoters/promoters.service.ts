@@ -3,8 +3,9 @@
  * run events at venues under a venue–promoter agreement. This module owns the agreements (status and
  * the share of ticket revenue, whole percent, set by the venue), the venue's emailed invitations (a
  * random 32-byte token, only its SHA-256 kept, 7 days, once; mail queued in the transaction that records
- * it), self sign-up and venue requests, and the ledger of each sale's share. The events themselves are
- * the events module's (its organiser events, reached through its index).
+ * it), self sign-up proven by a mailed code (promoter-sign-up.ts) and venue requests, and the ledger of
+ * each sale's share and of its refunds (promoter-ledger.ts). The events themselves are the events
+ * module's (its organiser events, reached through its index).
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
@@ -14,11 +15,14 @@ import type { Clock } from '../../platform/clock.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { newId, randomToken } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
+import type { RateLimits } from '../../platform/rate-limit.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import { requiredText } from '../../platform/text.js';
-import { emailTaken, insertUser, normaliseEmail, userSummaries } from '../auth/index.js';
+import { emailTaken, insertUser, normaliseEmail, userSummaries, type Sessions } from '../auth/index.js';
 import type { EventRow, OrganiserEvents, SubmissionBody, SubmissionUpdateBody } from '../events/index.js';
 import { venueSubmissions } from '../events/index.js';
+import { shareOf } from './promoter-ledger.js';
+import { createPromoterSignUp } from './promoter-sign-up.js';
 import type { Agreement, PromoterInviteBody } from './promoters.schemas.js';
 
 const PROMOTER_INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -41,6 +45,8 @@ interface PromotersDeps {
   db: Db;
   clock: Clock;
   mail: Mail;
+  rateLimits: RateLimits;
+  sessions: Sessions;
   publicBaseUrl: string;
   organiser: OrganiserEvents;
   /** Names of the account's venues (the venues module's). */
@@ -56,6 +62,7 @@ type AgreementRow = { id: string; operator_id: string; venue_id: string; promote
 export function createPromotersService(deps: PromotersDeps) {
   const { db, clock, mail, publicBaseUrl, organiser } = deps;
   const now = () => clock.now().toISOString();
+  const signUp = createPromoterSignUp(deps);
 
   const agreements = (conn: Conn) => kyselyOf(conn).selectFrom('promoter_agreements').selectAll();
 
@@ -298,23 +305,10 @@ export function createPromotersService(deps: PromotersDeps) {
       });
     },
 
-    /** Self sign-up: a promoter account with no venue yet (it asks venues with `request`). */
-    async register(body: { name: string; email: string; password: string }) {
-      const name = requiredText(body.name, 'name');
-      return insertUser(
-        db,
-        {
-          role: 'promoter',
-          name,
-          email: normaliseEmail(body.email),
-          password: body.password,
-          phone: null,
-          operator_id: null,
-          role_id: null,
-        },
-        clock.now(),
-      );
-    },
+    /** Self sign-up, step 1: mails a code (or a note to an address with an account); nothing is created (promoter-sign-up.ts). */
+    register: signUp.register,
+    /** Step 2: the code creates the promoter, with no venue yet (it asks venues with `request`), and signs them in. */
+    verifySignUp: signUp.verify,
 
     // ── The promoter's side ───────────────────────────────────────────────────────────────────
     async agreementsOf(promoterId: string) {
@@ -378,12 +372,16 @@ export function createPromotersService(deps: PromotersDeps) {
         .select(['id', 'event_id', 'venue_id', 'booking_id', 'kind', 'amount_pence', 'share_percent', 'share_pence', 'created_at'])
         .where('promoter_id', '=', promoterId)
         .where('event_id', '=', eventId)
+        // A sale before its refunds when they share an instant.
         .orderBy('created_at')
+        .orderBy('refunded_total_pence')
         .orderBy('id')
         .execute();
+      // Net of refunds: a refund row's amount and share are negative.
       return {
         data,
         total_amount_pence: data.reduce((sum, row) => sum + row.amount_pence, 0),
+        total_refunded_pence: -data.reduce((sum, row) => sum + (row.kind === 'refund' ? row.amount_pence : 0), 0),
         total_share_pence: data.reduce((sum, row) => sum + row.share_pence, 0),
       };
     },
@@ -391,29 +389,42 @@ export function createPromotersService(deps: PromotersDeps) {
     async earnings(promoterId: string) {
       const rows = await kyselyOf(db)
         .selectFrom('promoter_ledger')
-        .select(['event_id', 'venue_id', 'amount_pence', 'share_pence'])
+        .select(['event_id', 'venue_id', 'kind', 'amount_pence', 'share_pence'])
         .where('promoter_id', '=', promoterId)
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      const byEvent = new Map<string, { event_id: string; venue_id: string; sales: number; amount_pence: number; share_pence: number }>();
+      type EventEarnings = {
+        event_id: string;
+        venue_id: string;
+        sales: number;
+        amount_pence: number;
+        refunded_pence: number;
+        share_pence: number;
+      };
+      const byEvent = new Map<string, EventEarnings>();
       for (const row of rows) {
         const entry = byEvent.get(row.event_id) ?? {
           event_id: row.event_id,
           venue_id: row.venue_id,
           sales: 0,
           amount_pence: 0,
+          refunded_pence: 0,
           share_pence: 0,
         };
-        entry.sales += 1;
+        if (row.kind === 'sale') entry.sales += 1;
+        else entry.refunded_pence -= row.amount_pence;
+        // Net of refunds: a refund row's amount and share are negative.
         entry.amount_pence += row.amount_pence;
         entry.share_pence += row.share_pence;
         byEvent.set(row.event_id, entry);
       }
+      const events = [...byEvent.values()];
       return {
-        total_amount_pence: rows.reduce((sum, row) => sum + row.amount_pence, 0),
-        total_share_pence: rows.reduce((sum, row) => sum + row.share_pence, 0),
-        events: [...byEvent.values()],
+        total_amount_pence: events.reduce((sum, e) => sum + e.amount_pence, 0),
+        total_refunded_pence: events.reduce((sum, e) => sum + e.refunded_pence, 0),
+        total_share_pence: events.reduce((sum, e) => sum + e.share_pence, 0),
+        events,
       };
     },
 
@@ -442,10 +453,10 @@ export function createPromotersService(deps: PromotersDeps) {
           kind: 'sale',
           amount_pence: sale.amountPence,
           share_percent: percent,
-          share_pence: Math.floor((sale.amountPence * percent) / 100),
+          share_pence: shareOf(sale.amountPence, percent),
           created_at: now(),
         })
-        .onConflict((oc) => oc.columns(['booking_id', 'kind']).doNothing())
+        .onConflict((oc) => oc.columns(['booking_id', 'kind', 'refunded_total_pence']).doNothing())
         .execute();
     },
 

@@ -44,11 +44,26 @@ export interface PromoterLedgerTable {
   venue_id: string;
   event_id: string;
   booking_id: string;
-  /** `sale` (one per booking). */
+  /** `sale` (one per booking) or `refund` (one per refund of it: negative amount and share). */
   kind: string;
   amount_pence: number;
   share_percent: number;
   share_pence: number;
+  /** 0 on a sale; on a refund, what the booking had been refunded in all with it (the refund's key). */
+  refunded_total_pence: Generated<number>;
+  created_at: string;
+}
+
+/** A self sign-up waiting for its address to be proven by the mailed code (nothing is created before). */
+export interface PromoterSignUpsTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  code_salt: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: string;
   created_at: string;
 }
 
@@ -56,4 +71,5 @@ export interface PromotersTables {
   promoter_agreements: PromoterAgreementsTable;
   promoter_invitations: PromoterInvitationsTable;
   promoter_ledger: PromoterLedgerTable;
+  promoter_sign_ups: PromoterSignUpsTable;
 }

@@ -1,6 +1,6 @@
 /**
  * Promoters over HTTP on both engines: invitations (mail in the transaction, token hashed, one account
- * from two racing accepts), self sign-up and the venue's accept/decline/share/end, submissions arriving as
+ * from two racing accepts), self sign-up (its code: promoter-sign-up.test.ts) and the venue's accept/decline/share/end, submissions arriving as
  * `pending_venue_approval` and the venue's approve/reject (reason mailed), and every permission boundary:
  * a promoter reaches only their own events (404 otherwise) and no operator route (403), and a venue
  * without an agreement never sees a promoter's submissions. A sale records the promoter's share.
@@ -148,10 +148,12 @@ describe('self sign-up and requests', () => {
     const setup = await setupVenue(t);
     const email = uniqueEmail('self');
     const reg = await call('POST', '/api/promoter/register', {}, { name: 'Sam Self', email, password: PASSWORD });
-    expect(reg.statusCode, reg.body).toBe(201);
-    expect((await call('POST', '/api/promoter/register', {}, { name: 'Sam', email, password: PASSWORD })).statusCode).toBe(409);
+    expect(reg.statusCode, reg.body).toBe(202);
+    const code = /verification code: (\d{6})$/.exec((await mailsTo(t, email)).at(-1)?.subject ?? '')?.[1];
+    const verified = await call('POST', '/api/promoter/verify-email', {}, { email, code });
+    expect(verified.statusCode, verified.body).toBe(201);
     const headers = bearer(await login(t, email, PASSWORD));
-    const promoterId = reg.json().id;
+    const promoterId = verified.json().user.id;
     // No agreement yet: submitting is 404.
     expect(
       (await call('POST', '/api/promoter/events', headers, { venue_id: setup.venueId, name: 'N', event_date: EVENT_DATE })).statusCode,
