@@ -45,16 +45,14 @@ select pg_notify($1, $2);
 select * from "bookings" where "id" = $1;
 
 -- GET /api/my-venues/:venueId/bookings (date)
-select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at, u.id, u.role, u.name, u.email, u.operator_id, u.role_id from sessions s join users u on u.id = s.user_id where s.token_hash = $1;
-select is_system from roles where id = $1 and operator_id = $2;
 select * from "venues" where "id" = $1 and "operator_id" = $2;
+select id as session_id, user_id, expires_at, last_seen_at, created_at, auth_version from sessions where token_hash = $1;
 select * from "bookings" where "venue_id" = $1 and "booking_date" = $2 order by "booking_date", coalesce("start_time", ''), "id" limit $3 offset $4;
 select count(*) as "total" from "bookings" where "venue_id" = $1 and "booking_date" = $2;
 select "booking_id", "table_id" from "booking_tables" where "booking_id" in ($1, $2) order by "table_id";
 
 -- GET /api/my-guests/search (q)
-select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at, u.id, u.role, u.name, u.email, u.operator_id, u.role_id from sessions s join users u on u.id = s.user_id where s.token_hash = $1;
-select is_system from roles where id = $1 and operator_id = $2;
+select id as session_id, user_id, expires_at, last_seen_at, created_at, auth_version from sessions where token_hash = $1;
 select "guest_search_terms"."user_id", "guest_search_terms"."term" from "guest_search_terms" where "guest_search_terms"."operator_id" = $1 and "guest_search_terms"."term" >= $2 and "guest_search_terms"."term" < $3 order by "guest_search_terms"."term", "guest_search_terms"."user_id" limit $4;
 select "id", "name", "email", "phone", "membership_tier", "profile_image_url", "created_at", case when password_hash is null then 0 else 1 end as "registered" from "users" where "id" in ($1, $2, $3) and "role" = $4;
 select "user_id", "phone" from "guest_roster" where "operator_id" = $1 and "user_id" in ($2, $3, $4);

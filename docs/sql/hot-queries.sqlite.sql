@@ -43,16 +43,14 @@ insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body
 select * from "bookings" where "id" = ?;
 
 -- GET /api/my-venues/:venueId/bookings (date)
-select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at, u.id, u.role, u.name, u.email, u.operator_id, u.role_id from sessions s join users u on u.id = s.user_id where s.token_hash = ?;
-select is_system from roles where id = ? and operator_id = ?;
 select * from "venues" where "id" = ? and "operator_id" = ?;
+select id as session_id, user_id, expires_at, last_seen_at, created_at, auth_version from sessions where token_hash = ?;
 select * from "bookings" where "venue_id" = ? and "booking_date" = ? order by "booking_date", coalesce("start_time", ''), "id" limit ? offset ?;
 select count(*) as "total" from "bookings" where "venue_id" = ? and "booking_date" = ?;
 select "booking_id", "table_id" from "booking_tables" where "booking_id" in (?, ?) order by "table_id";
 
 -- GET /api/my-guests/search (q)
-select s.id as session_id, s.expires_at, s.last_seen_at, s.created_at, u.id, u.role, u.name, u.email, u.operator_id, u.role_id from sessions s join users u on u.id = s.user_id where s.token_hash = ?;
-select is_system from roles where id = ? and operator_id = ?;
+select id as session_id, user_id, expires_at, last_seen_at, created_at, auth_version from sessions where token_hash = ?;
 select "guest_search_terms"."user_id", "guest_search_terms"."term" from "guest_search_terms" where "guest_search_terms"."operator_id" = ? and "guest_search_terms"."term" >= ? and "guest_search_terms"."term" < ? order by "guest_search_terms"."term", "guest_search_terms"."user_id" limit ?;
 select "id", "name", "email", "phone", "membership_tier", "profile_image_url", "created_at", case when password_hash is null then 0 else 1 end as "registered" from "users" where "id" in (?, ?, ?) and "role" = ?;
 select "user_id", "phone" from "guest_roster" where "operator_id" = ? and "user_id" in (?, ?, ?);

@@ -74,7 +74,7 @@ export function composeModules(infra: Infra) {
 
   const sessions = createSessions({ db, clock, ttlHours: config.sessionTtlHours, maxDays: config.sessionMaxDays });
   const access = createGuard({
-    verifySession: (token) => sessions.verify(token),
+    verifySession: (tokenHash, known) => sessions.verifyHash(tokenHash, known),
     roleGrant: (operatorId, roleId) => roleGrant(db, operatorId, roleId),
     findVenue: (operatorId, venueId) => findVenue(db, operatorId, venueId),
     venueIds: (operatorId) => venueIdsOf(db, operatorId),

@@ -1,8 +1,8 @@
 /**
- * The guard reads the role's grant and the route's venue together, afresh on every request: a role
- * changed (on any instance) applies to the next request, and the answers keep their order — 401, 403
- * for the wrong kind of user, 404 for a venue outside the account or the role's scope, 403 for a
- * missing permission.
+ * The guard reads the route's venue on every request and keeps the role's grant per session while the
+ * session's version is unchanged: a role changed (on any instance) applies to the next request, and the
+ * answers keep their order — 401, 403 for the wrong kind of user, 404 for a venue outside the account or
+ * the role's scope, 403 for a missing permission.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,13 +4,19 @@
  *   onRequest: ctx.guard({ permission: 'tables:write', venueParam: 'venueId' })
  * Order: session (401) → client role (403) → venue reachable by the account and role scope (404)
  * → permission (403). Authenticated responses are `private, no-store`.
+ *
+ * What a session resolves to (its user, the role's grant) is kept per instance in a session cache
+ * (platform/session-cache.ts), stamped with the session's version; every request still reads the session
+ * row, so an ended session or a changed user or role is seen at once on every instance.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { forbidden, notFound, unauthorized } from './errors.js';
+import { hashToken } from './ids.js';
 import { allows, parseRequirement, type Grants, type PermissionRequirement } from './permissions.js';
 import { setRequestActor } from './request-context.js';
+import { SESSION_CACHE_DEFAULTS, SessionCache, type SessionCacheOptions } from './session-cache.js';
 
 /** A venue as the guard loads it for venue routes (`venueOf(request)`). */
 export type VenueRow = Selectable<Database['venues']>;
@@ -25,6 +31,18 @@ export interface SessionUser {
   role_id: string | null;
 }
 
+/** A session as the guard's source reads it: `version` is its `auth_version` when its user was read. */
+export interface VerifiedSession {
+  sessionId: string;
+  version: number;
+  user: SessionUser;
+}
+
+/** A session, its user and the user's role grant, as the session cache keeps them. */
+interface CachedSession extends VerifiedSession {
+  grant: RoleGrant;
+}
+
 /** What a role grants: the Owner role everything; a custom role its grid, limited to its venues (null: all). */
 export interface RoleGrant {
   isOwner: boolean;
@@ -37,10 +55,15 @@ export interface RoleGrant {
  * and hand these look-ups to the guard in the composition root (src/modules/index.ts).
  */
 export interface GuardSources {
-  verifySession(token: string): Promise<{ sessionId: string; user: SessionUser } | undefined>;
   /**
-   * The grant of a role of the account; undefined when the role is not the account's. Read on every
-   * authenticated request (at the same time as `findVenue` on venue routes), never cached.
+   * The session behind a token's hash (undefined: none, or expired), read afresh on every request. With
+   * `known` (what this instance read for the token before), the user is `known.user` while the session's
+   * version is unchanged, and read again otherwise.
+   */
+  verifySession(tokenHash: string, known?: VerifiedSession): Promise<VerifiedSession | undefined>;
+  /**
+   * The grant of a role of the account; undefined when the role is not the account's. Read when the
+   * session's version has moved since this instance last read it (or was never read here).
    */
   roleGrant(operatorId: string, roleId: string): Promise<RoleGrant | undefined>;
   /** The venue when it belongs to the account. */
@@ -94,7 +117,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 const NO_GRANT: RoleGrant = { isOwner: false, grants: new Map(), venueScope: null };
 
-export function createGuard(sources: GuardSources) {
+export function createGuard(sources: GuardSources, cacheOptions: SessionCacheOptions = SESSION_CACHE_DEFAULTS) {
+  const sessions = new SessionCache<CachedSession>(cacheOptions);
+
   /** What the user's role grants: nothing unless a client user holds a role of their account. */
   async function grantOf(user: SessionUser): Promise<RoleGrant> {
     if (user.role !== 'client' || !user.role_id || !user.operator_id) return NO_GRANT;
@@ -108,16 +133,29 @@ export function createGuard(sources: GuardSources) {
 
   /**
    * The caller behind the request's bearer token and, with a venue id, that venue of their account.
-   * Two round trips: the session, then the role's grant and the venue together. Nothing is cached
-   * between requests: a session ended or a role changed on any instance applies to the next request.
+   * The session row is read on every request. With the session in this instance's cache, that is the only
+   * read besides the venue, and both go together (one round trip); the user and grant are the cached ones
+   * while the session's version is unchanged. Otherwise: the session and user, then the role's grant and
+   * the venue together, and the cache keeps the answer under the version read first.
    */
   async function authenticate(request: FastifyRequest, venueId?: string): Promise<{ auth: AuthInfo; venue?: VenueRow } | undefined> {
     const token = bearerToken(request);
     if (!token) return undefined;
-    const session = await sources.verifySession(token);
-    if (!session) return undefined;
+    const tokenHash = hashToken(token);
+    const cached = sessions.get(tokenHash);
+    const early = cached && venueId !== undefined ? accountVenue(cached.user.operator_id, venueId) : undefined;
+    const [session, earlyVenue] = await Promise.all([sources.verifySession(tokenHash, cached), early]);
+    if (!session) {
+      sessions.delete(tokenHash);
+      return undefined;
+    }
     const { user } = session;
-    const [grant, venue] = await Promise.all([grantOf(user), accountVenue(user.operator_id, venueId)]);
+    const current = cached !== undefined && cached.sessionId === session.sessionId && cached.version === session.version;
+    const [grant, venue] = await Promise.all([
+      current ? cached.grant : grantOf(user),
+      early && cached?.user.operator_id === user.operator_id ? earlyVenue : accountVenue(user.operator_id, venueId),
+    ]);
+    if (!current) sessions.set(tokenHash, { ...session, grant });
     return { auth: { sessionId: session.sessionId, user, operatorId: user.operator_id, ...grant }, venue };
   }
 

@@ -2,7 +2,7 @@
  * Opaque, prefixed identifiers (`ven_…`, `bkg_…`): 128 random bits in lower-case base32,
  * unguessable because public endpoints take some of them (booking ids).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -46,4 +46,9 @@ export function sequentialId(prefix: string): string {
 /** A random URL-safe secret (session tokens, challenge ids). */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+/** The SHA-256 (hex) under which a bearer token is stored and looked up: the token itself is never kept. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

@@ -35,6 +35,12 @@ export interface SessionsTable {
   expires_at: string;
   last_seen_at: string;
   created_at: string;
+  /**
+   * Moved by the database (migration 0028's triggers) whenever what the session resolves to changes: the
+   * user's role, account, account role, name or email, or their role's grant. Instances keep a session's
+   * user and grant in memory only while this is unchanged.
+   */
+  auth_version: Generated<number>;
 }
 
 export interface TwoFactorChallengesTable {

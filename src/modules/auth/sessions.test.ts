@@ -1,7 +1,8 @@
 /**
  * Session verification on the hot path: the sliding expiry writes at most once a minute per session
- * (once even when requests arrive together), and nothing is cached in memory, so a session ended on
- * one instance is refused by every other at once.
+ * (once even when requests arrive together), and the session row is read on every request (the guard's
+ * session cache keeps only its user and grant), so a session ended on one instance is refused by every
+ * other at once (more in session-cache.test.ts).
  */
 import type { KyselyPlugin, QueryId } from 'kysely';
 import pino from 'pino';

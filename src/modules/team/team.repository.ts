@@ -15,10 +15,11 @@ export async function roleGrid(db: Conn, roleId: string) {
 
 /**
  * What a role of the account grants (for the guard); undefined when it is not the account's role.
- * The guard asks on every authenticated request, so these reads are written as SQL (building and
+ * The guard asks when a session's version has moved or the session is new to the instance (it keeps the
+ * answer per session: platform/session-cache.ts), so these reads are written as SQL (building and
  * compiling them with the query builder cost several times running them: docs/performance.md): the
- * role (all an Owner needs), then for a custom role its grid and venue scope in one statement. Nothing
- * is cached: a change to a role applies to the next request.
+ * role (all an Owner needs), then for a custom role its grid and venue scope in one statement. A change
+ * to a role moves the version of its holders' sessions (migration 0028), so it applies to the next request.
  */
 export async function roleGrant(db: Conn, operatorId: string, roleId: string): Promise<RoleGrant | undefined> {
   const k = kyselyOf(db);
