@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import type { Db } from '../src/db/connect.js';
 import { addDays } from '../src/domain/venue-time.js';
 import { drive, quantile, type Answer, type Call } from './driver.js';
+import { seedFetch } from './server.js';
 
 const TIMEZONE = 'Europe/London';
 const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -40,7 +41,7 @@ export interface Target {
 
 function api(base: string, token: string) {
   const call = async (method: 'POST' | 'PUT', url: string, body: unknown) => {
-    const res = await fetch(base + url, {
+    const res = await seedFetch(base + url, {
       method,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),

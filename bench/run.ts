@@ -26,7 +26,7 @@ import { createOperatorAccount } from '../src/modules/team/accounts.js';
 import { runCrowd, seedCrowd, type Target } from './crowd.js';
 import { BENCH_TURNSTILE_SECRET, bookingScenarios, seedBookingVenue, type Scenario } from './seed-venue.js';
 import { rosterScenarios, seedRoster, timeRosterPages } from './seed-roster.js';
-import { startServer, type BenchServer, type Memory } from './server.js';
+import { seedFetch, startServer, type BenchServer, type Memory } from './server.js';
 import { printStartup, startupOptionsFromEnv } from './startup.js';
 
 /** BENCH_ONLY's words, lower-cased; empty: everything runs. */
@@ -84,7 +84,7 @@ async function bench(): Promise<void> {
   servers.push(cached);
 
   const post = async (url: string, body: unknown, token?: string) => {
-    const res = await fetch(cached.base + url, {
+    const res = await seedFetch(cached.base + url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
@@ -218,6 +218,8 @@ async function bench(): Promise<void> {
     );
   }
   const memory: [string, Memory][] = [['server 1 (availability cache on)', cached.memory()]];
+  const snapshot = await cached.heapSnapshot();
+  if (snapshot) console.log(`server 1 heap snapshot: ${snapshot}`);
   if (uncached.length > 0) {
     const plain = await startServer({ ...serverEnv, AVAILABILITY_CACHE_MS: '0' });
     servers.push(plain);
@@ -228,8 +230,10 @@ async function bench(): Promise<void> {
 
   const mb = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? 'n/a' : `${value.toFixed(0)} MB`);
   console.log(`\nServer memory after its last scenario (VmRSS and peak VmHWM from /proc/<pid>/status; target RSS ≤ ${RSS_TARGET_MB} MB):`);
-  for (const [name, { rssMb, peakMb }] of memory)
-    console.log(`${name.padEnd(50)} RSS ${mb(rssMb).padStart(7)}   peak ${mb(peakMb).padStart(7)}`);
+  for (const [name, { rssMb, peakMb, anonMb, fileMb }] of memory)
+    console.log(
+      `${name.padEnd(50)} RSS ${mb(rssMb).padStart(7)}   peak ${mb(peakMb).padStart(7)}   (anonymous ${mb(anonMb)}, files ${mb(fileMb)})`,
+    );
 
   // The ratios with a target, each against its own server's bare route.
   const ratio = (name: string, server: '1' | '2', floor: number) => {

@@ -27,6 +27,7 @@ import type {
 } from '../src/modules/bookings/core/bookings.table.js';
 import { slotsOf } from '../src/modules/bookings/core/slots.js';
 import { newId } from '../src/platform/ids.js';
+import { seedFetch } from './server.js';
 
 export interface Scenario {
   name: string;
@@ -147,7 +148,7 @@ export interface BookingVenue {
 
 function api(base: string, token: string) {
   const call = async (method: 'POST' | 'PUT', url: string, body: unknown) => {
-    const res = await fetch(base + url, {
+    const res = await seedFetch(base + url, {
       method,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),

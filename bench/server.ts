@@ -9,13 +9,26 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'maitred');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'maitred');
 /** The first start may build dist/ (a few seconds, more on a busy machine). */
 const READY_WITHIN_MS = 120_000;
 /** Kept of the server's output, for the error when it fails. */
 const OUTPUT_KEPT = 16_384;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The node flags `npm start` gives the server (package.json's start script, the words before
+ * bin/maitred; docs/decisions.md, "Server memory"), so the bench measures the server as it is started.
+ * BENCH_PLAIN_NODE=1: none, to measure what plain `node bin/maitred serve` does.
+ */
+export function serverNodeFlags(): string[] {
+  if (process.env.BENCH_PLAIN_NODE === '1') return [];
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(0, words.indexOf('bin/maitred')).filter((word) => word.startsWith('--'));
+}
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -25,11 +38,28 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * fetch for the bench's seeding requests: a 503 is the server's load shedding (it answers before doing
+ * anything, under-pressure), which a freshly started server on a busy machine may send; tried again
+ * after a second, up to ten times, rather than failing the run.
+ */
+export async function seedFetch(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 503 || attempt === 10) return res;
+    await res.arrayBuffer();
+    await sleep(1000);
+  }
+}
+
 export interface Memory {
   /** Resident set size now (VmRSS), MB. */
   rssMb: number;
   /** The most it has been resident (VmHWM), MB; unknown without /proc. */
   peakMb?: number;
+  /** Of the RSS: anonymous memory (heaps, buffers) and mapped files (code, libraries), MB; unknown without /proc. */
+  anonMb?: number;
+  fileMb?: number;
 }
 
 /** A process's resident memory: /proc/<pid>/status where there is one, `ps` otherwise (macOS). */
@@ -41,7 +71,7 @@ export function memoryOf(pid: number): Memory {
     return { rssMb: Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) / 1024 };
   }
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s*(\\d+) kB$`, 'm').exec(status)?.[1] ?? NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024, anonMb: kb('RssAnon') / 1024, fileMb: kb('RssFile') / 1024 };
 }
 
 export interface BenchServer {
@@ -49,6 +79,11 @@ export interface BenchServer {
   base: string;
   pid: number;
   memory(): Memory;
+  /**
+   * With BENCH_HEAP_SNAPSHOT=<dir>: asks the server for a V8 heap snapshot (SIGUSR2; the server runs with
+   * --heapsnapshot-signal) and resolves with the file once written; `undefined` without it.
+   */
+  heapSnapshot(): Promise<string | undefined>;
   /** SIGTERM, then waits for the exit (SIGKILL if it takes more than 10 s). */
   stop(): Promise<void>;
 }
@@ -63,7 +98,12 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   const base = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_NODE_ARGS: node flags for the servers only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
   // to profile what a scenario costs the server (node refuses --cpu-prof in NODE_OPTIONS).
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = [...serverNodeFlags(), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  const snapshotDir = process.env.BENCH_HEAP_SNAPSHOT;
+  if (snapshotDir) {
+    fs.mkdirSync(snapshotDir, { recursive: true });
+    nodeArgs.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${path.resolve(snapshotDir)}`);
+  }
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     // Read, never left to fill: a server blocked on a full pipe would measure the pipe.
@@ -107,5 +147,28 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     }
     await sleep(20);
   }
-  return { base, pid: child.pid!, memory: () => memoryOf(child.pid!), stop };
+  const heapSnapshot = async () => {
+    if (!snapshotDir || exited) return undefined;
+    const pid = child.pid!;
+    const ours = () => fs.readdirSync(snapshotDir).filter((name) => name.endsWith('.heapsnapshot') && name.includes(`.${pid}.`));
+    const before = new Set(ours());
+    // Its memory mappings too, for what the RSS is made of beyond the JavaScript heap.
+    try {
+      fs.writeFileSync(path.join(snapshotDir, `smaps.${pid}.txt`), fs.readFileSync(`/proc/${pid}/smaps`));
+    } catch {
+      // No /proc: the snapshot alone.
+    }
+    child.kill('SIGUSR2');
+    // Node writes the file as it walks the heap: done when a new file's size stops changing.
+    let size = -1;
+    for (;;) {
+      await sleep(500);
+      const file = ours().find((name) => !before.has(name));
+      if (!file) continue;
+      const now = fs.statSync(path.join(snapshotDir, file)).size;
+      if (now > 0 && now === size) return path.join(snapshotDir, file);
+      size = now;
+    }
+  };
+  return { base, pid: child.pid!, memory: () => memoryOf(child.pid!), heapSnapshot, stop };
 }

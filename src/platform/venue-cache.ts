@@ -5,6 +5,9 @@
  * while it was computed, and served only while those generations are current and it is younger than
  * `ttlMs` (answers that depend on the clock, such as booking cutoffs, must not outlive it). Concurrent
  * misses of one key share a single computation.
+ * Entries are kept in the order they were stored, which with one `ttlMs` is the order they expire in: each
+ * store drops the expired ones from the front, so the cache holds what was stored within the last `ttlMs`
+ * (at most `maxEntries`), not every key ever asked for until `maxEntries` pushes it out.
  */
 import type { ChangeFeed, Scope, Stamp } from '../db/change-feed.js';
 import type { Clock } from './clock.js';
@@ -18,7 +21,7 @@ interface Entry<T> {
 export interface VenueCacheOptions {
   /** How long an answer may be served without a change, at most. */
   ttlMs: number;
-  /** Entries kept (the oldest go first). */
+  /** Entries kept at most, however recent (the oldest go first). */
   maxEntries?: number;
   /** `configuration`: answers that depend on the venue's configuration only, not its stays. */
   scope?: Scope;
@@ -65,12 +68,18 @@ export class VenueCache<T> {
     }
   }
 
+  /** Entries held now, expired or stale ones not yet dropped included. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   private store(id: string, entry: Entry<T>): void {
     this.entries.delete(id);
-    this.entries.set(id, entry);
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    const now = entry.expiresAt - this.options.ttlMs;
+    for (const [key, oldest] of this.entries) {
+      if (oldest.expiresAt > now && this.entries.size < this.maxEntries) break;
+      this.entries.delete(key);
     }
+    this.entries.set(id, entry);
   }
 }
