@@ -186,37 +186,38 @@ async function placeBooking(
   if (status === 'pending_payment') {
     await checkUnpaidHolds(ctx.db, trx, { venueId: venue.id, address: request.ip, email: body.guest_email, now });
   }
-  await insertBooking(trx, {
-    row: {
-      id,
-      operator_id: venue.operator_id,
-      venue_id: venue.id,
-      kind: rule.rule_type === 'table' ? 'table' : 'guestlist',
-      rule_type: rule.rule_type,
-      status,
-      user_id: userId,
-      access_rule_id: rule.id,
-      booking_date: body.date,
-      start_time: body.time,
-      duration_minutes: check.durationMinutes,
-      starts_at: stay.startsAt.toISOString(),
-      ends_at: stay.endsAt.toISOString(),
-      guest_count: body.party_size,
-      guest_name: body.guest_name,
-      guest_email: body.guest_email,
-      guest_phone: body.guest_phone ?? null,
-      total_pence: deposit.pence,
-      bundle_selections: JSON.stringify(body.bundle_selections ?? []),
-      payment_policy_id: rule.payment_policy_id,
-      deposit_type: deposit.type,
-      deposit_pence: deposit.pence,
-      payment_status: deposit.type === 'none' ? 'none' : 'requires_payment',
-      payment_expires_at: deposit.type === 'none' ? null : new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
-      hold_address: status === 'pending_payment' ? request.ip : null,
-      status_changed_at: at,
-      created_at: at,
-      updated_at: at,
-    },
+  const row = {
+    id,
+    operator_id: venue.operator_id,
+    venue_id: venue.id,
+    kind: rule.rule_type === 'table' ? 'table' : 'guestlist',
+    rule_type: rule.rule_type,
+    status,
+    user_id: userId,
+    access_rule_id: rule.id,
+    booking_date: body.date,
+    start_time: body.time,
+    duration_minutes: check.durationMinutes,
+    starts_at: stay.startsAt.toISOString(),
+    ends_at: stay.endsAt.toISOString(),
+    guest_count: body.party_size,
+    guest_name: body.guest_name,
+    guest_email: body.guest_email,
+    guest_phone: body.guest_phone ?? null,
+    total_pence: deposit.pence,
+    bundle_selections: JSON.stringify(body.bundle_selections ?? []),
+    payment_policy_id: rule.payment_policy_id,
+    deposit_type: deposit.type,
+    deposit_pence: deposit.pence,
+    payment_status: deposit.type === 'none' ? 'none' : 'requires_payment',
+    payment_expires_at: deposit.type === 'none' ? null : new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
+    hold_address: status === 'pending_payment' ? request.ip : null,
+    status_changed_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+  const reference = await insertBooking(trx, {
+    row,
     roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone },
     tables: { tableIds, startsAt: stay.startsAt, endsAt: stay.endsAt },
   });
@@ -239,7 +240,8 @@ async function placeBooking(
       source: 'booking',
       now,
     });
-  if (status === 'confirmed') await ctx.mails.confirmation(trx, venue, await bookingOrThrow(trx, id));
+  // The confirmation from what was just written (no re-read), rendered when sent (core/booking-mail.ts).
+  if (status === 'confirmed') await ctx.mails.deferredConfirmation(trx, venue, { ...row, reference });
   return {
     answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence },
     stay: {
