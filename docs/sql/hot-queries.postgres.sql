@@ -39,7 +39,6 @@ select "id", "events", "venue_ids" from "webhook_endpoints" where "operator_id" 
 insert into "booking_history" ("id", "booking_id", "at", "actor_kind", "actor_id", "actor_name", "action", "from_status", "to_status", "detail") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body", "sender_name", "reply_to", "attachments", "template", "template_data", "status", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 select pg_notify($1, $2);
-select * from "bookings" where "id" = $1;
 insert into "platform_settings" ("key", "value", "updated_at") values ($1, $2, $3) on conflict ("key") do nothing;
 select "value" from "platform_settings" where "key" = $1;
 

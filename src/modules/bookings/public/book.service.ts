@@ -142,6 +142,13 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       );
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
+    // A confirmed booking's answer carries what they need; a deposit's breakdown (or an answer kept before
+    // it carried them) reads the booking.
+    if (created.deposit_type === 'none' && created.reference !== undefined && created.starts_at !== undefined) {
+      const booked = { id: created.booking_id, starts_at: created.starts_at, booking_date: body.date };
+      const manage_url = await ctx.mails.manageUrl(ctx.db, booked);
+      return { ok: true, booking_id: created.booking_id, reference: created.reference, status: created.status, manage_url };
+    }
     const row = await bookingOrThrow(ctx.db, created.booking_id);
     const manage_url = await ctx.mails.manageUrl(ctx.db, row);
     const reference = row.reference ?? row.id;
@@ -155,7 +162,15 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
 }
 
 interface Placed {
-  answer: { booking_id: string; status: string; deposit_type: 'none' | 'deposit' | 'hold'; deposit_pence: number };
+  answer: {
+    booking_id: string;
+    status: string;
+    deposit_type: 'none' | 'deposit' | 'hold';
+    deposit_pence: number;
+    /** What the answer's manage link and reference need, so a confirmed booking is not read again after its commit (absent from answers kept before they were added). */
+    reference?: string;
+    starts_at?: string;
+  };
   /** The stay it holds (a guest list's holds covers, no tables). */
   stay: Occupancy[number];
 }
@@ -243,7 +258,7 @@ async function placeBooking(
   // The confirmation from what was just written (no re-read), rendered when sent (core/booking-mail.ts).
   if (status === 'confirmed') await ctx.mails.deferredConfirmation(trx, venue, { ...row, reference });
   return {
-    answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence },
+    answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence, reference, starts_at: row.starts_at },
     stay: {
       bookingId: id,
       tableIds: [...tableIds],
