@@ -188,7 +188,25 @@ export function buildProgram(io: CliIo): Command {
         print(Boolean(options.json), { data }, formatSmsOutbox(texts));
         return;
       }
-      const entries = await withDb(io, (db) => listOutbox(db, limit));
+      const entries = await withDb(io, async (db) => {
+        // Mail rendered when sent (a public booking's confirmation) needs the modules' templates: the
+        // context is built only when the outbox holds such a row.
+        const deferred = await db.kysely
+          .selectFrom('mail_outbox')
+          .select('id')
+          .where('template', 'is not', null)
+          .limit(1)
+          .executeTakeFirst();
+        if (!deferred) return listOutbox(db, limit);
+        const { createContext } = await import('./context.js');
+        const ctx = createContext(loadConfig({ ...io.env, LOG_LEVEL: 'silent' }), db);
+        try {
+          return await ctx.mail.list({ limit });
+        } finally {
+          await ctx.rateLimits.close();
+          await ctx.mail.stop();
+        }
+      });
       const data = entries.map((e) => ({ to: e.to, subject: e.subject, created_at: e.created_at, sent_at: e.sent_at }));
       print(Boolean(options.json), { data }, formatOutbox(entries));
     });

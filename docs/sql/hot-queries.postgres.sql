@@ -37,12 +37,10 @@ insert into "booking_tables" ("booking_id", "table_id", "venue_id", "starts_at",
 insert into "booking_slots" ("table_id", "slot", "booking_id", "venue_id") values ($1, $2, $3, $4), ($5, $6, $7, $8), ($9, $10, $11, $12), ($13, $14, $15, $16), ($17, $18, $19, $20), ($21, $22, $23, $24), ($25, $26, $27, $28), ($29, $30, $31, $32);
 select "id", "events", "venue_ids" from "webhook_endpoints" where "operator_id" = $1 and "enabled" = $2;
 insert into "booking_history" ("id", "booking_id", "at", "actor_kind", "actor_id", "actor_name", "action", "from_status", "to_status", "detail") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
-select * from "bookings" where "id" = $1;
+insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body", "sender_name", "reply_to", "attachments", "template", "template_data", "status", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+select pg_notify($1, $2);
 insert into "platform_settings" ("key", "value", "updated_at") values ($1, $2, $3) on conflict ("key") do nothing;
 select "value" from "platform_settings" where "key" = $1;
-insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body", "sender_name", "reply_to", "attachments", "status", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
-select pg_notify($1, $2);
-select * from "bookings" where "id" = $1;
 
 -- GET /api/my-venues/:venueId/bookings (date)
 select * from "venues" where "id" = $1 and "operator_id" = $2;

@@ -36,11 +36,9 @@ insert into "booking_tables" ("booking_id", "table_id", "venue_id", "starts_at",
 insert into "booking_slots" ("table_id", "slot", "booking_id", "venue_id") values (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?);
 select "id", "events", "venue_ids" from "webhook_endpoints" where "operator_id" = ? and "enabled" = ?;
 insert into "booking_history" ("id", "booking_id", "at", "actor_kind", "actor_id", "actor_name", "action", "from_status", "to_status", "detail") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-select * from "bookings" where "id" = ?;
+insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body", "sender_name", "reply_to", "attachments", "template", "template_data", "status", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 insert into "platform_settings" ("key", "value", "updated_at") values (?, ?, ?) on conflict ("key") do nothing;
 select "value" from "platform_settings" where "key" = ?;
-insert into "mail_outbox" ("id", "recipient", "subject", "text_body", "html_body", "sender_name", "reply_to", "attachments", "status", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-select * from "bookings" where "id" = ?;
 
 -- GET /api/my-venues/:venueId/bookings (date)
 select * from "venues" where "id" = ? and "operator_id" = ?;

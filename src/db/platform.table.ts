@@ -24,6 +24,12 @@ export interface MailOutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /**
+   * A row rendered when sent: the template's name and its values (JSON); `subject` is stored, the
+   * bodies and attachments are not (see platform/mail/mail.ts). Null for a row stored rendered.
+   */
+  template: string | null;
+  template_data: string | null;
 }
 
 /** A background job run once per period across all instances (platform/scheduler.ts). */

@@ -7,13 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import pino from 'pino';
 import { expect } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
+import type { MailOutboxTable } from '../../src/db/platform.table.js';
 import { fixedClock, type TestClock } from '../../src/platform/clock.js';
+import { storedColumns } from '../../src/platform/mail/mail.js';
 import { base32, newId } from '../../src/platform/ids.js';
 import { createOperatorAccount } from '../../src/modules/team/accounts.js';
 import { insertUser } from '../../src/modules/auth/users.repository.js';
@@ -113,9 +115,23 @@ export async function createGuest(t: TestApp, name = 'Test Guest') {
   return { userId, email, token, headers: bearer(token) };
 }
 
-/** Every mail to `email` in the outbox (tests run without SMTP: every mail is kept there). */
-export function mailsTo(t: TestApp, email: string) {
-  return t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', email.trim().toLowerCase()).execute();
+/** Every mail to `email` in the outbox (tests run without SMTP: every mail is kept there), as sent (`asSent`). */
+export async function mailsTo(t: TestApp, email: string) {
+  return asSent(t, await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', email.trim().toLowerCase()).execute());
+}
+
+/**
+ * Outbox rows with what the sender would send: a row rendered when sent (a public booking's confirmation)
+ * gets its subject, bodies and attachments from its template now; one with nothing to send any more keeps
+ * its empty bodies.
+ */
+export async function asSent(t: TestApp, rows: Selectable<MailOutboxTable>[]): Promise<Selectable<MailOutboxTable>[]> {
+  const sent: Selectable<MailOutboxTable>[] = [];
+  for (const row of rows) {
+    const message = row.template === null ? undefined : await t.ctx.mail.render(row);
+    sent.push(message && !('skip' in message) ? { ...row, ...storedColumns(message) } : row);
+  }
+  return sent;
 }
 
 /**

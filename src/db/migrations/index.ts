@@ -25,6 +25,7 @@ import * as m0023 from './0023_audit_log.js';
 import * as m0024 from './0024_guest_account.js';
 import * as m0025 from './0025_memberships.js';
 import * as m0026 from './0026_promoters.js';
+import * as m0027 from './0027_mail_templates.js';
 import * as m0028 from './0028_session_versions.js';
 import * as m0029 from './0029_promoter_sign_up.js';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0024_guest_account': m0024,
   '0025_memberships': m0025,
   '0026_promoters': m0026,
+  '0027_mail_templates': m0027,
   '0028_session_versions': m0028,
   '0029_promoter_sign_up': m0029,
 };

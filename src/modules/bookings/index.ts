@@ -16,6 +16,7 @@ import type { LiveChanges } from '../../platform/live-changes.js';
 import type { RoutePlugin } from '../../platform/module.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { TextMessages } from '../../platform/sms/sms.js';
+import { bookingMails, confirmationTemplate, CONFIRMATION_TEMPLATE } from './core/booking-mail.js';
 import { createDoorKeys } from './core/door-keys.js';
 import { doorRoutes } from './door/door.routes.js';
 import { createDoorService } from './door/door.service.js';
@@ -96,6 +97,8 @@ export function createBookingsModule(deps: BookingsDeps) {
   const { db, clock, log, payments, mail, rateLimits, publicBaseUrl, liveVenue } = deps;
   const doorKeys = createDoorKeys({ db, clock, secrets: deps.secrets });
   const mailing = { mail, doorKeys, publicBaseUrl, sms: deps.sms };
+  // The public booking's confirmation is rendered when sent (core/booking-mail.ts).
+  mail.template(CONFIRMATION_TEMPLATE, confirmationTemplate({ mails: bookingMails(mailing), findVenue: deps.findVenue }));
   const staff = createStaffService({ db, clock, log, payments, ...mailing, reachableVenue: deps.reachableVenue, audit: deps.audit });
   const smartTables = createSmartTablesService({ db, clock, log, venueById: deps.venueById });
   const door = createDoorService({ db, clock, doorKeys, reachableVenue: deps.reachableVenue });

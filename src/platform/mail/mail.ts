@@ -3,6 +3,12 @@
  *
  * - `queue(conn, message)` inserts a row into `mail_outbox` on the caller's connection, so the mail
  *   exists exactly when the change that causes it commits: a rolled-back booking sends nothing.
+ * - `defer(conn, message)` does the same with a small row: the subject, a template's name and the few
+ *   values it renders from, so the rendering (bodies, attachments, signed links) stays out of the
+ *   transaction and the row out of the write-ahead log. The row is rendered when it is sent (and when
+ *   the outbox is listed) by the template its owner registered (`template(name, render)`), from those
+ *   values and what the database holds then; a template may answer `{ skip }` (what it renders from is
+ *   gone, e.g. the guest was erased): the row fails at once with that reason, never retried.
  * - With SMTP_URL, rows are `pending` and delivered by nodemailer: right after the commit (an
  *   `afterCommit` hook) once the worker is started, and by the worker's poll every 10 s, which also
  *   picks up mail queued by other instances, by the CLI, or in a transaction opened without
@@ -60,6 +66,22 @@ export interface MailMessage {
   attachments?: MailAttachment[];
 }
 
+/** A row rendered when sent (`defer`): its recipient and subject, and the template that renders the rest. */
+export interface DeferredMail {
+  to: string;
+  subject: string;
+  /** A template name registered with `template(name, render)`. */
+  template: string;
+  /** What the template renders from (ids and the values that must not change before sending); kept as JSON. */
+  data: Record<string, unknown>;
+}
+
+/** What a template answers: the whole message, or why there is nothing to send any more. */
+export type RenderedMail = MailMessage | { skip: string };
+
+/** Renders a deferred row's message from its data, reading the database through `conn`. */
+export type MailTemplate = (conn: Conn, data: Record<string, unknown>) => Promise<RenderedMail>;
+
 export interface DeliveryReport {
   sent: number;
   retrying: number;
@@ -71,6 +93,12 @@ export interface Mail {
   delivering: boolean;
   /** Queues a message on `conn` (the database or the caller's open transaction); returns its id. */
   queue(conn: Conn, message: MailMessage): Promise<string>;
+  /** Queues a message rendered when it is sent (see the top of this file); returns its id. */
+  defer(conn: Conn, message: DeferredMail): Promise<string>;
+  /** Registers the template deferred rows name (each module registers its own once, at start-up). */
+  template(name: string, render: MailTemplate): void;
+  /** A row's message as it is (or would be) sent: as stored, or rendered by its template now. */
+  render(row: MailOutboxTable): Promise<RenderedMail>;
   /** Delivers every due message now (what the worker does on each pass). */
   flush(): Promise<DeliveryReport>;
   /** The outbox, newest first. */
@@ -103,6 +131,36 @@ function attachment(a: MailAttachment): StoredAttachment {
   return { filename, content_type: a.contentType, content: a.content };
 }
 
+/** The message a row stored rendered holds. */
+export function storedMessage(row: MailOutboxTable): MailMessage {
+  const attachments = JSON.parse(row.attachments) as StoredAttachment[];
+  return {
+    to: row.recipient,
+    subject: row.subject,
+    text: row.text_body,
+    ...(row.html_body !== null ? { html: row.html_body } : {}),
+    ...(row.sender_name ? { senderName: row.sender_name } : {}),
+    ...(row.reply_to ? { replyTo: row.reply_to } : {}),
+    attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.content_type, content: a.content })),
+  };
+}
+
+/** A message's columns as stored in the outbox (the headers checked, the subject on one line). */
+export function storedColumns(message: MailMessage) {
+  const subject = oneLine(message.subject);
+  if (!subject) throw new Error('mail subject is empty');
+  const senderName = message.senderName ? oneLine(message.senderName).slice(0, 100) : '';
+  return {
+    recipient: address(message.to, 'Recipient'),
+    subject,
+    text_body: message.text,
+    html_body: message.html ?? null,
+    sender_name: senderName || null,
+    reply_to: message.replyTo ? address(message.replyTo, 'Reply-To') : null,
+    attachments: JSON.stringify((message.attachments ?? []).map(attachment)),
+  };
+}
+
 const retryDelay = (attempts: number) => Math.min(MAIL_RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), MAIL_RETRY_MAX_MS);
 
 export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Config }): Mail {
@@ -111,23 +169,19 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
   const transport: Transporter | null = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : null;
   const iso = (ms = 0) => new Date(clock.now().getTime() + ms).toISOString();
 
-  async function queue(conn: Conn, message: MailMessage): Promise<string> {
-    const subject = oneLine(message.subject);
-    if (!subject) throw new Error('mail subject is empty');
-    const senderName = message.senderName ? oneLine(message.senderName).slice(0, 100) : '';
+  const templates = new Map<string, MailTemplate>();
+
+  async function insert(
+    conn: Conn,
+    values: ReturnType<typeof storedColumns> & Pick<MailOutboxTable, 'template' | 'template_data'>,
+  ): Promise<string> {
     const id = newId('mail');
     const at = iso();
     await kyselyOf(conn)
       .insertInto('mail_outbox')
       .values({
         id,
-        recipient: address(message.to, 'Recipient'),
-        subject,
-        text_body: message.text,
-        html_body: message.html ?? null,
-        sender_name: senderName || null,
-        reply_to: message.replyTo ? address(message.replyTo, 'Reply-To') : null,
-        attachments: JSON.stringify((message.attachments ?? []).map(attachment)),
+        ...values,
         status: transport ? 'pending' : 'kept',
         attempts: 0,
         next_attempt_at: at,
@@ -138,6 +192,28 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
       .execute();
     if (transport && started) afterCommit(conn, kick);
     return id;
+  }
+
+  async function queue(conn: Conn, message: MailMessage): Promise<string> {
+    return insert(conn, { ...storedColumns(message), template: null, template_data: null });
+  }
+
+  async function defer(conn: Conn, message: DeferredMail): Promise<string> {
+    if (!templates.has(message.template)) throw new Error(`mail template "${message.template}" is not registered`);
+    return insert(conn, {
+      ...storedColumns({ to: message.to, subject: message.subject, text: '' }),
+      template: message.template,
+      template_data: JSON.stringify(message.data),
+    });
+  }
+
+  async function render(row: MailOutboxTable): Promise<RenderedMail> {
+    if (row.template === null) return storedMessage(row);
+    const template = templates.get(row.template);
+    // Not known here (an instance older than the one that queued it): an error, so the row is retried.
+    if (!template) throw new Error(`mail template "${row.template}" is not registered`);
+    const rendered = await template(db, JSON.parse(row.template_data ?? '{}') as Record<string, unknown>);
+    return 'skip' in rendered ? rendered : { ...rendered, to: row.recipient };
   }
 
   type Outcome = keyof DeliveryReport | 'skipped';
@@ -160,7 +236,14 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
       .where('attempts', '=', attempts)
       .where('status', '=', 'sending');
     try {
-      await smtp.sendMail(toNodemailerMessage(row, from));
+      const message = await render(row);
+      if ('skip' in message) {
+        // Nothing to send any more (what it rendered from is gone): final, not an error to retry.
+        await ours.set({ status: 'failed', next_attempt_at: iso(), last_error: `not sent: ${message.skip}`.slice(0, 500) }).execute();
+        log.info({ mailId: row.id, reason: message.skip }, 'mail not sent: nothing to render it from');
+        return 'failed';
+      }
+      await smtp.sendMail(toNodemailerMessage({ ...row, ...storedColumns(message) }, from));
     } catch (error) {
       const giveUp = isPermanentFailure(error) || attempts >= MAIL_MAX_ATTEMPTS;
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -248,8 +331,14 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
   return {
     delivering: transport !== null,
     queue,
+    defer,
+    template(name, renderer) {
+      if (templates.has(name)) throw new Error(`mail template "${name}" is registered twice`);
+      templates.set(name, renderer);
+    },
+    render,
     flush,
-    list: ({ limit = OUTBOX_DEFAULT_LIMIT } = {}) => listOutbox(db, limit),
+    list: ({ limit = OUTBOX_DEFAULT_LIMIT } = {}) => listOutbox(db, limit, render),
     prune,
     start() {
       if (started) return;

@@ -22,8 +22,11 @@ export interface NewBooking {
   tables?: { tableIds: readonly string[]; startsAt: Date; endsAt: Date };
 }
 
-/** Writes a new booking: its row, the guest's roster entry, its tables and their slots, in that order. */
-export async function insertBooking(conn: Conn, booking: NewBooking): Promise<void> {
+/**
+ * Writes a new booking: its row, the guest's roster entry, its tables and their slots, in that order.
+ * Answers its reference (drawn when the row has none).
+ */
+export async function insertBooking(conn: Conn, booking: NewBooking): Promise<string> {
   const k = kyselyOf(conn);
   const { row, tables } = booking;
   const reference = row.reference ?? (await freeReference(conn, row.venue_id, row.booking_date));
@@ -37,6 +40,7 @@ export async function insertBooking(conn: Conn, booking: NewBooking): Promise<vo
     await claimSlots(conn, { id: row.id, venueId: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
   }
   await domainEvents.emit(conn, bookingEvent('booking.created', { ...row, reference }, row.created_at));
+  return reference;
 }
 
 /** The booking's tables for [startsAt, endsAt) (their slots are claimed separately). */

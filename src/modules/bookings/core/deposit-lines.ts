@@ -12,7 +12,10 @@ export interface DepositLine {
   amount_pence: number;
 }
 
-export async function depositLines(conn: Conn, booking: BookingRow): Promise<DepositLine[]> {
+export async function depositLines(
+  conn: Conn,
+  booking: Pick<BookingRow, 'venue_id' | 'guest_count' | 'deposit_type' | 'deposit_pence' | 'bundle_selections'>,
+): Promise<DepositLine[]> {
   if (booking.deposit_pence <= 0) return [];
   let selections: { bundle_id: string; quantity: number }[] = [];
   try {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { signManageToken } from '../../../domain/booking-tokens/index.js';
 import { createTestSmtp, type TestSmtp } from '../../../platform/mail/smtp.test-helpers.js';
 import {
+  asSent,
   createOperator,
   createTestApp,
   insertVenue,
@@ -118,8 +119,11 @@ export async function bookFree(v: PolicyVenue, options: { date?: string } = {}) 
   return { bookingId: res.json().booking_id as string, email: who.guest_email };
 }
 
-export const outbox = (to: string) =>
-  t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', to).orderBy('created_at').orderBy('id').execute();
+export const outbox = async (to: string) =>
+  asSent(
+    t,
+    await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', to).orderBy('created_at').orderBy('id').execute(),
+  );
 
 /** The token of the manage link in the guest's confirmation mail. */
 export async function tokenFromMail(email: string): Promise<string> {

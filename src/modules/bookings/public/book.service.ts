@@ -125,6 +125,13 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       );
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
+    // A confirmed booking's answer carries what they need; a deposit's breakdown (or an answer kept before
+    // it carried them) reads the booking.
+    if (created.deposit_type === 'none' && created.reference !== undefined && created.starts_at !== undefined) {
+      const booked = { id: created.booking_id, starts_at: created.starts_at, booking_date: body.date };
+      const manage_url = await ctx.mails.manageUrl(ctx.db, booked);
+      return { ok: true, booking_id: created.booking_id, reference: created.reference, status: created.status, manage_url };
+    }
     const row = await bookingOrThrow(ctx.db, created.booking_id);
     const manage_url = await ctx.mails.manageUrl(ctx.db, row);
     const reference = row.reference ?? row.id;
@@ -138,7 +145,15 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
 }
 
 interface Placed {
-  answer: { booking_id: string; status: string; deposit_type: 'none' | 'deposit' | 'hold'; deposit_pence: number };
+  answer: {
+    booking_id: string;
+    status: string;
+    deposit_type: 'none' | 'deposit' | 'hold';
+    deposit_pence: number;
+    /** What the answer's manage link and reference need, so a confirmed booking is not read again after its commit (absent from answers kept before they were added). */
+    reference?: string;
+    starts_at?: string;
+  };
   /** The stay it holds (a guest list's holds covers, no tables). */
   stay: Occupancy[number];
 }
@@ -169,37 +184,38 @@ async function placeBooking(
   if (status === 'pending_payment') {
     await checkUnpaidHolds(ctx.db, trx, { venueId: venue.id, address: request.ip, email: body.guest_email, now });
   }
-  await insertBooking(trx, {
-    row: {
-      id,
-      operator_id: venue.operator_id,
-      venue_id: venue.id,
-      kind: rule.rule_type === 'table' ? 'table' : 'guestlist',
-      rule_type: rule.rule_type,
-      status,
-      user_id: userId,
-      access_rule_id: rule.id,
-      booking_date: body.date,
-      start_time: body.time,
-      duration_minutes: check.durationMinutes,
-      starts_at: stay.startsAt.toISOString(),
-      ends_at: stay.endsAt.toISOString(),
-      guest_count: body.party_size,
-      guest_name: body.guest_name,
-      guest_email: body.guest_email,
-      guest_phone: body.guest_phone ?? null,
-      total_pence: deposit.pence,
-      bundle_selections: JSON.stringify(body.bundle_selections ?? []),
-      payment_policy_id: rule.payment_policy_id,
-      deposit_type: deposit.type,
-      deposit_pence: deposit.pence,
-      payment_status: deposit.type === 'none' ? 'none' : 'requires_payment',
-      payment_expires_at: deposit.type === 'none' ? null : new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
-      hold_address: status === 'pending_payment' ? request.ip : null,
-      status_changed_at: at,
-      created_at: at,
-      updated_at: at,
-    },
+  const row = {
+    id,
+    operator_id: venue.operator_id,
+    venue_id: venue.id,
+    kind: rule.rule_type === 'table' ? 'table' : 'guestlist',
+    rule_type: rule.rule_type,
+    status,
+    user_id: userId,
+    access_rule_id: rule.id,
+    booking_date: body.date,
+    start_time: body.time,
+    duration_minutes: check.durationMinutes,
+    starts_at: stay.startsAt.toISOString(),
+    ends_at: stay.endsAt.toISOString(),
+    guest_count: body.party_size,
+    guest_name: body.guest_name,
+    guest_email: body.guest_email,
+    guest_phone: body.guest_phone ?? null,
+    total_pence: deposit.pence,
+    bundle_selections: JSON.stringify(body.bundle_selections ?? []),
+    payment_policy_id: rule.payment_policy_id,
+    deposit_type: deposit.type,
+    deposit_pence: deposit.pence,
+    payment_status: deposit.type === 'none' ? 'none' : 'requires_payment',
+    payment_expires_at: deposit.type === 'none' ? null : new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
+    hold_address: status === 'pending_payment' ? request.ip : null,
+    status_changed_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+  const reference = await insertBooking(trx, {
+    row,
     roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone },
     tables: { tableIds, startsAt: stay.startsAt, endsAt: stay.endsAt },
   });
@@ -222,9 +238,10 @@ async function placeBooking(
       source: 'booking',
       now,
     });
-  if (status === 'confirmed') await ctx.mails.confirmation(trx, venue, await bookingOrThrow(trx, id));
+  // The confirmation from what was just written (no re-read), rendered when sent (core/booking-mail.ts).
+  if (status === 'confirmed') await ctx.mails.deferredConfirmation(trx, venue, { ...row, reference });
   return {
-    answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence },
+    answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence, reference, starts_at: row.starts_at },
     stay: {
       bookingId: id,
       tableIds: [...tableIds],

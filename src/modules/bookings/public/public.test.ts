@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  asSent,
   createGuest,
   createStaff,
   createTestApp,
@@ -101,7 +102,10 @@ describe('POST /api/public/venues/:venueId/book', () => {
     expect(booking_id).toMatch(/^bkg_[a-z2-7]{26}$/);
     const tables = await t.db.kysely.selectFrom('booking_tables').select('table_id').where('booking_id', '=', booking_id).execute();
     expect(tables).toEqual([{ table_id: tableId }]);
-    const mail = await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'guesta@example.test').execute();
+    const mail = await asSent(
+      t,
+      await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'guesta@example.test').execute(),
+    );
     expect(mail).toHaveLength(1);
     expect(mail[0].subject).toMatch(/confirmed/);
     expect(mail[0].text_body).toContain(manage_url);
