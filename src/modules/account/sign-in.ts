@@ -19,7 +19,7 @@ import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { matchMailedCode, newMailedCode } from '../../platform/mailed-codes.js';
+import { newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
 import { sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
@@ -110,32 +110,13 @@ export function createSignIn(deps: { db: Db; clock: Clock; rateLimits: RateLimit
       const limits = codeLimits(email, ip);
       await rateLimits.take(limits);
       const now = clock.now();
-      const live = await db.kysely
-        .selectFrom('account_sign_in_codes')
-        .selectAll()
-        .where('email', '=', email)
-        .where('expires_at', '>', now.toISOString())
-        .where('attempts', '<', SIGN_IN_CODE_MAX_ATTEMPTS)
-        .orderBy('id')
-        .execute();
-      const match = await matchMailedCode(live, input.code, async (row) => {
-        const attempt = await db.kysely
-          .updateTable('account_sign_in_codes')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-          .where('id', '=', row.id)
-          .where('attempts', '<', SIGN_IN_CODE_MAX_ATTEMPTS)
-          .executeTakeFirst();
-        return Number(attempt.numUpdatedRows) === 1;
-      });
-      if (!match) throw badRequest(INVALID_SIGN_IN_CODE);
-      const proven = match;
-      const userId = await withTransaction(db, async (trx) => {
-        const used = await trx.deleteFrom('account_sign_in_codes').where('id', '=', proven.id).executeTakeFirst();
-        if (Number(used.numDeletedRows) !== 1) return null;
-        await trx.deleteFrom('account_sign_in_codes').where('email', '=', email).execute();
-        return guestForEmail(trx, { name: email.split('@')[0], email }, now);
-      });
-      // Used by a concurrent request, or the address became a portal user's meanwhile.
+      const userId = await useMailedCode(
+        db,
+        { table: 'account_sign_in_codes', email, guess: input.code, now, maxAttempts: SIGN_IN_CODE_MAX_ATTEMPTS },
+        // A portal user's address answers null (guests only sign in here).
+        (trx) => guestForEmail(trx, { name: email.split('@')[0], email }, now),
+      );
+      // No code matched, a concurrent request used it, or the address became a portal user's meanwhile.
       if (!userId) throw badRequest(INVALID_SIGN_IN_CODE);
       await rateLimits.refund(limits);
       const [profile] = await guestProfiles(db, [userId]);

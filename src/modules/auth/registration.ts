@@ -15,12 +15,13 @@
  * Code checks count like sign-in failures: a point is taken from the email's and the client address's
  * counters before the check and given back when the code is right.
  */
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { matchMailedCode, newMailedCode } from '../../platform/mailed-codes.js';
+import { newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
 import { sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
@@ -29,6 +30,7 @@ import { hashPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import { createGuestAccount, findUser, findUserByEmail, normaliseEmail } from './users.repository.js';
 import type { User } from './auth.schemas.js';
+import type { EmailVerificationsTable } from './auth.table.js';
 
 export const VERIFICATION_TTL_MS = 15 * 60_000;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
@@ -132,35 +134,13 @@ export function createRegistration(deps: {
       const limits = codeLimits(email, ip);
       await rateLimits.take(limits);
       const now = clock.now();
-      const pending = await db.kysely
-        .selectFrom('email_verifications')
-        .selectAll()
-        .where('email', '=', email)
-        .where('expires_at', '>', now.toISOString())
-        .where('attempts', '<', VERIFICATION_MAX_ATTEMPTS)
-        .orderBy('id')
-        .execute();
-      // Each guess spends one attempt of every pending code of the address, claimed before comparing, so
-      // concurrent guesses cannot exceed the cap; only codes whose attempt was claimed are compared.
-      const match = await matchMailedCode(pending, input.code, async (registration) => {
-        const attempt = await db.kysely
-          .updateTable('email_verifications')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-          .where('id', '=', registration.id)
-          .where('attempts', '<', VERIFICATION_MAX_ATTEMPTS)
-          .executeTakeFirst();
-        return Number(attempt.numUpdatedRows) === 1;
-      });
-      if (!match) throw badRequest(INVALID_VERIFICATION);
-      const proven = match;
-
-      const userId = await withTransaction(db, async (trx) => {
-        // Single use: only the request that deletes this very registration creates the account.
-        const used = await trx.deleteFrom('email_verifications').where('id', '=', proven.id).executeTakeFirst();
-        if (Number(used.numDeletedRows) !== 1) throw badRequest(INVALID_VERIFICATION);
-        await trx.deleteFrom('email_verifications').where('email', '=', email).execute();
-        return createGuestAccount(trx, { name: proven.name, email, passwordHash: proven.password_hash }, now);
-      });
+      // The code's registration creates the account (claiming the address's guest record), once.
+      const userId = await useMailedCode<Selectable<EmailVerificationsTable>, string>(
+        db,
+        { table: 'email_verifications', email, guess: input.code, now, maxAttempts: VERIFICATION_MAX_ATTEMPTS },
+        (trx, proven) => createGuestAccount(trx, { name: proven.name, email, passwordHash: proven.password_hash }, now),
+      );
+      if (!userId) throw badRequest(INVALID_VERIFICATION);
       await rateLimits.refund(limits);
       const user = (await findUser(db, userId))!;
       return { user: deps.toUser(user), token: await deps.sessions.create(userId) };

@@ -17,17 +17,19 @@
  * deletes that sign-up: of two racing verifies only the one whose delete removed the row creates the
  * account. Then the promoter is signed in.
  */
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
 import { sequentialId } from '../../platform/ids.js';
-import { matchMailedCode, newMailedCode } from '../../platform/mailed-codes.js';
+import { newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
 import { requiredText } from '../../platform/text.js';
 import { emailAccount, hashPassword, insertUser, normaliseEmail, type Sessions } from '../auth/index.js';
+import type { PromoterSignUpsTable } from './promoters.table.js';
 
 export const SIGN_UP_TTL_MS = 15 * 60_000;
 export const SIGN_UP_MAX_ATTEMPTS = 5;
@@ -132,36 +134,20 @@ export function createPromoterSignUp(deps: { db: Db; clock: Clock; rateLimits: R
       const limits = codeLimits(email, ip);
       await rateLimits.take(limits);
       const now = clock.now();
-      const pending = await db.kysely
-        .selectFrom('promoter_sign_ups')
-        .selectAll()
-        .where('email', '=', email)
-        .where('expires_at', '>', now.toISOString())
-        .where('attempts', '<', SIGN_UP_MAX_ATTEMPTS)
-        .orderBy('id')
-        .execute();
-      const match = await matchMailedCode(pending, input.code, async (row) => {
-        const attempt = await db.kysely
-          .updateTable('promoter_sign_ups')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-          .where('id', '=', row.id)
-          .where('attempts', '<', SIGN_UP_MAX_ATTEMPTS)
-          .executeTakeFirst();
-        return Number(attempt.numUpdatedRows) === 1;
-      });
-      if (!match) throw badRequest(INVALID_SIGN_UP_CODE);
-      const proven = match;
-      const userId = await withTransaction(db, async (trx) => {
-        // Single use: only the request that deletes this very sign-up creates the account.
-        const used = await trx.deleteFrom('promoter_sign_ups').where('id', '=', proven.id).executeTakeFirst();
-        if (Number(used.numDeletedRows) !== 1) throw badRequest(INVALID_SIGN_UP_CODE);
-        await trx.deleteFrom('promoter_sign_ups').where('email', '=', email).execute();
-        // 409 when the address got an account in the meantime.
-        return insertUser(trx, { role: 'promoter', name: proven.name, email, passwordHash: proven.password_hash }, now);
-      });
+      // 409 when the address got an account in the meantime.
+      const created = await useMailedCode<Selectable<PromoterSignUpsTable>, { userId: string; name: string }>(
+        db,
+        { table: 'promoter_sign_ups', email, guess: input.code, now, maxAttempts: SIGN_UP_MAX_ATTEMPTS },
+        async (trx, proven) => ({
+          userId: await insertUser(trx, { role: 'promoter', name: proven.name, email, passwordHash: proven.password_hash }, now),
+          name: proven.name,
+        }),
+      );
+      if (!created) throw badRequest(INVALID_SIGN_UP_CODE);
+      const { userId, name } = created;
       await rateLimits.refund(limits);
       return {
-        user: { id: userId, role: 'promoter', name: proven.name, email, operator_id: null },
+        user: { id: userId, role: 'promoter', name, email, operator_id: null },
         token: await deps.sessions.create(userId),
       };
     },
