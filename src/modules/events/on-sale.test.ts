@@ -2,6 +2,7 @@
  * An on-sale through HTTP on both engines: purchases of 1–4 tickets race for a ticket type of 20. Sales
  * of one event are written together (group commit), each counted against the ones before it: exactly 20
  * tickets are sold. Once sold out, a purchase is refused from the cached picture, before any transaction.
+ * The event itself is read from memory by an on-sale's requests, until it changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.js';
@@ -55,5 +56,17 @@ describe('an on-sale', () => {
     expect(after.cached - before.cached).toBe(1);
     expect(after.transaction - before.transaction).toBe(0);
     expect(await sold(ticketTypeId)).toBe(20);
+  });
+
+  it('serves the event from memory until it changes: an event taken off sale is refused by the very next purchase', async () => {
+    const { eventId, ticketTypeId } = await onSale(t, { capacity: 10 });
+    expect((await buy(t, eventId, ticketTypeId, { email: 'first@example.test' })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: `/api/public/events/${eventId}/booking-options` })).statusCode).toBe(200);
+    await t.db.kysely.updateTable('events').set({ status: 'cancelled' }).where('id', '=', eventId).execute();
+    // Not the transaction's "no longer on sale" (409): the cached event is gone, the request reads it afresh.
+    const after = await buy(t, eventId, ticketTypeId, { email: 'second@example.test' });
+    expect(after.statusCode, after.body).toBe(404);
+    expect((await t.app.inject({ url: `/api/public/events/${eventId}/booking-options` })).statusCode).toBe(404);
+    expect(await sold(ticketTypeId)).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import { localToday } from '../../domain/venue-time.js';
 import type { Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { notFound } from '../../platform/errors.js';
+import { VenueCache } from '../../platform/venue-cache.js';
 import { activeEventBookings } from '../bookings/index.js';
 import { eventById, ticketsHeld, ticketTypesOf, upcomingApproved, type EventRow, type TicketTypeRow } from './events.repository.js';
 import { parseAttribution } from './events.service.js';
@@ -27,8 +28,28 @@ const publicFields = (event: EventRow) => ({
   image_attribution: parseAttribution(event.image_attribution),
 });
 
+/** How long a public event and its venue are served from memory without a change of the venue. */
+const PUBLIC_EVENT_TTL_MS = 5_000;
+/** Events whose venue is remembered (an event never moves venue): the oldest are forgotten first. */
+const EVENT_VENUES_KEPT = 20_000;
+
 export function createTicketCatalogue(deps: TicketSalesDeps) {
   const { db, clock } = deps;
+  // An on-sale's thousands of requests read the same event and venue: from memory, until the venue's
+  // configuration changes (the change feed, on every instance) or PUBLIC_EVENT_TTL_MS pass. What a sale
+  // relies on is read again in its transaction.
+  const publicEvents = new VenueCache<{ event: EventRow; venue: VenueRow } | null>(db.changes, clock, {
+    ttlMs: PUBLIC_EVENT_TTL_MS,
+    maxEntries: 5_000,
+    scope: 'configuration',
+  });
+  const venueOfEvent = new Map<string, string>();
+
+  async function readPublicEvent(eventId: string): Promise<{ event: EventRow; venue: VenueRow } | null> {
+    const event = await eventById(db, eventId);
+    const venue = event ? await deps.liveVenue(db, event.venue_id) : undefined;
+    return event && venue ? { event, venue } : null;
+  }
 
   /** Tickets per type held by the given active bookings. */
   const heldOf = (conn: Conn, eventId: string, active: { id: string }[]) =>
@@ -46,8 +67,13 @@ export function createTicketCatalogue(deps: TicketSalesDeps) {
 
   /** An approved, public, upcoming event of a live venue; 404 otherwise. */
   async function publicEvent(eventId: string): Promise<{ event: EventRow; venue: VenueRow }> {
-    const event = await eventById(db, eventId);
-    const venue = event ? await deps.liveVenue(db, event.venue_id) : undefined;
+    const knownVenue = venueOfEvent.get(eventId);
+    const found = knownVenue ? await publicEvents.get(knownVenue, eventId, () => readPublicEvent(eventId)) : await readPublicEvent(eventId);
+    if (found && !knownVenue) {
+      if (venueOfEvent.size >= EVENT_VENUES_KEPT) venueOfEvent.delete(venueOfEvent.keys().next().value!);
+      venueOfEvent.set(eventId, found.event.venue_id);
+    }
+    const { event, venue } = found ?? {};
     if (!event || !venue || event.status !== 'approved' || event.visibility !== 'public') throw notFound('Event');
     if (event.event_date < localToday(clock.now(), venue.timezone)) throw notFound('Event');
     return { event, venue };

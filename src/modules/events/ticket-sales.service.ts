@@ -312,10 +312,6 @@ export function createTicketSales(deps: TicketSalesDeps) {
         throw badRequest('party_size must equal quantity: each ticket admits one guest');
       }
       const now = clock.now();
-      const bookingId = newId('bkg');
-      const key = await deps.doorKey(venue.id);
-      const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
-      const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
       const { turnstile_token: _token, ...fields } = body;
       // The buyer is part of what a key stands for: a retry by someone else is another body (409).
       const keyed = { ...fields, guest_id: request.guestId };
@@ -325,6 +321,11 @@ export function createTicketSales(deps: TicketSalesDeps) {
         const type = await ticketTypeOf(db, event.id, selection.ticket_type_id);
         if (type)
           refuseSoldOut(event, type, selection.quantity, await heldPicture.get(venue.id, event.id, () => heldNow(db, event.id)), 'cached');
+        // Signed only for a purchase that goes on to its transaction (a refusal costs no signature).
+        const bookingId = newId('bkg');
+        const key = await deps.doorKey(venue.id);
+        const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
+        const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
         const prepared = { bookingId, qrToken, address: request.ip };
         return sales.submit(event.id, { venue, event, body, prepared, guestId: request.guestId, idempotency });
       });
