@@ -76,6 +76,23 @@ describe('touchedBy', () => {
           .toOperationNode(),
       ),
     ).toBeNull();
+    // A ticket (no venue column) is written with its booking, whose row names the venue: not every venue.
+    expect(
+      touchedBy(
+        k()
+          .insertInto('event_tickets')
+          .values({} as never)
+          .toOperationNode(),
+      ),
+    ).toBeNull();
+    expect(
+      touchedBy(
+        k()
+          .insertInto('promoter_sign_ups')
+          .values({} as never)
+          .toOperationNode(),
+      ),
+    ).toBeNull();
   });
 });
 
