@@ -89,3 +89,25 @@ export async function useMailedCode<Row extends PendingCode, R>(
     return use(trx, match as Row);
   });
 }
+
+/** An address keeps its newest `keep` pending codes (ids are sequential): older ones are deleted. */
+export async function keepNewestMailedCodes(trx: Kysely<Database>, table: string, email: string, keep: number): Promise<void> {
+  const codes = trx as unknown as Kysely<{ codes: PendingCode }>;
+  const stale = await codes
+    .selectFrom(table as 'codes')
+    .select('id')
+    .where('email', '=', email)
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(100)
+    .execute();
+  if (stale.length > 0)
+    await codes
+      .deleteFrom(table as 'codes')
+      .where(
+        'id',
+        'in',
+        stale.map((row) => row.id),
+      )
+      .execute();
+}

@@ -19,7 +19,7 @@ import type { Db } from '../../db/connect.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
+import { keepNewestMailedCodes, newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
 import { sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
@@ -77,23 +77,7 @@ export function createSignIn(deps: { db: Db; clock: Clock; rateLimits: RateLimit
             created_at: now.toISOString(),
           })
           .execute();
-        const stale = await trx
-          .selectFrom('account_sign_in_codes')
-          .select('id')
-          .where('email', '=', email)
-          .orderBy('id', 'desc')
-          .offset(MAX_LIVE_CODES)
-          .limit(100)
-          .execute();
-        if (stale.length > 0)
-          await trx
-            .deleteFrom('account_sign_in_codes')
-            .where(
-              'id',
-              'in',
-              stale.map((r) => r.id),
-            )
-            .execute();
+        await keepNewestMailedCodes(trx, 'account_sign_in_codes', email, MAX_LIVE_CODES);
         await mail.queue(
           trx,
           platformMail(email, `Your sign-in code: ${code}`, [

@@ -21,7 +21,7 @@ import { withTransaction } from '../../db/transaction.js';
 import type { BotCheck } from '../../platform/bot-check.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
-import { newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
+import { keepNewestMailedCodes, newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
 import { sequentialId } from '../../platform/ids.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
@@ -100,23 +100,7 @@ export function createRegistration(deps: {
         };
         await trx.insertInto('email_verifications').values(row).execute();
         // Bounded: the address keeps its newest MAX_PENDING registrations.
-        const stale = await trx
-          .selectFrom('email_verifications')
-          .select('id')
-          .where('email', '=', email)
-          .orderBy('id', 'desc')
-          .offset(MAX_PENDING)
-          .limit(100)
-          .execute();
-        if (stale.length > 0)
-          await trx
-            .deleteFrom('email_verifications')
-            .where(
-              'id',
-              'in',
-              stale.map((r) => r.id),
-            )
-            .execute();
+        await keepNewestMailedCodes(trx, 'email_verifications', email, MAX_PENDING);
         await mail.queue(
           trx,
           platformMail(email, `Your verification code: ${code}`, [

@@ -23,7 +23,7 @@ import { withTransaction } from '../../db/transaction.js';
 import type { Clock } from '../../platform/clock.js';
 import { badRequest } from '../../platform/errors.js';
 import { sequentialId } from '../../platform/ids.js';
-import { newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
+import { keepNewestMailedCodes, newMailedCode, useMailedCode } from '../../platform/mailed-codes.js';
 import type { Mail } from '../../platform/mail/mail.js';
 import { renderMail } from '../../platform/mail/templates.js';
 import type { LimitKey, RateLimits } from '../../platform/rate-limit.js';
@@ -100,23 +100,7 @@ export function createPromoterSignUp(deps: { db: Db; clock: Clock; rateLimits: R
           })
           .execute();
         // Bounded: the address keeps its newest MAX_PENDING sign-ups.
-        const stale = await trx
-          .selectFrom('promoter_sign_ups')
-          .select('id')
-          .where('email', '=', email)
-          .orderBy('id', 'desc')
-          .offset(MAX_PENDING)
-          .limit(100)
-          .execute();
-        if (stale.length > 0)
-          await trx
-            .deleteFrom('promoter_sign_ups')
-            .where(
-              'id',
-              'in',
-              stale.map((row) => row.id),
-            )
-            .execute();
+        await keepNewestMailedCodes(trx, 'promoter_sign_ups', email, MAX_PENDING);
         await mail.queue(
           trx,
           platformMail(email, `Your verification code: ${code}`, [
