@@ -98,7 +98,7 @@ function createContext(prepared: PreparedConfig, occupancy: OccupancyIndex, now:
  * (a window starting off the grid starts at the next grid point); where shifts overlap, the first
  * in config order serves the point.
  */
-function planDay(prepared: PreparedConfig, date: string): DayPlan {
+function planDayOnce(prepared: PreparedConfig, date: string): DayPlan {
   const { config, interval } = prepared;
   const shiftAt: (PreparedShift | undefined)[] = new Array(Math.ceil(SERVICE_MINUTES / interval));
   for (const shift of prepared.shifts) {
@@ -121,7 +121,7 @@ function planDay(prepared: PreparedConfig, date: string): DayPlan {
  * window if it has one, existing on the wall clock (not skipped by a spring-forward), and each clock
  * time once (the first, should windows overlap across midnight).
  */
-function ruleGrid(prepared: PreparedConfig, plan: DayPlan, rule: PreparedRule): GridPoint[] {
+function ruleGridOnce(prepared: PreparedConfig, plan: DayPlan, rule: PreparedRule): GridPoint[] {
   if (!rule.rule.daysOfWeek.includes(plan.day)) return [];
   const { interval } = prepared;
   const seen = new Set<number>();
@@ -139,6 +139,45 @@ function ruleGrid(prepared: PreparedConfig, plan: DayPlan, rule: PreparedRule): 
     out.push({ minute, shift, startMs });
   }
   return out;
+}
+
+/** A service date's plan and each rule's grid on it, computed once per prepared configuration. */
+interface PlannedDay {
+  plan: DayPlan;
+  grids: Map<PreparedRule, GridPoint[]>;
+}
+
+/**
+ * The dates planned for each prepared configuration. Plans and grids depend on the configuration and
+ * the date alone, and a cached configuration is asked about the same dates request after request; a
+ * configuration is asked about the dates it was loaded for, so the map stays small (and is emptied
+ * should a caller walk further).
+ */
+const plannedDays = new WeakMap<PreparedConfig, Map<string, PlannedDay>>();
+const MAX_PLANNED_DAYS = 64;
+
+function plannedDay(prepared: PreparedConfig, date: string): PlannedDay {
+  let days = plannedDays.get(prepared);
+  if (!days) plannedDays.set(prepared, (days = new Map()));
+  let day = days.get(date);
+  if (!day) {
+    if (days.size >= MAX_PLANNED_DAYS) days.clear();
+    day = { plan: planDayOnce(prepared, date), grids: new Map() };
+    days.set(date, day);
+  }
+  return day;
+}
+
+function planDay(prepared: PreparedConfig, date: string): DayPlan {
+  return plannedDay(prepared, date).plan;
+}
+
+/** `ruleGridOnce`, kept with the planned day (read-only: callers never change the points). */
+function ruleGrid(prepared: PreparedConfig, plan: DayPlan, rule: PreparedRule): GridPoint[] {
+  const { grids } = plannedDay(prepared, plan.date);
+  let points = grids.get(rule);
+  if (!points) grids.set(rule, (points = ruleGridOnce(prepared, plan, rule)));
+  return points;
 }
 
 /**
@@ -265,8 +304,23 @@ function slotsOfDay(ctx: Context, date: string, type: BookingType, stopAtAvailab
   return { slots, ruleIds: grids.map((g) => g.rule.rule.id), bundleIds: [...bundleIds], sizeFitsSomewhere };
 }
 
-function indexFor(prepared: PreparedConfig, occupancy: Occupancy, excludeBookingId?: string) {
-  return indexOccupancy(prepared.tableIndex, occupancy, prepared.config.blocks, excludeBookingId);
+/** Frozen occupancies indexed for each prepared configuration (the index reads its tables and blocks). */
+const indexes = new WeakMap<PreparedConfig, WeakMap<Occupancy, OccupancyIndex>>();
+
+/**
+ * The stays indexed for the configuration. A frozen occupancy (the stays cache hands out frozen windows,
+ * the same one until the venue's bookings change) is indexed once per configuration and shared by every
+ * request about that window; any other is indexed per call, since its owner may add to it (the booking
+ * path adds each placement of a batch to its own copy).
+ */
+function indexFor(prepared: PreparedConfig, occupancy: Occupancy, excludeBookingId?: string): OccupancyIndex {
+  if (excludeBookingId !== undefined || !Object.isFrozen(occupancy))
+    return indexOccupancy(prepared.tableIndex, occupancy, prepared.config.blocks, excludeBookingId);
+  let byOccupancy = indexes.get(prepared);
+  if (!byOccupancy) indexes.set(prepared, (byOccupancy = new WeakMap()));
+  let index = byOccupancy.get(occupancy);
+  if (!index) byOccupancy.set(occupancy, (index = indexOccupancy(prepared.tableIndex, occupancy, prepared.config.blocks)));
+  return index;
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
  * `availabilityWithNextDates` (one prepared configuration, one occupancy index and one clock for both
  * answers, as the public availability route asks) must say exactly what `computeAvailability` and
- * `nextAvailableDates` say apart, whatever the stays, party, date and cutoffs.
+ * `nextAvailableDates` say apart, whatever the stays, party, date and cutoffs. A frozen occupancy (the
+ * stays cache's) is indexed once per configuration and reused: its answers must be those of a fresh copy.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rule, shift, stay, table, venue } from './availability.test-support.js';
-import { availabilityWithNextDates, computeAvailability, nextAvailableDates } from './engine.js';
+import { availabilityWithNextDates, computeAvailability, nextAvailableDates, slotFree } from './engine.js';
 
 const NOW = new Date('2026-07-06T09:00:00Z');
 const DATES = ['2026-07-06', '2026-07-07', '2026-07-08', '2026-07-10', '2026-07-11', '2026-07-13'];
@@ -60,6 +61,38 @@ describe('availabilityWithNextDates', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('answers from a frozen occupancy, indexed once and reused, as from a fresh copy of it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(stayArb, { maxLength: 20 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...DATES), fc.integer({ min: 1, max: 10 }), fc.constantFrom(...TIMES)), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        (windows, asks) => {
+          const frozen = windows.map((stays) => Object.freeze([...stays]));
+          // Asked in any order, each window again and again: a reused index must never be another window's.
+          for (const [pick, date, partySize, time] of asks) {
+            const stays = frozen[pick % frozen.length];
+            const query = { date, partySize, type: 'tables' as const, now: NOW, days: 7 };
+            const fresh = [...stays];
+            const together = availabilityWithNextDates(config, stays, query);
+            expect(together.availability).toEqual(computeAvailability(config, fresh, query));
+            expect(together.nextDates).toEqual(nextAvailableDates(config, fresh, query));
+            const slot = { date, time, accessRuleId: 'rule_dinner', partySize, now: NOW };
+            expect(slotFree(config, stays, slot)).toEqual(slotFree(config, fresh, slot));
+            const excluded = stays[0]?.bookingId;
+            if (excluded !== undefined)
+              expect(slotFree(config, stays, { ...slot, excludeBookingId: excluded })).toEqual(
+                slotFree(config, fresh, { ...slot, excludeBookingId: excluded }),
+              );
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -219,6 +219,9 @@ function groupStays<R extends StayQueryRow>(rows: readonly R[]): { row: R; stay:
 /** How long a venue's stays of a date may be served from the cache without a change. */
 const STAYS_TTL_MS = 60_000;
 
+/** How long an assembled window of stays may be served without a change (its dates are cached apart). */
+const WINDOW_TTL_MS = 15_000;
+
 /**
  * `occupancyBetween` for answers outside a transaction (public availability and floorplans), from a
  * cache of each venue's active stays by service date: a request reads only the dates no earlier request
@@ -227,10 +230,15 @@ const STAYS_TTL_MS = 60_000;
  * other instances learn of it through the feed's notification, and of another process writing to the same
  * SQLite file within 100 ms (db/connect.ts). The booking path never uses it: it re-reads the
  * stays inside its transaction.
+ *
+ * Each window asked for is kept too, frozen: the same window answers with the same array until the
+ * venue's bookings change, so the engine indexes it once (engine.ts `indexFor`) rather than per request.
  */
 export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
   const cache = new VenueCache<readonly StayRow[]>(changes, clock, { ttlMs: STAYS_TTL_MS, maxEntries: 20_000 });
-  return async (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> => {
+  const windows = new VenueCache<Occupancy>(changes, clock, { ttlMs: WINDOW_TTL_MS, maxEntries: 2_000 });
+
+  const assemble = async (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> => {
     const { first, last } = bookingDateBounds(fromUtc, toUtc);
     const dates: string[] = [];
     for (let date = first; date <= last; date = addDays(date, 1)) dates.push(date);
@@ -251,8 +259,11 @@ export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
     const to = toUtc.getTime();
     const stays: Occupancy[number][] = [];
     for (const rows of byDate) for (const stay of rows) if (stay.start < to && stay.end > from) stays.push(stay.stay);
-    return stays;
+    return Object.freeze(stays);
   };
+
+  return (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> =>
+    windows.get(venueId, `${fromUtc.getTime()}|${toUtc.getTime()}`, () => assemble(conn, venueId, fromUtc, toUtc));
 }
 
 interface StayRow {

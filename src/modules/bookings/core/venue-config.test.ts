@@ -1,0 +1,82 @@
+/**
+ * The stays cache of public answers (`cachedOccupancy`): a window asked again is the same frozen array
+ * (so the engine indexes it once), and a booking or a cancellation gives the next ask a new one with
+ * the change in it, on both engines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../../test/helpers/app.js';
+import { settleChanges } from '../../../../test/helpers/db.js';
+import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { insertTable } from './bookings.test-support.js';
+import { cachedOccupancy } from './venue-config.js';
+
+let t: TestApp;
+let op: TestOperator;
+let venueId: string;
+let ruleId: string;
+const FRIDAY = '2026-06-19';
+const FROM = new Date(`${FRIDAY}T12:00:00Z`);
+const TO = new Date(`${FRIDAY}T23:59:00Z`);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  op = await createOperator(t);
+  venueId = await insertVenue(t, op.operatorId, { status: 'live' });
+  await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '18:00', time_to: '23:00' });
+  ruleId = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
+  await insertTable(t, venueId, { table_number: 'A', capacity: 2 });
+  await insertTable(t, venueId, { table_number: 'B', capacity: 4 });
+  // PostgreSQL: this instance's own notifications of those writes arrive after them; let them.
+  await settleChanges(t.db);
+});
+afterAll(async () => t.close());
+
+describe('cachedOccupancy', () => {
+  it('answers a window again with the same frozen stays until the venue’s bookings change', async () => {
+    const stays = cachedOccupancy(t.ctx.db.changes, t.clock);
+    const first = await stays(t.ctx.db, venueId, FROM, TO);
+    expect(first).toEqual([]);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await stays(t.ctx.db, venueId, FROM, TO)).toBe(first);
+    // Another window of the same venue is its own array.
+    const evening = await stays(t.ctx.db, venueId, new Date(`${FRIDAY}T17:00:00Z`), TO);
+    expect(evening).not.toBe(first);
+
+    const booked = await t.app.inject({
+      method: 'POST',
+      url: `/api/public/venues/${venueId}/book`,
+      payload: {
+        access_rule_id: ruleId,
+        rule_type: 'table',
+        date: FRIDAY,
+        time: '19:00',
+        party_size: 2,
+        guest_name: 'Ann',
+        guest_email: 'ann@example.test',
+      },
+    });
+    expect(booked.statusCode, booked.body).toBe(200);
+    await settleChanges(t.db);
+    const after = await stays(t.ctx.db, venueId, FROM, TO);
+    expect(after).not.toBe(first);
+    expect(Object.isFrozen(after)).toBe(true);
+    expect(after.map((stay) => stay.bookingId)).toEqual([booked.json().booking_id]);
+    expect(await stays(t.ctx.db, venueId, FROM, TO)).toBe(after);
+
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${booked.json().booking_id}/staff-cancel`,
+      headers: op.headers,
+      payload: {},
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await stays(t.ctx.db, venueId, FROM, TO)).toEqual([]);
+  });
+
+  it('keeps a window no longer than its time to live, however quiet the venue', async () => {
+    const stays = cachedOccupancy(t.ctx.db.changes, t.clock);
+    const first = await stays(t.ctx.db, venueId, FROM, TO);
+    t.clock.advance(16_000);
+    expect(await stays(t.ctx.db, venueId, FROM, TO)).not.toBe(first);
+  });
+});
