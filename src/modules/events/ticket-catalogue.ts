@@ -44,6 +44,13 @@ export function createTicketCatalogue(deps: TicketSalesDeps) {
     scope: 'configuration',
   });
   const venueOfEvent = new Map<string, string>();
+  // The ticket types of an event on sale, for the sold-out check before any transaction (a change to a type
+  // marks every venue's configuration changed: ticket_types has no venue column).
+  const eventTypes = new VenueCache<TicketTypeRow[]>(db.changes, clock, {
+    ttlMs: PUBLIC_EVENT_TTL_MS,
+    maxEntries: 5_000,
+    scope: 'configuration',
+  });
 
   async function readPublicEvent(eventId: string): Promise<{ event: EventRow; venue: VenueRow } | null> {
     const event = await eventById(db, eventId);
@@ -112,8 +119,15 @@ export function createTicketCatalogue(deps: TicketSalesDeps) {
     });
   }
 
+  /** One ticket type of an event of `venueId`, from memory until the configuration changes (the sale re-reads it). */
+  async function ticketType(venueId: string, eventId: string, typeId: string): Promise<TicketTypeRow | undefined> {
+    const types = await eventTypes.get(venueId, eventId, () => ticketTypesOf(db, [eventId]));
+    return types.find((type) => type.id === typeId);
+  }
+
   return {
     publicEvent,
+    ticketType,
     heldOf,
     reads: {
       async eventsWidget(venueId: string) {

@@ -38,10 +38,10 @@ import {
   type IdempotentRequest,
 } from '../bookings/index.js';
 import type { CheckoutSpec } from '../payments/index.js';
-import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow } from './events.repository.js';
+import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow, type TicketTypeRow } from './events.repository.js';
 import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
 import { eventLock } from './events.service.js';
-import { admissionFor, discounted, offerTerms } from './ticket-offers.js';
+import { admissionFor, discounted, offerTerms, type TicketProfile } from './ticket-offers.js';
 import { queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
 import { createTicketCatalogue } from './ticket-catalogue.js';
 import { ticketSoldEvent } from './ticket-events.js';
@@ -65,6 +65,17 @@ interface Sale {
   prepared: { bookingId: string; qrToken: string; address: string };
   guestId: string | null;
   idempotency: IdempotentRequest;
+}
+
+/**
+ * What the sales of one transaction read once and share: the event, its ticket types and the venue's
+ * ticket profiles, read under the event's lock (so as current as a read per sale) and never written by a sale.
+ */
+interface BatchReads {
+  held?: Promise<Held>;
+  event?: Promise<EventRow | undefined>;
+  profiles?: Promise<TicketProfile[]>;
+  types: Map<string, Promise<TicketTypeRow | undefined>>;
 }
 
 interface SaleAnswer {
@@ -97,7 +108,10 @@ export function createTicketSales(deps: TicketSalesDeps) {
     await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type?.name ?? 'Ticket' });
   }
 
-  /** The sale itself, in the caller's transaction under the event's lock (see the top comment). */
+  /**
+   * The sale itself, in the batch's transaction under the event's lock (see the top comment): the event,
+   * the ticket type and the profiles come from the batch's reads, made under that lock.
+   */
   async function sell(
     trx: Kysely<Database>,
     venue: VenueRow,
@@ -106,14 +120,16 @@ export function createTicketSales(deps: TicketSalesDeps) {
     prepared: { bookingId: string; qrToken: string; address: string },
     guestId: string | null,
     held: Held,
+    reads: BatchReads,
   ) {
     const now = clock.now();
-    await lockKey(db, trx, eventLock(eventId));
-    const event = await eventById(trx, eventId);
+    const event = await (reads.event ??= eventById(trx, eventId));
     if (!event || event.status !== 'approved') throw conflict('Tickets for this event are no longer on sale');
     const { selection } = body;
-    const type = await ticketTypeOf(trx, event.id, selection.ticket_type_id);
-    const profiles = await deps.ticketProfiles(trx, venue.id);
+    let typeRead = reads.types.get(selection.ticket_type_id);
+    if (!typeRead) reads.types.set(selection.ticket_type_id, (typeRead = ticketTypeOf(trx, event.id, selection.ticket_type_id)));
+    const type = await typeRead;
+    const profiles = await (reads.profiles ??= deps.ticketProfiles(trx, venue.id));
     const terms = offerTerms(
       profiles.find((p) => p.id === type?.ticket_profile_id),
       event,
@@ -233,11 +249,11 @@ export function createTicketSales(deps: TicketSalesDeps) {
    * commit, db/group-commit.ts), each in its savepoint and answered alone; the places held are counted
    * once per transaction and each sale adds its own for the sales after it.
    */
-  const sales = new GroupCommit<Sale, SaleAnswer, { held?: Promise<Held> }>(db, {
+  const sales = new GroupCommit<Sale, SaleAnswer, BatchReads>(db, {
     maxBatch: 16,
     async begin(trx, eventId) {
       await lockKey(db, trx, eventLock(eventId));
-      return {};
+      return { types: new Map() };
     },
     async run(trx, sale, shared) {
       // Counted afresh in this transaction (never the cached picture's object), then added to by each sale.
@@ -245,7 +261,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       const held = await shared.held;
       let sold: (SaleAnswer & { ticket_type_id: string }) | undefined;
       const answer = await idempotentIn(db, trx, sale.idempotency, async () => {
-        sold = await sell(trx, sale.venue, sale.event.id, sale.body, sale.prepared, sale.guestId, held);
+        sold = await sell(trx, sale.venue, sale.event.id, sale.body, sale.prepared, sale.guestId, held, shared);
         const { ticket_type_id: _type, ...kept } = sold;
         return kept;
       });
@@ -318,7 +334,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       const idempotency = { scope: `event-tickets:${event.id}`, key: request.idempotencyKey, body: keyed, now };
       const sold = await answeredOnce(db, idempotency, async () => {
         // Sold out in the cached picture: refused before any transaction (the sale re-counts in its own).
-        const type = await ticketTypeOf(db, event.id, selection.ticket_type_id);
+        const type = await catalogue.ticketType(venue.id, event.id, selection.ticket_type_id);
         if (type)
           refuseSoldOut(event, type, selection.quantity, await heldPicture.get(venue.id, event.id, () => heldNow(db, event.id)), 'cached');
         // Signed only for a purchase that goes on to its transaction (a refusal costs no signature).
