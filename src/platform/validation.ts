@@ -40,11 +40,21 @@ type Schema = Record<string, unknown> & {
   description?: string;
 };
 
+/**
+ * Whether text needs converting to match `schema`: not when it is an object whose properties are all plain
+ * strings (most path parameters), for which `Value.Convert` would walk the schema to change nothing.
+ */
+function convertsText(schema: Schema): boolean {
+  if (schema.type !== 'object' || !schema.properties) return true;
+  return Object.values(schema.properties).some((property) => property.type !== 'string' || property.anyOf !== undefined);
+}
+
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
+  // Path parameters and query strings arrive as text; bodies are JSON and keep their types.
+  const convert = httpPart !== 'body' && convertsText(schema as Schema);
   return (value: unknown) => {
-    // Path parameters and query strings arrive as text; bodies are JSON and keep their types.
-    const converted = httpPart === 'body' ? value : Value.Convert(schema, value);
+    const converted = convert ? Value.Convert(schema, value) : value;
     if (check.Check(converted)) return { value: converted };
     const issue = firstIssue(schema as Schema, converted, '') ?? issueAt('', 'schema', 'is invalid');
     return { error: [issue] };

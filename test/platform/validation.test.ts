@@ -81,6 +81,19 @@ describe('validation messages', () => {
     expect(messageOf(schema, { n: '5' })).toBe('/n must be an integer');
   });
 
+  it('checks all-string path parameters as they are, and still converts where any property is not a plain string', () => {
+    const params = Type.Object({ venueId: Type.String(), id: Type.String({ pattern: '^[a-z]+$' }) });
+    const value = { venueId: 'ven_1', id: 'abc' };
+    expect(validate(params, value, 'params').value).toBe(value);
+    expect(validate(params, { venueId: 'ven_1', id: 'ABC' }, 'params').error?.[0]?.instancePath).toBe('/id');
+    const mixed = Type.Object({ date: Type.String(), party_size: Type.Integer() });
+    expect(validate(mixed, { date: '2026-01-01', party_size: '4' }, 'querystring')).toEqual({
+      value: { date: '2026-01-01', party_size: 4 },
+    });
+    const either = Type.Object({ n: Type.Union([Type.Integer(), Type.Literal('all')]) });
+    expect(validate(either, { n: '3' }, 'querystring')).toEqual({ value: { n: 3 } });
+  });
+
   it('answers a huge array in linear time, stopping at the first problem', () => {
     const schema = Type.Object({
       list: Type.Array(Type.Union([Type.Literal('tables'), Type.Literal('events')]), { maxItems: 2, uniqueItems: true }),
