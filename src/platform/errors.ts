@@ -2,6 +2,19 @@
  * One error family for the whole product. Services throw these; the global error handler in app.ts
  * turns them into `{ error, ...extra }` with their status. Anything else becomes a 500 without details.
  */
+let keptStackLimit = Error.stackTraceLimit;
+
+/**
+ * `message`, with stack capture turned off for the Error constructor about to run when the status is a
+ * client's (4xx): such an answer is never logged with a stack, and capturing one (async frames and all)
+ * was about 2 % of what a crowd's refusal cost. Server-side failures (5xx) keep theirs.
+ */
+function quietFor(status: number, message: string): string {
+  keptStackLimit = Error.stackTraceLimit;
+  if (status < 500) Error.stackTraceLimit = 0;
+  return message;
+}
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -9,7 +22,8 @@ export class AppError extends Error {
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(quietFor(status, message));
+    Error.stackTraceLimit = keptStackLimit;
     this.name = 'AppError';
   }
 }
