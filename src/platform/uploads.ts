@@ -81,17 +81,26 @@ export const UPLOADS_PREFIX = '/uploads/';
 export const UPLOAD_PATH = /^\/uploads\/[0-9a-f]{64}\.(?:png|jpg|webp|gif)$/;
 
 /**
+ * Frozen arrays (cached lists handed out as they are, such as a venue's tables) walked once and found to
+ * hold no upload path: answered again as they are, without a walk. Only frozen ones, which cannot gain a
+ * path later; a WeakSet, so a list dropped from its cache is forgotten here too.
+ */
+const cleanLists = new WeakSet<readonly unknown[]>();
+
+/**
  * An answer with every stored upload path (`/uploads/<hash>.<ext>`) made absolute under `base`.
  * Copy-on-write: parts without one are the same objects (cached answers are never mutated).
  */
 export function withAbsoluteUploads(value: unknown, base: string): unknown {
-  if (typeof value === 'string') return UPLOAD_PATH.test(value) ? `${base}${value}` : value;
+  if (typeof value === 'string') return value.startsWith(UPLOADS_PREFIX) && UPLOAD_PATH.test(value) ? `${base}${value}` : value;
   if (Array.isArray(value)) {
+    if (cleanLists.has(value)) return value;
     let copy: unknown[] | null = null;
     value.forEach((item, i) => {
       const next = withAbsoluteUploads(item, base);
       if (next !== item) (copy ??= [...value])[i] = next;
     });
+    if (copy === null && Object.isFrozen(value)) cleanLists.add(value);
     return copy ?? value;
   }
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {

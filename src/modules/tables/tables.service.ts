@@ -53,7 +53,12 @@ export function createTablesService(deps: TablesDeps) {
 
   return {
     async list(venue: VenueRow, query: TableListQuery) {
-      const tables = await lists.get(venue.id, 'tables', async () => (await venueTables(db, venue.id)).map(toTable));
+      const tables = await lists.get(venue.id, 'tables', async () => {
+        const list = (await venueTables(db, venue.id)).map(toTable);
+        // Frozen: the answer is this very list, shared by every request until the venue changes.
+        Object.freeze(list);
+        return list;
+      });
       if (query.date === undefined && query.time === undefined && query.duration === undefined) return tables;
       if (query.date === undefined || query.time === undefined)
         throw badRequest('date and time are required together (duration is optional)');

@@ -52,6 +52,20 @@ describe('upload paths', () => {
     expect(answer.logo_url).toBe(`/uploads/${HASH}.png`);
   });
 
+  it('answers a frozen list without upload paths as it is, and still converts every other list each time', () => {
+    const base = 'https://book.example';
+    const clean = Object.freeze([{ table_number: '1' }, { table_number: '2' }]);
+    expect(withAbsoluteUploads(clean, base)).toBe(clean);
+    expect(withAbsoluteUploads(clean, base)).toBe(clean);
+    const frozenWithPath = Object.freeze([{ image: `/uploads/${HASH}.png` }]);
+    for (let i = 0; i < 2; i++) expect(withAbsoluteUploads(frozenWithPath, base)).toEqual([{ image: `${base}/uploads/${HASH}.png` }]);
+    // A list that may still change is walked every time: a path added after the first answer is converted.
+    const open: { image: string }[] = [{ image: 'none' }];
+    expect(withAbsoluteUploads(open, base)).toBe(open);
+    open.push({ image: `/uploads/${HASH}.gif` });
+    expect(withAbsoluteUploads(open, base)).toEqual([{ image: 'none' }, { image: `${base}/uploads/${HASH}.gif` }]);
+  });
+
   it('migrates our own uploads’ absolute URLs to paths, whatever host or port they were saved under', async () => {
     const op = await createOperator(t);
     const own = await insertVenue(t, op.operatorId, { logo_url: `http://localhost:3000/uploads/${HASH}.png` });
