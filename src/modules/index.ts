@@ -56,6 +56,7 @@ import {
   venueSummaries,
   venueZones,
   venuesPublicRoutes,
+  venueFinder,
   venuesRoutes,
 } from './venues/index.js';
 import { anonymiseGuestVouchers, createVouchersModule, guestVouchers, voucherPurchaseRoutes, vouchersRoutes } from './vouchers/index.js';
@@ -76,7 +77,7 @@ export function composeModules(infra: Infra) {
   const access = createGuard({
     verifySession: (tokenHash, known) => sessions.verifyHash(tokenHash, known),
     roleGrant: (operatorId, roleId) => roleGrant(db, operatorId, roleId),
-    findVenue: (operatorId, venueId) => findVenue(db, operatorId, venueId),
+    findVenue: venueFinder(db, db.changes, clock),
     venueIds: (operatorId) => venueIdsOf(db, operatorId),
   });
 

@@ -77,7 +77,7 @@ function expectRefused(res: { statusCode: number; json(): unknown }) {
 }
 
 describe('a warm session on instance B', () => {
-  it('costs one read of the session row per request (two with a venue, sent together)', async () => {
+  it('costs one read of the session row per request, a venue route included (its venue comes from memory)', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
     expect((await me(b, op.headers)).statusCode).toBe(200);
@@ -92,7 +92,30 @@ describe('a warm session on instance B', () => {
     const list = await onB(() => listTables(b, venueId, op.headers));
     expect(list.answer.statusCode).toBe(200);
     expect(list.statements.filter((s) => /\bfrom sessions\b/.test(s))).toHaveLength(1);
-    expect(list.statements.some((s) => /\bfrom "?users"?\b|\bfrom "?roles"?\b/.test(s))).toBe(false);
+    expect(list.statements.some((s) => /\bfrom "?users"?\b|\bfrom "?roles"?\b|\bfrom "?venues"?\b/.test(s))).toBe(false);
+  });
+
+  it("sees a venue changed on instance A as soon as the change reaches it: renamed, then another account's venue is still a 404", async () => {
+    const op = await createOperator(t);
+    const venueId = await insertVenue(t, op.operatorId);
+    const read = () => b.inject({ url: `/api/my-venues/${venueId}`, headers: op.headers });
+    expect((await read()).statusCode).toBe(200);
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/my-venues/${venueId}`,
+      headers: op.headers,
+      payload: { name: 'Renamed' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    // B hears of A's write through the change feed (PostgreSQL's notification; SQLite's data version, polled).
+    let name: unknown;
+    for (let waited = 0; waited < 3_000 && name !== 'Renamed'; waited += 20) {
+      name = (await read()).json().name;
+      if (name !== 'Renamed') await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(name).toBe('Renamed');
+    const other = await createOperator(t);
+    expect((await b.inject({ url: `/api/my-venues/${venueId}`, headers: other.headers })).statusCode).toBe(404);
   });
 });
 

@@ -20,5 +20,6 @@ export {
   venueSummaries,
   venueZones,
 } from './venues.repository.js';
+export { venueFinder } from './venue-finder.js';
 export { venuesRoutes } from './venues.routes.js';
 export { createVenuesService } from './venues.service.js';
