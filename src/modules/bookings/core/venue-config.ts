@@ -236,7 +236,8 @@ const WINDOW_TTL_MS = 15_000;
  */
 export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
   const cache = new VenueCache<readonly StayRow[]>(changes, clock, { ttlMs: STAYS_TTL_MS, maxEntries: 20_000 });
-  const windows = new VenueCache<Occupancy>(changes, clock, { ttlMs: WINDOW_TTL_MS, maxEntries: 2_000 });
+  // At most a thousand windows (each with its index, engine.ts): what a server is asked about within WINDOW_TTL_MS.
+  const windows = new VenueCache<Occupancy>(changes, clock, { ttlMs: WINDOW_TTL_MS, maxEntries: 1_000 });
 
   const assemble = async (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> => {
     const { first, last } = bookingDateBounds(fromUtc, toUtc);
