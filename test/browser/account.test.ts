@@ -225,4 +225,20 @@ describe.skipIf(!chromiumPresent)('the guest account in chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+  it('says so when the membership offers cannot be reached, instead of showing nothing to join', async () => {
+    const GUEST = 'offline.member@example.com';
+    const context = await h.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${h.origin}/account?venue=${h.venueId}#memberships`);
+    await page.getByLabel('Email').fill(GUEST);
+    await page.getByRole('button', { name: 'Email me a code', exact: true }).click();
+    await page.getByLabel('Sign-in code').fill(await mailedCode(GUEST));
+    // The venue's tiers never answer (the connection drops): the screen must say so.
+    await page.route('**/membership-tiers', (route) => route.abort('connectionreset'));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your memberships', level: 1 }).waitFor();
+    await page.getByText('We could not reach the booking service. Check your connection and try again.').waitFor();
+    await context.close();
+  });
 });

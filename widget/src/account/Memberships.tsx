@@ -53,10 +53,18 @@ function periodWords(tier: Pick<Tier, 'period' | 'period_days'>): string {
 const day = (instant: string) =>
   new Date(instant).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 
+/** null for an answer the API gave (the caller goes on without it); no answer at all is thrown on. */
+const onlyRefusals = (caught: unknown): null => {
+  if (caught instanceof ApiError && caught.kind !== 'offline') return null;
+  throw caught;
+};
+
 /** The venues to offer tiers of: the one in the address first, then those of the guest's bookings. */
 async function venuesToOffer(session: Session, fromAddress: string | null): Promise<string[]> {
   const venues = new Set<string>(fromAddress ? [fromAddress] : []);
-  const bookings = await meApi<{ upcoming: MyBooking[]; past: MyBooking[] }>(session, '/api/me/bookings').catch(() => null);
+  // The bookings only add venues to offer: without them (the API refused), the address's venue is still offered.
+  // No answer at all (offline) is an error the screen shows.
+  const bookings = await meApi<{ upcoming: MyBooking[]; past: MyBooking[] }>(session, '/api/me/bookings').catch(onlyRefusals);
   for (const b of [...(bookings?.upcoming ?? []), ...(bookings?.past ?? [])]) venues.add(b.venue.id);
   return [...venues].slice(0, 10);
 }
@@ -64,10 +72,13 @@ async function venuesToOffer(session: Session, fromAddress: string | null): Prom
 async function loadOffers(session: Session, fromAddress: string | null): Promise<Offer[]> {
   const lists = await Promise.all(
     (await venuesToOffer(session, fromAddress)).map(async (venueId) => {
-      // A venue that is not live (any more) sells nothing: left out.
+      // A venue that is not live (any more) sells nothing: left out (404). Anything else is an error the screen shows.
       const answer = await api<{ venue: Offer['venue']; data: Tier[] }>(
         `/api/public/venues/${encodeURIComponent(venueId)}/membership-tiers`,
-      ).catch(() => null);
+      ).catch((caught: unknown) => {
+        if (caught instanceof ApiError && caught.kind === 'not_found') return null;
+        throw caught;
+      });
       return (answer?.data ?? []).map((tier) => ({ tier, venue: answer!.venue }));
     }),
   );
