@@ -189,7 +189,7 @@ export function buildProgram(io: CliIo): Command {
         return;
       }
       const entries = await withDb(io, async (db) => {
-        // Mail rendered when sent (a public booking's confirmation) needs the modules' templates: the
+        // Mail rendered when sent (a public booking's confirmation, a sale's tickets) needs the modules' templates: the
         // context is built only when the outbox holds such a row.
         const deferred = await db.kysely
           .selectFrom('mail_outbox')

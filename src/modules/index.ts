@@ -269,6 +269,7 @@ export function composeModules(infra: Infra) {
     reachableVenueIds: access.reachableVenueIds,
     venueNames: (operatorId, venueIds) => venueSummaries(db, operatorId, venueIds),
     liveVenue,
+    findVenue,
     doorKey: (venueId) => bookings.doorKeys.keyOf(venueId),
     ticketProfiles: async (conn, venueId) => (await listProfiles(conn, venueId, 'ticket')).map(toProfile),
     eventBundles: async (venueId) =>

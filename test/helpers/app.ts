@@ -121,9 +121,9 @@ export async function mailsTo(t: TestApp, email: string) {
 }
 
 /**
- * Outbox rows with what the sender would send: a row rendered when sent (a public booking's confirmation)
- * gets its subject, bodies and attachments from its template now; one with nothing to send any more keeps
- * its empty bodies.
+ * Outbox rows with what the sender would send: a row rendered when sent (a public booking's confirmation,
+ * a sale's tickets) gets its subject, bodies and attachments from its template now; one with nothing to
+ * send any more keeps its empty bodies.
  */
 export async function asSent(t: TestApp, rows: Selectable<MailOutboxTable>[]): Promise<Selectable<MailOutboxTable>[]> {
   const sent: Selectable<MailOutboxTable>[] = [];

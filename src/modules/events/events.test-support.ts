@@ -1,6 +1,6 @@
 /** Shortcuts for the events tests: events, ticket types and ticket purchases through the API. */
 import { expect } from 'vitest';
-import { setupVenue, type TestApp } from '../../../test/helpers/app.js';
+import { asSent, setupVenue, type TestApp } from '../../../test/helpers/app.js';
 import { confirm } from '../payments/payments.test-helpers.js';
 
 export const EVENT_DATE = '2026-07-10';
@@ -92,5 +92,6 @@ export async function buyPaid(t: TestApp, eventId: string, ticketTypeId: string,
 export const bookingRow = (t: TestApp, id: string) =>
   t.db.kysely.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-export const outboxTo = (t: TestApp, to: string) =>
-  t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', to).orderBy('created_at').execute();
+/** The mails to `to` in the outbox, as sent (a sale's ticket mail is rendered when sent: `asSent`). */
+export const outboxTo = async (t: TestApp, to: string) =>
+  asSent(t, await t.db.kysely.selectFrom('mail_outbox').selectAll().where('recipient', '=', to).orderBy('created_at').execute());

@@ -7,6 +7,8 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
+import type { Conn } from '../../db/transaction.js';
+import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Clock } from '../../platform/clock.js';
 import type { References } from '../../platform/references.js';
 import type { Uploads } from '../../platform/uploads.js';
@@ -17,6 +19,7 @@ import { createOrganiserEvents } from './organiser-events.js';
 import { repointTicketTypes } from './events.repository.js';
 import { createEventsService, type EventsDeps } from './events.service.js';
 import { createImageSearch } from './image-search.js';
+import { ticketsTemplate, TICKETS_TEMPLATE } from './ticket-mail.js';
 import { createTicketSales, type TicketSalesDeps } from './ticket-sales.service.js';
 import { createTicketTypes } from './ticket-types.service.js';
 
@@ -36,15 +39,21 @@ export interface EventsModuleDeps extends EventsDeps, Omit<TicketSalesDeps, keyo
   log: Logger;
   db: Db;
   clock: Clock;
+  /** The venue whatever its status (the venues module's): a sale's mail is rendered when sent, maybe after the venue closed. */
+  findVenue(conn: Conn, operatorId: string, venueId: string): Promise<VenueRow | undefined>;
 }
 
-/** The module's services; registers the ticket types' repointers and the `event_booking` fulfilment. */
+/**
+ * The module's services; registers the ticket types' repointers, the `event_booking` fulfilment and the
+ * ticket confirmation's mail template (a sale's mail is rendered when sent, ticket-mail.ts).
+ */
 export function createEventsModule(deps: EventsModuleDeps) {
   const { db, clock, references } = deps;
   references.onRepoint('ticket_profile', (conn, venueId, remap, now) => repointTicketTypes(conn, 'ticket_profile_id', venueId, remap, now));
   references.onRepoint('admission_group', (conn, venueId, remap, now) =>
     repointTicketTypes(conn, 'admission_rule_group_id', venueId, remap, now),
   );
+  deps.mail.template(TICKETS_TEMPLATE, ticketsTemplate({ findVenue: deps.findVenue }));
   const events = createEventsService(deps);
   const sales = createTicketSales(deps);
   sales.registerFulfilments();

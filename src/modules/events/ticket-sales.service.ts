@@ -42,7 +42,7 @@ import { eventById, insertTicket, ticketOfBooking, ticketTypeOf, type EventRow, 
 import type { CreateIntentBody, CreateIntentResult } from './events.schemas.js';
 import { eventLock } from './events.service.js';
 import { admissionFor, discounted, offerTerms, type TicketProfile } from './ticket-offers.js';
-import { queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
+import { deferTicketMail, queueRequestMail, queueTicketMail, ticketTokenExpiry } from './ticket-mail.js';
 import { createTicketCatalogue } from './ticket-catalogue.js';
 import { ticketSoldEvent } from './ticket-events.js';
 import type { TicketSalesDeps } from './ticket-sales.deps.js';
@@ -206,7 +206,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
         bookingId: booking.id,
         amountPence: total,
       });
-      await queueTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
+      await deferTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
       await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, now));
     }
     if (status === 'pending')
