@@ -95,3 +95,12 @@ export async function slotsHeld(t: TestApp, bookingId: string): Promise<Record<s
   for (const row of rows) (out[row.table_id] ??= []).push(row.slot);
   return out;
 }
+
+/** A public booking through the API (the whole engine), for a table rule's slot; the answer as sent. */
+export function bookPublicly(
+  t: TestApp,
+  venueId: string,
+  slot: { access_rule_id: string; date: string; time: string; party_size: number; guest_name: string; guest_email: string },
+) {
+  return t.app.inject({ method: 'POST', url: `/api/public/venues/${venueId}/book`, payload: { rule_type: 'table', ...slot } });
+}

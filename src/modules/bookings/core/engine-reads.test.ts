@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../../test/helpers/app.js';
 import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
-import { insertTable } from './bookings.test-support.js';
+import { bookPublicly, insertTable } from './bookings.test-support.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -25,18 +25,13 @@ beforeAll(async () => {
   const rule = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
   tableA = await insertTable(t, venueId, { table_number: 'A', capacity: 2 });
   tableB = await insertTable(t, venueId, { table_number: 'B', capacity: 4 });
-  const booked = await t.app.inject({
-    method: 'POST',
-    url: `/api/public/venues/${venueId}/book`,
-    payload: {
-      access_rule_id: rule,
-      rule_type: 'table',
-      date: FRIDAY,
-      time: '19:00',
-      party_size: 2,
-      guest_name: 'Ann',
-      guest_email: 'ann@example.test',
-    },
+  const booked = await bookPublicly(t, venueId, {
+    access_rule_id: rule,
+    date: FRIDAY,
+    time: '19:00',
+    party_size: 2,
+    guest_name: 'Ann',
+    guest_email: 'ann@example.test',
   });
   expect(booked.statusCode, booked.body).toBe(200);
   publicId = booked.json().booking_id;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, type TestApp, type TestOperator } from '../../../../test/helpers/app.js';
 import { settleChanges } from '../../../../test/helpers/db.js';
 import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
-import { insertTable } from './bookings.test-support.js';
+import { bookPublicly, insertTable } from './bookings.test-support.js';
 import { cachedOccupancy } from './venue-config.js';
 
 let t: TestApp;
@@ -42,18 +42,13 @@ describe('cachedOccupancy', () => {
     const evening = await stays(t.ctx.db, venueId, new Date(`${FRIDAY}T17:00:00Z`), TO);
     expect(evening).not.toBe(first);
 
-    const booked = await t.app.inject({
-      method: 'POST',
-      url: `/api/public/venues/${venueId}/book`,
-      payload: {
-        access_rule_id: ruleId,
-        rule_type: 'table',
-        date: FRIDAY,
-        time: '19:00',
-        party_size: 2,
-        guest_name: 'Ann',
-        guest_email: 'ann@example.test',
-      },
+    const booked = await bookPublicly(t, venueId, {
+      access_rule_id: ruleId,
+      date: FRIDAY,
+      time: '19:00',
+      party_size: 2,
+      guest_name: 'Ann',
+      guest_email: 'ann@example.test',
     });
     expect(booked.statusCode, booked.body).toBe(200);
     await settleChanges(t.db);
