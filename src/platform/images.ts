@@ -193,6 +193,8 @@ export function createImageProcess(options: { idleMs: number }): ImageProcess {
       const { child } = session;
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // Held until it has exited: whoever awaits the close is not left with nothing to wait on.
+      child.ref();
       child.kill();
       await exited;
     },
