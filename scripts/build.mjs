@@ -4,6 +4,8 @@
  * dist/maitred.cjs, whitespace- and syntax-minified (names kept): one file V8 compiles at once, and a
  * CommonJS file can be compiled with a code cache on Node 20 (see scripts/run-compiled.mjs), which
  * ES modules cannot. Measured with `npm run bench:startup` (decisions.md, "Compiled runtime").
+ * src/platform/image-worker.ts, the image process the server starts as a child process, becomes a
+ * second file of its own, dist/image-worker.cjs (platform/images.ts).
  *
  * Most of a start is Node loading npm packages file by file: resolving, reading and compiling each one.
  * So the packages the server starts with are bundled too, with everything they require: typebox and
@@ -46,7 +48,9 @@ export async function build({ log = (line) => process.stderr.write(`${line}\n`) 
   try {
     await esbuild({
       absWorkingDir: ROOT,
-      entryPoints: { maitred: 'src/cli.ts' },
+      // The image process is a child process of the server with its own file (platform/images.ts finds
+      // dist/image-worker.cjs beside dist/maitred.cjs): sharp is loaded there, never in the server.
+      entryPoints: { maitred: 'src/cli.ts', 'image-worker': 'src/platform/image-worker.ts' },
       outdir,
       outExtension: { '.js': '.cjs' },
       bundle: true,

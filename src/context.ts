@@ -11,6 +11,7 @@ import { composeModules, type Modules } from './modules/index.js';
 import { createBotCheck } from './platform/bot-check.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createImageQueue } from './platform/image-queue.js';
+import { stopImageProcess } from './platform/images.js';
 import { createLiveChanges, LIVE_COALESCE_MS } from './platform/live-changes.js';
 import { createMail } from './platform/mail/mail.js';
 import { createMaintenance } from './platform/maintenance.js';
@@ -61,6 +62,8 @@ export function createContext(config: Config, db: Db, options: ContextOptions = 
     async close() {
       await mail.stop();
       infra.sms.stop();
+      // The image process (platform/images.ts) would exit on its own once idle, or with this process.
+      await stopImageProcess();
       await rateLimits.close();
       await db.close();
     },

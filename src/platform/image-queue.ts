@@ -1,7 +1,8 @@
 /**
  * Image re-encodes run through one small queue per instance, with its own concurrency, apart from
- * everything else: sharp works on libuv's thread pool, which password hashing (argon2) and file reads
- * share, so unbounded uploads (8 concurrent animated GIFs) made a login wait 11 s. At most
+ * everything else: sharp worked on the server's libuv thread pool, which password hashing (argon2) and
+ * file reads share, so unbounded uploads (8 concurrent animated GIFs) made a login wait 11 s. It now runs
+ * in the image process (images.ts), and the queue bounds the cores the re-encodes take from the server. At most
  * IMAGE_CONCURRENCY re-encodes run at once and IMAGE_QUEUE_SIZE more wait; beyond that an upload is
  * answered 503 with `Retry-After` at once, without decoding anything, and the rest of the product
  * keeps its threads.

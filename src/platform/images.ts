@@ -11,10 +11,17 @@
  * JPEG and lossy WebP are written at quality 90, so a second generation is not visibly different.
  * What an upload may cost is bounded: pixels (all frames together), frames, one libvips thread each, and
  * the image queue (image-queue.ts) decides how many run at once.
+ *
+ * The decoding and re-encoding run in a child process (image-worker.ts), never in the server: sharp and
+ * libvips hold 20–27 MB once loaded, which the server would keep for the rest of its life after one
+ * upload. This module keeps what both sides share and the server's side: one image process, started by
+ * the first upload, shared by the re-encodes the queue lets run, and stopped after a while without work.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import type Sharp from 'sharp';
-import { badRequest } from './errors.js';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AppError } from './errors.js';
 
 export type ImageType = 'png' | 'jpeg' | 'webp' | 'gif';
 
@@ -32,23 +39,6 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
  */
 export const MAX_ANIMATION_PIXELS = 5_000_000;
 export const MAX_ANIMATION_FRAMES = 100;
-
-const LABEL: Record<ImageType, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', gif: 'GIF' };
-
-const requireCjs = createRequire(import.meta.url);
-let loaded: typeof Sharp | undefined;
-/** sharp (libvips, ~100 ms to load) is loaded with the first upload, not at start-up. */
-function sharp(...args: Parameters<typeof Sharp>) {
-  if (!loaded) {
-    loaded = requireCjs('sharp') as typeof Sharp;
-    // Each upload is a new image: sharp's operation cache would only hold memory.
-    loaded.cache(false);
-    // One libvips thread per re-encode: an upload never takes more than one core from logins and reads
-    // (how many re-encodes run at once is the image queue's business, image-queue.ts).
-    loaded.concurrency(1);
-  }
-  return loaded(...args);
-}
 
 /** Whether a WebP file is lossless (VP8L), reading its RIFF chunks and the first frame of an animation. */
 export function isLosslessWebp(bytes: Uint8Array): boolean {
@@ -68,46 +58,166 @@ export function isLosslessWebp(bytes: Uint8Array): boolean {
   return walk(12, view.length) ?? false;
 }
 
+/** A re-encode asked of the image process (image-worker.ts). */
+export interface ImageJob {
+  id: number;
+  bytes: Uint8Array;
+  type: ImageType;
+}
+
+/** Its answer: the re-encoded bytes, or the error (`status` only for an AppError, such as the 400s). */
+export type ImageJobResult = { id: number; bytes: Uint8Array } | { id: number; error: { status?: number; message: string } };
+
+/** How long the image process waits for the next upload before it exits (its memory goes with it). */
+export const IMAGE_PROCESS_IDLE_MS = 30_000;
+
+export const IMAGE_PROCESS_STOPPED_MESSAGE = 'Image processing stopped unexpectedly. Please try again.';
+
+/**
+ * The image process's file beside this module's: image-worker.ts from the sources (run through tsx, as
+ * this module is), dist/image-worker.cjs beside dist/maitred.cjs once compiled (scripts/build.mjs).
+ */
+function workerCommand(): { file: string; execArgv: string[] } {
+  const self = fileURLToPath(import.meta.url);
+  const extension = path.extname(self);
+  const file = path.join(path.dirname(self), `image-worker${extension}`);
+  if (extension !== '.ts') return { file, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { file, execArgv: ['--import', tsx] };
+}
+
+interface Pending {
+  resolve(bytes: Buffer): void;
+  reject(error: Error): void;
+}
+
+/** One running image process and the jobs it owes an answer. */
+interface Session {
+  child: ChildProcess;
+  pending: Map<number, Pending>;
+  idle?: NodeJS.Timeout;
+  ended: boolean;
+}
+
+export interface ImageProcess {
+  reencode(bytes: Buffer, type: ImageType): Promise<Buffer>;
+  /** The running image process's id; undefined when none runs. */
+  readonly pid: number | undefined;
+  /** Stops the image process (its jobs fail) and resolves once it has exited. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs re-encodes in one child process, started when a job comes and none runs. Each job has an id, so
+ * the jobs the queue lets run at once share the process. It never keeps this process alive while idle
+ * (`unref`) and exits after `idleMs` without a job; if it dies, the jobs it had fail with a 500 and the
+ * next job starts another one. The child exits on its own when this process dies (its channel closes).
+ */
+export function createImageProcess(options: { idleMs: number }): ImageProcess {
+  let current: Session | undefined;
+  let nextId = 0;
+
+  const end = (session: Session, error: Error) => {
+    if (session.ended) return;
+    session.ended = true;
+    if (current === session) current = undefined;
+    clearTimeout(session.idle);
+    for (const job of session.pending.values()) job.reject(error);
+    session.pending.clear();
+  };
+
+  const start = (): Session => {
+    const { file, execArgv } = workerCommand();
+    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const session: Session = { child, pending: new Map(), ended: false };
+    child.unref();
+    child.channel?.unref();
+    child.on('message', (result: ImageJobResult) => {
+      const job = session.pending.get(result.id);
+      if (!job) return;
+      session.pending.delete(result.id);
+      if ('bytes' in result) job.resolve(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
+      else if (result.error.status !== undefined) job.reject(new AppError(result.error.status, result.error.message));
+      else job.reject(new Error(`image process: ${result.error.message}`));
+      if (session.pending.size === 0) idle(session);
+    });
+    child.on('exit', (code, signal) => end(session, stopped(`exited with ${signal ?? `code ${code}`}`)));
+    child.on('error', (error) => {
+      end(session, stopped(error.message));
+      child.kill();
+    });
+    return session;
+  };
+
+  /** The 500 of the jobs an image process leaves unanswered; what happened to it is the cause. */
+  const stopped = (detail: string) => {
+    const error = new AppError(500, IMAGE_PROCESS_STOPPED_MESSAGE);
+    error.cause = new Error(`image process ${detail}`);
+    return error;
+  };
+
+  /** No job left: the channel no longer holds this process open, and the child goes after `idleMs`. */
+  const idle = (session: Session) => {
+    session.child.channel?.unref();
+    session.idle = setTimeout(() => {
+      if (current === session) current = undefined;
+      session.child.disconnect();
+    }, options.idleMs);
+    session.idle.unref();
+  };
+
+  return {
+    reencode(bytes, type) {
+      const session = (current ??= start());
+      clearTimeout(session.idle);
+      // A job owed an answer holds this process open (a command that awaits an upload must not exit first).
+      session.child.channel?.ref();
+      const id = ++nextId;
+      return new Promise<Buffer>((resolve, reject) => {
+        session.pending.set(id, { resolve, reject });
+        const job: ImageJob = { id, bytes, type };
+        session.child.send(job, (error) => {
+          if (!error || !session.pending.delete(id)) return;
+          reject(stopped(`could not be sent the job: ${error.message}`));
+          if (session.pending.size === 0) idle(session);
+        });
+      });
+    },
+    get pid() {
+      return current?.child.pid;
+    },
+    async close() {
+      const session = current;
+      if (!session) return;
+      current = undefined;
+      const { child } = session;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // Held until it has exited: whoever awaits the close is not left with nothing to wait on.
+      child.ref();
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+const imageProcess = createImageProcess({ idleMs: IMAGE_PROCESS_IDLE_MS });
+
 /**
  * Decodes `bytes` as an image of `type` (recognised from its signature) and returns it re-encoded in
- * the same format; 400 when it does not decode completely or has too many pixels.
+ * the same format, in the image process; 400 when it does not decode completely or has too many pixels,
+ * 500 when the image process stops before it answers.
  */
-export async function reencodeImage(bytes: Buffer, type: ImageType): Promise<Buffer> {
-  const undecodable = () => badRequest(`Image could not be decoded: the data is not a complete, valid ${LABEL[type]} image`);
-  const animated = type === 'gif' || type === 'webp';
-  // failOn 'warning': a truncated or corrupt image is refused rather than stored half grey.
-  const open = (limitInputPixels: number | false) => sharp(bytes, { animated, autoOrient: true, failOn: 'warning', limitInputPixels });
+export function reencodeImage(bytes: Buffer, type: ImageType): Promise<Buffer> {
+  return imageProcess.reencode(bytes, type);
+}
 
-  let meta: Sharp.Metadata;
-  try {
-    // The header alone, without the pixel limit, so an oversized image gets its own message below.
-    meta = await open(false).metadata();
-  } catch {
-    throw undecodable();
-  }
-  if (meta.format !== type) throw undecodable();
-  // Height covers every frame of an animation.
-  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
-  if (pixels > MAX_IMAGE_PIXELS) {
-    throw badRequest(`Image is too large: more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (all frames together)`);
-  }
-  const frames = meta.pages ?? 1;
-  if (frames > MAX_ANIMATION_FRAMES) throw badRequest(`Image has too many frames: more than ${MAX_ANIMATION_FRAMES}`);
-  const costly = type === 'gif' || frames > 1;
-  if (costly && pixels > MAX_ANIMATION_PIXELS) {
-    throw badRequest(
-      `Image is too large: a GIF or an animation may have at most ${MAX_ANIMATION_PIXELS / 1_000_000} megapixels (all frames together)`,
-    );
-  }
+/** Stops the image process, if one runs (the application closes: src/context.ts). */
+export function stopImageProcess(): Promise<void> {
+  return imageProcess.close();
+}
 
-  const image = open(costly ? MAX_ANIMATION_PIXELS : MAX_IMAGE_PIXELS);
-  if (type === 'png') image.png({ palette: meta.isPalette === true });
-  else if (type === 'jpeg') image.jpeg({ quality: 90 });
-  else if (type === 'webp') image.webp(isLosslessWebp(bytes) ? { lossless: true } : { quality: 90 });
-  else image.gif();
-  try {
-    return await image.toBuffer();
-  } catch {
-    throw undecodable();
-  }
+/** The image process's id while one runs, for the tests that stop it behind the server's back. */
+export function imageProcessId(): number | undefined {
+  return imageProcess.pid;
 }
