@@ -101,6 +101,20 @@ describe('group commit', () => {
     expect(await written('d-')).toHaveLength(25);
   });
 
+  it('settles a wait for a key once its batch being written is answered, and at once for a key with nothing queued', async () => {
+    const group = committer();
+    const order: string[] = [];
+    const jobs = Array.from({ length: 12 }, (_, i) =>
+      group.submit('venue', `w-${String(i).padStart(2, '0')}`).then(() => order.push('job')),
+    );
+    await group.settled('venue').then(() => order.push('settled'));
+    // The first batch (10, maxBatch) was answered before the wait settled; the last two come in the next batch.
+    expect(order.indexOf('settled')).toBe(10);
+    await Promise.all(jobs);
+    await group.settled('elsewhere');
+    expect(await written('w-')).toHaveLength(12);
+  });
+
   it('writes a batch whose transaction failed as a whole again, job by job', async () => {
     let broken = false;
     const runs: string[] = [];

@@ -49,6 +49,8 @@ type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 export class GroupCommit<J, R, S> {
   /** Queued jobs by key; a key is here while its queue is being written. */
   private readonly queues = new Map<string, Pending<J, R>[]>();
+  /** Who waits for the next batch of a key to be answered (`settled`). */
+  private readonly waiters = new Map<string, (() => void)[]>();
   /** Batches written, the jobs they held, the largest, and the turns given to the event loop inside batches (for tests). */
   readonly stats = { batches: 0, jobs: 0, largest: 0, turns: 0 };
 
@@ -56,6 +58,19 @@ export class GroupCommit<J, R, S> {
     private readonly db: Db,
     private readonly options: GroupCommitOptions<J, R, S>,
   ) {}
+
+  /**
+   * Settles once the batch of `key` being written now (or the next one) is written and answered; at the
+   * next turn of the event loop when nothing of `key` is queued.
+   */
+  settled(key: string): Promise<void> {
+    if (!this.queues.has(key)) return turn();
+    return new Promise<void>((resolve) => {
+      const waiting = this.waiters.get(key);
+      if (waiting) waiting.push(resolve);
+      else this.waiters.set(key, [resolve]);
+    });
+  }
 
   submit(key: string, job: J): Promise<R> {
     return new Promise<R>((resolve, reject) => {
@@ -82,8 +97,17 @@ export class GroupCommit<J, R, S> {
         if (outcome.ok) pending.resolve(outcome.value);
         else pending.reject(outcome.error);
       });
+      this.wake(key);
     }
     this.queues.delete(key);
+    this.wake(key);
+  }
+
+  private wake(key: string): void {
+    const waiting = this.waiters.get(key);
+    if (!waiting) return;
+    this.waiters.delete(key);
+    for (const resolve of waiting) resolve();
   }
 
   /** One transaction for the batch; if it fails as a whole, one each. */

@@ -71,12 +71,24 @@ interface Placement {
 const MAX_BATCH = 16;
 
 /**
+ * A slot's placements let on to the transaction at once: at least this many, or as many as the cached
+ * picture has free tables for it. Under a drop, the rest wait for the batch being written and are then
+ * mostly refused from the cached picture, instead of queueing behind the writes only to be refused by the
+ * transaction's re-check (the tail of a drop's refusals). A crowd asking for different times never waits.
+ */
+const MIN_IN_FLIGHT = 8;
+
+const slotKey = (venueId: string, body: BookBody) => [venueId, body.date, body.access_rule_id, body.time].join('\u0000');
+
+/**
  * The booking function of the public engine: refusals from the cached picture before any transaction,
  * placements of one venue written together (group commit), each re-checked in the transaction against
  * the stays committed and the placements before it.
  */
 export function createBooker(ctx: PublicContext, deposits: Deposits, alternatives: Alternatives) {
   const precheck = createPrecheck(ctx, alternatives);
+  /** Placements on their way to the transaction (queued or being written), by venue, date, rule and time. */
+  const inFlight = new Map<string, number>();
   const placements = new GroupCommit<Placement, Placed['answer'], BatchDays>(ctx.db, {
     maxBatch: MAX_BATCH,
     onBatch: (size) => metrics.bookingBatch(size),
@@ -119,10 +131,24 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     const created = await answeredOnce(ctx.db, idempotency, async () => {
       // A slot the cached picture already shows taken is refused here, before any transaction: under a
       // crowd, refusals never queue behind the writes (and share one engine pass). The transaction re-checks what passes.
-      await precheck(venue, body, now);
-      return withAlternatives(alternatives, venue, body, 'transaction', () =>
-        placements.submit(venue.id, { venue, body, request, idempotency }),
-      );
+      const slot = slotKey(venue.id, body);
+      let free = await precheck(venue, body, now);
+      // More guests already on their way to the transaction for this slot than it has room for: wait for the
+      // venue's batch being written, then ask the cached picture again (most are then refused from it).
+      while ((inFlight.get(slot) ?? 0) >= Math.max(MIN_IN_FLIGHT, free)) {
+        await placements.settled(venue.id);
+        free = await precheck(venue, body, ctx.clock.now());
+      }
+      inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1);
+      try {
+        return await withAlternatives(alternatives, venue, body, 'transaction', () =>
+          placements.submit(venue.id, { venue, body, request, idempotency }),
+        );
+      } finally {
+        const left = inFlight.get(slot)! - 1;
+        if (left > 0) inFlight.set(slot, left);
+        else inFlight.delete(slot);
+      }
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
     // A confirmed booking's answer carries what they need; a deposit's breakdown (or an answer kept before

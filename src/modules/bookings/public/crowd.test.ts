@@ -61,7 +61,13 @@ async function refusals(): Promise<Record<string, number>> {
 
 describe('a table drop', () => {
   it('books exactly the free tables, and refuses everyone else with alternatives', async () => {
+    const before = await refusals();
     const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => book(n)));
+    // At most 8 guests (more than the 4 free tables) went on to the transaction at once; the others waited for
+    // its commit and were refused from the cached picture: few refusals queued behind the writes.
+    const after = await refusals();
+    expect(after.transaction - before.transaction).toBeLessThanOrEqual(8 - TABLES);
+    expect(after.cached - before.cached).toBeGreaterThanOrEqual(40 - 8);
     const booked = answers.filter((a) => a.statusCode === 200);
     const refused = answers.filter((a) => a.statusCode === 409);
     expect(booked).toHaveLength(TABLES);

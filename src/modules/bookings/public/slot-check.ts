@@ -44,33 +44,40 @@ const PRECHECK_TTL_MS = 1_000;
  * (the change feed: any booking written or cancelled, on any instance) or PRECHECK_TTL_MS pass.
  */
 export function createPrecheck(ctx: PublicContext, alternatives: Alternatives) {
-  const outcomes = new VenueCache<AppError | null>(ctx.db.changes, ctx.clock, { ttlMs: PRECHECK_TTL_MS, maxEntries: 10_000 });
+  const outcomes = new VenueCache<AppError | number>(ctx.db.changes, ctx.clock, { ttlMs: PRECHECK_TTL_MS, maxEntries: 10_000 });
 
-  async function check(venue: VenueRow, body: BookBody, now: Date): Promise<AppError | null> {
+  /** The refusal, or how many free tables and combinations would seat the party (Infinity for a guest list). */
+  async function check(venue: VenueRow, body: BookBody, now: Date): Promise<AppError | number> {
     try {
+      let free = Infinity;
       await withAlternatives(alternatives, venue, body, 'cached', async () => {
         const { loaded, occupancy } = await ctx.dayState(ctx.db, venue, body.date);
         const { rule, check } = slotOf(loaded, occupancy, body, now);
         if (rule.rule_type === 'table') {
           const stay = { startsAt: check.slot.starts_at, endsAt: check.slot.ends_at };
           chosenTables(loaded, rule, check.candidates, occupancy, stay, body);
+          free = check.candidates.length;
         }
       });
-      return null;
+      return free;
     } catch (error) {
       if (error instanceof AppError) return error;
       throw error;
     }
   }
 
-  return async function precheck(venue: VenueRow, body: BookBody, now: Date): Promise<void> {
+  /**
+   * Throws the refusal when the cached picture shows the slot taken; otherwise answers how many free
+   * units (tables and combinations) could seat the party in it, an upper bound of the bookings it can still take.
+   */
+  return async function precheck(venue: VenueRow, body: BookBody, now: Date): Promise<number> {
     const key = [body.date, body.access_rule_id, body.rule_type, body.time, body.party_size, body.table_id ?? ''].join('\u0000');
     let worked = false;
     const refusal = await outcomes.get(venue.id, key, () => {
       worked = true;
       return check(venue, body, now);
     });
-    if (!refusal) return;
+    if (typeof refusal === 'number') return refusal;
     // Counted once per refusal, as withAlternatives counts the one that worked it out.
     if (!worked && refusal.status === 409 && refusal.extra.alternatives) metrics.soldOut('booking', 'cached');
     throw new AppError(refusal.status, refusal.message, refusal.extra, refusal.headers);
