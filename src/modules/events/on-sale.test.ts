@@ -38,6 +38,7 @@ describe('an on-sale', () => {
   it('sells exactly the tickets there are to a crowd, then refuses from the cached picture', async () => {
     const { eventId, ticketTypeId } = await onSale(t, { capacity: 20, max_per_order: 4 });
     const quantities = [2, 4, 1, 3];
+    const crowdBefore = await refusals();
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) => buy(t, eventId, ticketTypeId, { quantity: quantities[i % 4], email: `fan${i}@example.test` })),
     );
@@ -47,6 +48,11 @@ describe('an on-sale', () => {
     expect(ok.every((a) => a.json().free === true)).toBe(true);
     expect(await sold(ticketTypeId)).toBe(20);
     for (const answer of refused) expect(answer.json()).toMatchObject({ error: 'Not enough tickets left' });
+    // At most 64 tickets' orders went on to the transaction at once (the 150 asked for would have): the others
+    // waited for its commit and, sold out by then, were refused from the cached picture.
+    const crowdAfter = await refusals();
+    expect(crowdAfter.transaction - crowdBefore.transaction).toBeLessThanOrEqual(26);
+    expect(crowdAfter.cached - crowdBefore.cached).toBeGreaterThanOrEqual(refused.length - 26);
 
     const before = await refusals();
     const late = await buy(t, eventId, ticketTypeId, { quantity: 1, email: 'late@example.test' });

@@ -51,6 +51,13 @@ export type { TicketSalesDeps };
 
 export const SOLD_OUT = 'Not enough tickets left';
 
+/**
+ * Tickets let on to an event's transaction at once: at least this many, or as many as the cached picture
+ * has left. The rest wait for the batch being written and ask the picture again, so that once the event sells
+ * out they are refused from it rather than by the transaction's re-check after queueing behind the sales.
+ */
+const MIN_TICKETS_IN_FLIGHT = 64;
+
 /** The places an event's active bookings hold. */
 interface Held {
   guests: number;
@@ -214,18 +221,18 @@ export function createTicketSales(deps: TicketSalesDeps) {
     return { booking_id: booking.id, status, amount_pence: total, ticket_type_id: type.id };
   }
 
-  /** 409 when the event or the ticket type has fewer places left than `quantity` (counted in `held`). */
+  /** 409 when the event or the ticket type has fewer places left than `quantity` (counted in `held`); else the places left. */
   function refuseSoldOut(
     event: EventRow,
     type: { id: string; capacity: number | null },
     quantity: number,
     held: Held,
     stage: 'cached' | 'transaction',
-  ): void {
+  ): number {
     const eventLeft = event.guest_list_capacity === null ? Infinity : event.guest_list_capacity - held.guests;
     const typeLeft = type.capacity === null ? Infinity : type.capacity - (held.byType.get(type.id) ?? 0);
     const left = Math.min(eventLeft, typeLeft);
-    if (quantity <= left) return;
+    if (quantity <= left) return left;
     metrics.tickets('refused', quantity);
     metrics.soldOut('tickets', stage);
     throw conflict(SOLD_OUT, { remaining: Math.max(0, left) });
@@ -243,6 +250,8 @@ export function createTicketSales(deps: TicketSalesDeps) {
    * in its transaction whatever this says.
    */
   const heldPicture = new VenueCache<Held>(db.changes, clock, { ttlMs: 10_000, maxEntries: 2_000 });
+  /** Tickets of sales on their way to the transaction (queued or being written), by event, on this instance. */
+  const ticketsInFlight = new Map<string, number>();
 
   /**
    * Sales of one event arriving together are written in one transaction under the event's lock (group
@@ -335,15 +344,40 @@ export function createTicketSales(deps: TicketSalesDeps) {
       const sold = await answeredOnce(db, idempotency, async () => {
         // Sold out in the cached picture: refused before any transaction (the sale re-counts in its own).
         const type = await catalogue.ticketType(venue.id, event.id, selection.ticket_type_id);
-        if (type)
-          refuseSoldOut(event, type, selection.quantity, await heldPicture.get(venue.id, event.id, () => heldNow(db, event.id)), 'cached');
+        const leftNow = async () =>
+          type
+            ? refuseSoldOut(
+                event,
+                type,
+                selection.quantity,
+                await heldPicture.get(venue.id, event.id, () => heldNow(db, event.id)),
+                'cached',
+              )
+            : Infinity;
+        let left = await leftNow();
+        // More tickets already on their way to the transaction than the picture has left: wait for the event's
+        // batch being written, then ask the picture again (once sold out, refused from it, not by the re-check).
+        while ((ticketsInFlight.get(event.id) ?? 0) + selection.quantity > Math.max(MIN_TICKETS_IN_FLIGHT, left)) {
+          await sales.settled(event.id);
+          left = await leftNow();
+        }
+        ticketsInFlight.set(event.id, (ticketsInFlight.get(event.id) ?? 0) + selection.quantity);
+        const landed = () => {
+          const still = ticketsInFlight.get(event.id)! - selection.quantity;
+          if (still > 0) ticketsInFlight.set(event.id, still);
+          else ticketsInFlight.delete(event.id);
+        };
         // Signed only for a purchase that goes on to its transaction (a refusal costs no signature).
         const bookingId = newId('bkg');
         const key = await deps.doorKey(venue.id);
         const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
         const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
         const prepared = { bookingId, qrToken, address: request.ip };
-        return sales.submit(event.id, { venue, event, body, prepared, guestId: request.guestId, idempotency });
+        try {
+          return await sales.submit(event.id, { venue, event, body, prepared, guestId: request.guestId, idempotency });
+        } finally {
+          landed();
+        }
       });
       if (sold.status === 'pending_payment') return requestPayment(venue, event, sold.booking_id);
       if (sold.status === 'pending') return { requires_confirmation: true, ...sold };
