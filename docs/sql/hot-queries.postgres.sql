@@ -43,7 +43,7 @@ insert into "platform_settings" ("key", "value", "updated_at") values ($1, $2, $
 select "value" from "platform_settings" where "key" = $1;
 
 -- GET /api/my-venues/:venueId/bookings (date)
-select * from "venues" where "id" = $1 and "operator_id" = $2;
+select * from "venues" where "id" = $1;
 select id as session_id, user_id, expires_at, last_seen_at, created_at, auth_version from sessions where token_hash = $1;
 select * from "bookings" where "venue_id" = $1 and "booking_date" = $2 order by "booking_date", coalesce("start_time", ''), "id" limit $3 offset $4;
 select count(*) as "total" from "bookings" where "venue_id" = $1 and "booking_date" = $2;

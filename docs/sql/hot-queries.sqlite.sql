@@ -41,7 +41,7 @@ insert into "platform_settings" ("key", "value", "updated_at") values (?, ?, ?) 
 select "value" from "platform_settings" where "key" = ?;
 
 -- GET /api/my-venues/:venueId/bookings (date)
-select * from "venues" where "id" = ? and "operator_id" = ?;
+select * from "venues" where "id" = ?;
 select id as session_id, user_id, expires_at, last_seen_at, created_at, auth_version from sessions where token_hash = ?;
 select * from "bookings" where "venue_id" = ? and "booking_date" = ? order by "booking_date", coalesce("start_time", ''), "id" limit ? offset ?;
 select count(*) as "total" from "bookings" where "venue_id" = ? and "booking_date" = ?;
