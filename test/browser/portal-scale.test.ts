@@ -59,11 +59,20 @@ describe.skipIf(!chromiumPresent)('the floor at scale', () => {
     await signIn(page);
     await page.getByRole('region', { name: 'Reservations by table and time' }).waitFor();
 
-    // From a fresh load of the busy day: the floor's data requests as the page made them.
-    const requests: { url: string; start: number; end: number }[] = [];
-    page.on('requestfinished', (request) => {
-      const timing = request.timing();
-      requests.push({ url: request.url(), start: timing.startTime, end: timing.startTime + timing.responseEnd });
+    // From a fresh load of the busy day: the page's own calls to fetch and their answers, in the order its
+    // script saw them (network timings cannot tell: a cached answer may end before the next request leaves,
+    // though all were asked for in the same turn of the page's script).
+    await page.addInitScript(() => {
+      const log: { url: string; kind: 'asked' | 'answered' }[] = [];
+      Object.assign(window, { fetchLog: log });
+      const fetchFirst = window.fetch.bind(window);
+      window.fetch = async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        log.push({ url, kind: 'asked' });
+        const response = await fetchFirst(input, init);
+        log.push({ url, kind: 'answered' });
+        return response;
+      };
     });
     await page.goto(`${h.origin}/app/floor?venue=${venueId}&date=${DATE}`);
     await expect.poll(() => page.locator('.pill').count(), { timeout: 15_000 }).toBe(300);
@@ -90,10 +99,14 @@ describe.skipIf(!chromiumPresent)('the floor at scale', () => {
 
     // No waterfall: tables, the day's blocks and the first page of bookings are all asked for before any of them
     // answers (the blocks of this day: the first page's may still be finishing).
-    const first = (pattern: RegExp) => requests.find((r) => pattern.test(r.url))!;
-    const load = [first(/\/tables$/), first(new RegExp(`/tables/blocks\\?date=${DATE}$`)), first(/\/bookings\?/)];
-    const firstEnd = Math.min(...load.map((r) => r.end));
-    for (const r of load) expect(r.start, r.url).toBeLessThan(firstEnd);
+    const log = await page.evaluate(() => (window as unknown as { fetchLog: { url: string; kind: 'asked' | 'answered' }[] }).fetchLog);
+    const at = (pattern: RegExp, kind: 'asked' | 'answered') => log.findIndex((e) => e.kind === kind && pattern.test(e.url));
+    const load = [/\/tables$/, new RegExp(`/tables/blocks\\?date=${DATE}$`), /\/bookings\?/];
+    const firstAnswer = Math.min(...load.map((pattern) => at(pattern, 'answered')));
+    for (const pattern of load) {
+      expect(at(pattern, 'asked'), String(pattern)).toBeGreaterThanOrEqual(0);
+      expect(at(pattern, 'asked'), String(pattern)).toBeLessThan(firstAnswer);
+    }
     await screenshot(page, 'floor-busy');
     expect(problems).toEqual([]);
   });
