@@ -15,8 +15,6 @@ process.once('message', (message: { port: number; offset: number; connections: n
       call: () => ({ method: 'POST', path: '/book', body: JSON.stringify({ n: offset++ }) }),
     });
     const ok = run.answers.filter((a) => a.status === 200).length;
-    process.send!({ ok, answered: run.answers.length, elapsedMs: run.elapsedMs, p99: quantile(run.answers, 0.99) }, () =>
-      process.exit(0),
-    );
+    process.send!({ ok, answered: run.answers.length, elapsedMs: run.elapsedMs, p99: quantile(run.answers, 0.99) }, () => process.exit(0));
   })();
 });

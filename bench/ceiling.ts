@@ -103,7 +103,11 @@ async function postgresWriter(url: string, multiRow = false): Promise<Writer> {
         await client.query('begin');
         await client.query({ name: 'lock', text: `select pg_advisory_xact_lock(hashtextextended('venue-bookings:ven_1', 0))` });
         if (multiRow) {
-          await writeRows(client, bookings.map(({ n }) => rowsOf(n)), body);
+          await writeRows(
+            client,
+            bookings.map(({ n }) => rowsOf(n)),
+            body,
+          );
           await client.query('commit');
           return;
         }
@@ -242,7 +246,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-ceiling-'));
 console.log(
   `Booking-write ceiling: ${url ? 'postgres' : 'sqlite'}, ${CONNECTIONS} connections, ${seconds} s each, Node ${process.version}`,
 );
-console.log('(the load generator runs in a process of its own; the CPU figure is the route\'s process alone)');
+console.log("(the load generator runs in a process of its own; the CPU figure is the route's process alone)");
 const modes = [
   { name: 'one transaction per request', grouped: false, multiRow: false },
   { name: 'group commit', grouped: true, multiRow: false },
