@@ -49,6 +49,8 @@ type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 export class GroupCommit<J, R, S> {
   /** Queued jobs by key; a key is here while its queue is being written. */
   private readonly queues = new Map<string, Pending<J, R>[]>();
+  /** Work let on by `admit` and not yet answered, by slot. */
+  private readonly admitted = new Map<string, number>();
   /** Who waits for the next batch of a key to be answered (`settled`). */
   private readonly waiters = new Map<string, (() => void)[]>();
   /** Batches written, the jobs they held, the largest, and the turns given to the event loop inside batches (for tests). */
@@ -70,6 +72,30 @@ export class GroupCommit<J, R, S> {
       if (waiting) waiting.push(resolve);
       else this.waiters.set(key, [resolve]);
     });
+  }
+
+  /**
+   * Lets `amount` of work for `slot` (a part of `key`: one time of a venue, an event's tickets) go on to this
+   * group commit while less than the larger of `floor` and `room` is already on its way there; otherwise it
+   * waits for the key's batch being written and asks `recheck` for the room again (which may throw: a
+   * refusal from the cached picture). Answers the release, to call once (when the work is answered).
+   */
+  async admit(
+    key: string,
+    slot: string,
+    work: { amount: number; floor: number; room: number; recheck: () => Promise<number> },
+  ): Promise<() => void> {
+    let { room } = work;
+    while ((this.admitted.get(slot) ?? 0) + work.amount > Math.max(work.floor, room)) {
+      await this.settled(key);
+      room = await work.recheck();
+    }
+    this.admitted.set(slot, (this.admitted.get(slot) ?? 0) + work.amount);
+    return () => {
+      const left = this.admitted.get(slot)! - work.amount;
+      if (left > 0) this.admitted.set(slot, left);
+      else this.admitted.delete(slot);
+    };
   }
 
   submit(key: string, job: J): Promise<R> {

@@ -250,8 +250,6 @@ export function createTicketSales(deps: TicketSalesDeps) {
    * in its transaction whatever this says.
    */
   const heldPicture = new VenueCache<Held>(db.changes, clock, { ttlMs: 10_000, maxEntries: 2_000 });
-  /** Tickets of sales on their way to the transaction (queued or being written), by event, on this instance. */
-  const ticketsInFlight = new Map<string, number>();
 
   /**
    * Sales of one event arriving together are written in one transaction under the event's lock (group
@@ -354,29 +352,24 @@ export function createTicketSales(deps: TicketSalesDeps) {
                 'cached',
               )
             : Infinity;
-        let left = await leftNow();
         // More tickets already on their way to the transaction than the picture has left: wait for the event's
         // batch being written, then ask the picture again (once sold out, refused from it, not by the re-check).
-        while ((ticketsInFlight.get(event.id) ?? 0) + selection.quantity > Math.max(MIN_TICKETS_IN_FLIGHT, left)) {
-          await sales.settled(event.id);
-          left = await leftNow();
-        }
-        ticketsInFlight.set(event.id, (ticketsInFlight.get(event.id) ?? 0) + selection.quantity);
-        const landed = () => {
-          const still = ticketsInFlight.get(event.id)! - selection.quantity;
-          if (still > 0) ticketsInFlight.set(event.id, still);
-          else ticketsInFlight.delete(event.id);
-        };
-        // Signed only for a purchase that goes on to its transaction (a refusal costs no signature).
-        const bookingId = newId('bkg');
-        const key = await deps.doorKey(venue.id);
-        const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
-        const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
-        const prepared = { bookingId, qrToken, address: request.ip };
+        const release = await sales.admit(event.id, event.id, {
+          amount: selection.quantity,
+          floor: MIN_TICKETS_IN_FLIGHT,
+          room: await leftNow(),
+          recheck: leftNow,
+        });
         try {
+          // Signed only for a purchase that goes on to its transaction (a refusal costs no signature).
+          const bookingId = newId('bkg');
+          const key = await deps.doorKey(venue.id);
+          const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
+          const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);
+          const prepared = { bookingId, qrToken, address: request.ip };
           return await sales.submit(event.id, { venue, event, body, prepared, guestId: request.guestId, idempotency });
         } finally {
-          landed();
+          release();
         }
       });
       if (sold.status === 'pending_payment') return requestPayment(venue, event, sold.booking_id);

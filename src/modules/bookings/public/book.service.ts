@@ -87,8 +87,6 @@ const slotKey = (venueId: string, body: BookBody) => [venueId, body.date, body.a
  */
 export function createBooker(ctx: PublicContext, deposits: Deposits, alternatives: Alternatives) {
   const precheck = createPrecheck(ctx, alternatives);
-  /** Placements on their way to the transaction (queued or being written), by venue, date, rule and time. */
-  const inFlight = new Map<string, number>();
   const placements = new GroupCommit<Placement, Placed['answer'], BatchDays>(ctx.db, {
     maxBatch: MAX_BATCH,
     onBatch: (size) => metrics.bookingBatch(size),
@@ -131,23 +129,21 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     const created = await answeredOnce(ctx.db, idempotency, async () => {
       // A slot the cached picture already shows taken is refused here, before any transaction: under a
       // crowd, refusals never queue behind the writes (and share one engine pass). The transaction re-checks what passes.
-      const slot = slotKey(venue.id, body);
-      let free = await precheck(venue, body, now);
+      const free = await precheck(venue, body, now);
       // More guests already on their way to the transaction for this slot than it has room for: wait for the
       // venue's batch being written, then ask the cached picture again (most are then refused from it).
-      while ((inFlight.get(slot) ?? 0) >= Math.max(MIN_IN_FLIGHT, free)) {
-        await placements.settled(venue.id);
-        free = await precheck(venue, body, ctx.clock.now());
-      }
-      inFlight.set(slot, (inFlight.get(slot) ?? 0) + 1);
+      const release = await placements.admit(venue.id, slotKey(venue.id, body), {
+        amount: 1,
+        floor: MIN_IN_FLIGHT,
+        room: free,
+        recheck: () => precheck(venue, body, ctx.clock.now()),
+      });
       try {
         return await withAlternatives(alternatives, venue, body, 'transaction', () =>
           placements.submit(venue.id, { venue, body, request, idempotency }),
         );
       } finally {
-        const left = inFlight.get(slot)! - 1;
-        if (left > 0) inFlight.set(slot, left);
-        else inFlight.delete(slot);
+        release();
       }
     });
     // The guest's manage page, for the widget's confirmation (the mail carries the same link).
