@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import type { Db } from '../src/db/connect.js';
 import { addDays } from '../src/domain/venue-time.js';
 import { drive, quantile, type Answer, type Call } from './driver.js';
-import { seedFetch } from './server.js';
+import { BENCH_METRICS_TOKEN, seedFetch } from './server.js';
 
 const TIMEZONE = 'Europe/London';
 const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -102,13 +102,13 @@ function statuses(answers: readonly Answer[]): string {
   return counts.size === 0 ? 'none' : [...counts].map(([status, n]) => `${status} ×${n}`).join(', ');
 }
 
-/** A process's CPU time so far (user + system), in ms, from /proc (NaN elsewhere). */
-function cpuMs(pid: number): number {
+/** A process's CPU time so far in ms, user and system (the kernel's work for its calls), from /proc (NaN elsewhere). */
+function cpuMs(pid: number): { user: number; system: number } {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
   } catch {
-    return NaN;
+    return { user: NaN, system: NaN };
   }
 }
 
@@ -129,10 +129,19 @@ async function withCpu<T extends { answers: readonly Answer[] }>(pid: number, ru
   const before = { cpu: cpuMs(pid), written: writtenBytes(pid) };
   const result = await run();
   const answers = Math.max(1, result.answers.length);
-  const per = (cpuMs(pid) - before.cpu) / answers;
+  const after = cpuMs(pid);
+  const user = (after.user - before.cpu.user) / answers;
+  const system = (after.system - before.cpu.system) / answers;
   const written = (writtenBytes(pid) - before.written) / answers;
-  const cpu = Number.isNaN(per) ? 'n/a' : `${per.toFixed(2)} ms server CPU`;
+  const cpu = Number.isNaN(user) ? 'n/a' : `${(user + system).toFixed(2)} ms server CPU (${system.toFixed(2)} of it system)`;
   return { ...result, cpu: Number.isNaN(written) ? `${cpu} per answer` : `${cpu}, ${(written / 1024).toFixed(1)} KB written per answer` };
+}
+
+/** The server's count of booking transactions and the bookings they held so far (its /metrics). */
+async function bookingBatches(base: string): Promise<{ batches: number; bookings: number }> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { batches: value('maitred_booking_batch_size_count'), bookings: value('maitred_booking_batch_size_sum') };
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -240,9 +249,12 @@ async function crowdScenario(ctx: CrowdContext): Promise<Target[]> {
       body: bookBody(ruleId, date, clock(12 * 60 + 15 * (start % starts)), n),
     };
   };
+  const batchesBefore = await bookingBatches(ctx.base);
   const run = await withCpu(ctx.pid, () =>
     drive({ base: ctx.base, connections: CROWD_CONNECTIONS, durationMs: ctx.seconds * 1000, call, keepBodies: true }),
   );
+  const batchesAfter = await bookingBatches(ctx.base);
+  const perBatch = (batchesAfter.bookings - batchesBefore.bookings) / Math.max(1, batchesAfter.batches - batchesBefore.batches);
   const refused = run.answers.find((a) => a.status !== 200);
   if (refused) console.log(`  (first refusal: ${refused.status} ${refused.body?.slice(0, 200)})`);
   const ok = run.answers.filter((a) => a.status === 200);
@@ -253,6 +265,7 @@ async function crowdScenario(ctx: CrowdContext): Promise<Target[]> {
     ['bookings', `${ok.length} (${rate.toFixed(0)}/s), other answers: ${statuses(run.answers)}`],
     ['latency', `p50 ${ms(quantile(run.answers, 0.5))}, p99 ${ms(p99)}`],
     ['cost', run.cpu],
+    ['bookings per transaction (group commit)', perBatch.toFixed(1)],
     ['double bookings', String(await doubleBookings(ctx.db, venueId))],
   ]);
   return [

@@ -93,6 +93,9 @@ export interface BenchServer {
  * resolves once /healthz answers 200. The port is chosen here rather than PORT=0: the server's
  * "listening at" line is an info log, and the bench runs it at warn so logging costs it nothing.
  */
+/** The bench servers' /metrics token (scenarios read the server's own counts, e.g. bookings per transaction). */
+export const BENCH_METRICS_TOKEN = 'bench-metrics';
+
 export async function startServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -105,7 +108,7 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
     nodeArgs.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${path.resolve(snapshotDir)}`);
   }
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
+    env: { ...process.env, METRICS_TOKEN: BENCH_METRICS_TOKEN, ...env, HOST: '127.0.0.1', PORT: String(port) },
     // Read, never left to fill: a server blocked on a full pipe would measure the pipe.
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,7 +3,8 @@
  * answered alone (a failing job is rolled back to its savepoint with its afterCommit hooks, the others
  * commit), nothing is answered before the commit, and a batch whose transaction fails as a whole is
  * written again job by job; a batch gives the event loop a turn once its time slice is used, not after
- * every job.
+ * every job. With isolation 'refusals-first', a refusal before any write needs no savepoint, and any other
+ * failure (after deciding, or in the batch's end) has the batch written again job by job.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,5 +144,114 @@ describe('group commit', () => {
     // One batch, abandoned at e-2 (e-3 never ran in it), then each job alone.
     expect(group.stats).toMatchObject({ batches: 1, jobs: 3, largest: 3 });
     expect(runs).toEqual(['e-1', 'e-2', 'e-1', 'e-2', 'e-3']);
+  });
+
+  describe("isolation 'refusals-first'", () => {
+    class Refusal extends Error {}
+
+    /** Jobs `key` or `key:refuse` (refused before writing) or `key:fail` (fails after writing, once); rows left to `end`. */
+    function refusing(runs: string[], ended: number[]) {
+      const failed = new Set<string>();
+      return new GroupCommit<string, string, { rows: string[]; alone: boolean }>(db, {
+        maxBatch: 10,
+        isolation: 'refusals-first',
+        isRefusal: (error) => error instanceof Refusal,
+        begin: async (_trx, _key, alone) => ({ rows: [], alone }),
+        async run(trx, job, shared, control) {
+          runs.push(job);
+          const [key, how] = job.split(':');
+          if (how === 'refuse') throw new Refusal(`${key} refused`);
+          control.decided();
+          await trx.insertInto('platform_settings').values({ key, value: 'x', updated_at: new Date().toISOString() }).execute();
+          if (how === 'fail' && !failed.has(key)) {
+            failed.add(key);
+            throw new Error(`${key} failed after writing`);
+          }
+          shared.rows.push(`${key}-late`);
+          return shared.alone ? `${key} alone` : key;
+        },
+        async end(trx, shared) {
+          ended.push(shared.rows.length);
+          for (const key of shared.rows)
+            await trx.insertInto('platform_settings').values({ key, value: 'x', updated_at: new Date().toISOString() }).execute();
+        },
+      });
+    }
+
+    it('answers a refusal made before writing alone, with no savepoint, and commits the others with what they left to the end', async () => {
+      const runs: string[] = [];
+      const ended: number[] = [];
+      const group = refusing(runs, ended);
+      const answers = await Promise.allSettled(['f-1', 'f-2:refuse', 'f-3'].map((job) => group.submit('venue', job)));
+      expect(answers[0]).toEqual({ status: 'fulfilled', value: 'f-1' });
+      expect((answers[1] as PromiseRejectedResult).reason).toBeInstanceOf(Refusal);
+      expect(answers[2]).toEqual({ status: 'fulfilled', value: 'f-3' });
+      expect(await written('f-')).toEqual(['f-1', 'f-1-late', 'f-3', 'f-3-late']);
+      expect(runs).toEqual(['f-1', 'f-2:refuse', 'f-3']);
+      expect(ended).toEqual([2]);
+    });
+
+    it('abandons the batch when a job fails after deciding, and writes each job alone', async () => {
+      const runs: string[] = [];
+      const ended: number[] = [];
+      const group = refusing(runs, ended);
+      const answers = await Promise.allSettled(['g-1', 'g-2:fail', 'g-3'].map((job) => group.submit('venue', job)));
+      // g-1's row and what it left to the end went with the batch; each job then ran alone (told so in begin).
+      expect(answers).toEqual([
+        { status: 'fulfilled', value: 'g-1 alone' },
+        { status: 'fulfilled', value: 'g-2 alone' },
+        { status: 'fulfilled', value: 'g-3 alone' },
+      ]);
+      expect(runs).toEqual(['g-1', 'g-2:fail', 'g-1', 'g-2:fail', 'g-3']);
+      expect(await written('g-')).toEqual(['g-1', 'g-1-late', 'g-2', 'g-2-late', 'g-3', 'g-3-late']);
+      expect(ended).toEqual([1, 1, 1]);
+    });
+
+    it('abandons the batch when an error that is not a refusal comes before deciding', async () => {
+      const runs: string[] = [];
+      let thrown = false;
+      const group = new GroupCommit<string, string, null>(db, {
+        maxBatch: 10,
+        isolation: 'refusals-first',
+        isRefusal: (error) => error instanceof Refusal,
+        begin: async () => null,
+        async run(trx, key) {
+          runs.push(key);
+          if (key === 'h-2' && !thrown) {
+            thrown = true;
+            throw new Error('a read failed');
+          }
+          await trx.insertInto('platform_settings').values({ key, value: 'x', updated_at: new Date().toISOString() }).execute();
+          return key;
+        },
+      });
+      const answers = await Promise.all(['h-1', 'h-2', 'h-3'].map((key) => group.submit('venue', key)));
+      expect(answers).toEqual(['h-1', 'h-2', 'h-3']);
+      expect(runs).toEqual(['h-1', 'h-2', 'h-1', 'h-2', 'h-3']);
+    });
+
+    it('writes a batch again job by job when its end fails', async () => {
+      const runs: string[] = [];
+      let ends = 0;
+      const group = new GroupCommit<string, string, { alone: boolean }>(db, {
+        maxBatch: 10,
+        isolation: 'refusals-first',
+        begin: async (_trx, _key, alone) => ({ alone }),
+        async run(trx, key) {
+          runs.push(key);
+          await trx.insertInto('platform_settings').values({ key, value: 'x', updated_at: new Date().toISOString() }).execute();
+          return key;
+        },
+        async end(_trx, shared) {
+          ends++;
+          if (!shared.alone) throw new Error('a deferred row was refused');
+        },
+      });
+      const answers = await Promise.all(['i-1', 'i-2'].map((key) => group.submit('venue', key)));
+      expect(answers).toEqual(['i-1', 'i-2']);
+      expect(runs).toEqual(['i-1', 'i-2', 'i-1', 'i-2']);
+      expect(ends).toBe(3);
+      expect(await written('i-')).toEqual(['i-1', 'i-2']);
+    });
   });
 });

@@ -1,10 +1,16 @@
 /**
  * Group commit: jobs for one key (a venue) that arrive while that key's transaction is running are
- * written together in its next transaction, each in a savepoint of its own, and each answered alone:
- * a job that fails (a slot taken meanwhile, a constraint) is rolled back to its savepoint and rejected
- * with its own error, and the batch goes on. One commit (and, on PostgreSQL, one lock and one round of
- * the transaction's statements) then serves many requests, and the re-check of each job sees the jobs
- * before it in the batch.
+ * written together in its next transaction, and each answered alone. One commit (and, on PostgreSQL, one
+ * lock and one round of the transaction's statements) then serves many requests, and the re-check of
+ * each job sees the jobs before it in the batch. A job that fails is rejected with its own error and the
+ * batch goes on, in one of two ways (`isolation`):
+ *
+ * - 'savepoint' (the default): each job runs in a savepoint of its own, rolled back when it fails (a
+ *   slot taken meanwhile, a constraint);
+ * - 'refusals-first': a job refuses (throws an error `isRefusal` accepts) only before it writes anything,
+ *   and says when it has decided and starts writing (`decided()`). It needs no savepoint (two statements
+ *   a job, two round trips on PostgreSQL): a refusal has nothing to roll back. Any other failure, or a
+ *   failure after `decided()`, is the batch's: it is tried again job by job, below.
  *
  * A batch whose transaction fails as a whole (its commit, a lock, the database going away) is tried again
  * job by job, each in a transaction of its own, so one bad job never fails the others. Nothing is
@@ -15,6 +21,12 @@ import type { Db } from './connect.js';
 import type { Database } from './schema.js';
 import { BrokenTransaction, withSavepoint, withTransaction } from './transaction.js';
 
+/** What a job is told besides its transaction (isolation 'refusals-first'). */
+export interface JobControl {
+  /** From here the job writes: a failure after this is the batch's, not the job's alone. */
+  decided(): void;
+}
+
 interface Pending<J, R> {
   job: J;
   resolve(value: R): void;
@@ -24,10 +36,22 @@ interface Pending<J, R> {
 export interface GroupCommitOptions<J, R, S> {
   /** The most jobs one transaction takes; the rest wait for the next. */
   maxBatch: number;
-  /** Once per transaction, before its jobs (e.g. the key's lock), answering what the jobs share. */
-  begin(trx: Kysely<Database>, key: string): Promise<S>;
-  /** One job, in its savepoint; it may update `shared` once it can no longer fail. */
-  run(trx: Kysely<Database>, job: J, shared: S): Promise<R>;
+  /**
+   * Once per transaction, before its jobs (e.g. the key's lock), answering what the jobs share; `alone`
+   * when the transaction holds one job only (a batch of one, or a job tried again by itself).
+   */
+  begin(trx: Kysely<Database>, key: string, alone: boolean): Promise<S>;
+  /** One job (in its savepoint, unless 'refusals-first'); it may update `shared` once it can no longer fail. */
+  run(trx: Kysely<Database>, job: J, shared: S, control: JobControl): Promise<R>;
+  /**
+   * Once per transaction, after its jobs and before its commit (e.g. the rows the jobs left to write
+   * together). A failure here is the batch's: every job is tried again alone.
+   */
+  end?(trx: Kysely<Database>, shared: S): Promise<void>;
+  /** How a failing job is kept from the others (above); 'savepoint' unless said. */
+  isolation?: 'savepoint' | 'refusals-first';
+  /** 'refusals-first': the errors that are a job's own answer when thrown before `decided()` (a 409, a 400). */
+  isRefusal?(error: unknown): boolean;
   /** Told the size of each batch as it is written (the metrics). */
   onBatch?(size: number): void;
   /**
@@ -43,6 +67,9 @@ const SLICE_MS = 4;
 
 /** The next turn of the event loop. */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The control of a job whose failure is its own whatever it has done (in a savepoint, or alone). */
+const UNTOLD: JobControl = { decided: () => undefined };
 
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -145,7 +172,7 @@ export class GroupCommit<J, R, S> {
     if (batch.length === 1) return [await this.alone(key, batch[0].job)];
     try {
       return await withTransaction(this.db, async (trx) => {
-        const shared = await this.options.begin(trx, key);
+        const shared = await this.options.begin(trx, key, false);
         const outcomes: Outcome<R>[] = [];
         const slice = this.options.sliceMs ?? SLICE_MS;
         let sliceStarted = performance.now();
@@ -156,14 +183,9 @@ export class GroupCommit<J, R, S> {
             this.stats.turns++;
             sliceStarted = performance.now();
           }
-          try {
-            outcomes.push({ ok: true, value: await withSavepoint(trx, () => this.options.run(trx, job, shared)) });
-          } catch (error) {
-            // The transaction itself is gone: abandon the batch (every job is tried again alone).
-            if (error instanceof BrokenTransaction) throw error;
-            outcomes.push({ ok: false, error });
-          }
+          outcomes.push(await this.runIn(trx, job, shared));
         }
+        await this.options.end?.(trx, shared);
         return outcomes;
       });
     } catch {
@@ -173,13 +195,38 @@ export class GroupCommit<J, R, S> {
     }
   }
 
+  /** One job of a batch: its outcome, or a throw that abandons the batch (every job is tried again alone). */
+  private async runIn(trx: Kysely<Database>, job: J, shared: S): Promise<Outcome<R>> {
+    if (this.options.isolation === 'refusals-first') {
+      let decided = false;
+      const control = { decided: () => void (decided = true) };
+      try {
+        return { ok: true, value: await this.options.run(trx, job, shared, control) };
+      } catch (error) {
+        // A refusal before any write leaves nothing to roll back; anything else may have written half a job.
+        if (decided || !this.options.isRefusal?.(error)) throw error;
+        return { ok: false, error };
+      }
+    }
+    try {
+      return { ok: true, value: await withSavepoint(trx, () => this.options.run(trx, job, shared, UNTOLD)) };
+    } catch (error) {
+      // The transaction itself is gone: abandon the batch (every job is tried again alone).
+      if (error instanceof BrokenTransaction) throw error;
+      return { ok: false, error };
+    }
+  }
+
   /** A job in a transaction of its own: its error, if any, is its answer. */
   private async alone(key: string, job: J): Promise<Outcome<R>> {
     try {
-      return {
-        ok: true,
-        value: await withTransaction(this.db, async (trx) => this.options.run(trx, job, await this.options.begin(trx, key))),
-      };
+      const value = await withTransaction(this.db, async (trx) => {
+        const shared = await this.options.begin(trx, key, true);
+        const answer = await this.options.run(trx, job, shared, UNTOLD);
+        await this.options.end?.(trx, shared);
+        return answer;
+      });
+      return { ok: true, value };
     } catch (error) {
       return { ok: false, error };
     }

@@ -2,7 +2,7 @@
  * Opaque, prefixed identifiers (`ven_…`, `bkg_…`): 128 random bits in lower-case base32,
  * unguessable because public endpoints take some of them (booking ids).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -22,8 +22,25 @@ export function base32(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * Random bytes for ids, from a pool filled 4 KB at a time by the system's CSPRNG: a call to it per id
+ * (five or six a booking) cost more than the rest of making the ids. Secrets (`randomToken`) take theirs
+ * straight from the CSPRNG, never from this pool.
+ */
+const pool = Buffer.alloc(4096);
+let pooled = 0;
+
+function idBytes(size: number): Uint8Array {
+  if (pooled < size) {
+    randomFillSync(pool);
+    pooled = pool.length;
+  }
+  pooled -= size;
+  return pool.subarray(pooled, pooled + size);
+}
+
 export function newId(prefix: string): string {
-  return `${prefix}_${base32(randomBytes(16))}`;
+  return `${prefix}_${base32(idBytes(16))}`;
 }
 
 let lastMs = 0;
@@ -40,7 +57,7 @@ export function sequentialId(prefix: string): string {
     lastMs = now;
     sequence = 0;
   } else sequence++;
-  return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${base32(randomBytes(10))}`;
+  return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${base32(idBytes(10))}`;
 }
 
 /** A random URL-safe secret (session tokens, challenge ids). */

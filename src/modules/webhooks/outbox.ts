@@ -4,6 +4,8 @@
  * connection of the change, so a rolled-back change delivers nothing. The event id is shared by those
  * rows: receivers de-duplicate on it.
  */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import type { DomainEvent } from '../../platform/domain-events.js';
 import { newId, sequentialId } from '../../platform/ids.js';
@@ -22,14 +24,35 @@ export function eventPayload(eventId: string, event: DomainEvent): string {
   });
 }
 
+type Endpoint = { id: string; events: string; venue_ids: string };
+
+/**
+ * The account's enabled endpoints as a transaction sees them, read once per transaction and account: a
+ * group commit's batch emits an event per booking, and no transaction that emits events edits endpoints
+ * (only the webhooks module does, in transactions of its own).
+ */
+const seenIn = new WeakMap<Kysely<Database>, Map<string, Promise<Endpoint[]>>>();
+
+function enabledEndpoints(conn: Conn, operatorId: string): Promise<Endpoint[]> {
+  const k = kyselyOf(conn);
+  const read = () =>
+    k
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'events', 'venue_ids'])
+      .where('operator_id', '=', operatorId)
+      .where('enabled', '=', 1)
+      .execute();
+  if (!k.isTransaction) return read();
+  let byAccount = seenIn.get(k);
+  if (!byAccount) seenIn.set(k, (byAccount = new Map()));
+  let endpoints = byAccount.get(operatorId);
+  if (!endpoints) byAccount.set(operatorId, (endpoints = read()));
+  return endpoints;
+}
+
 export async function recordWebhookEvent(conn: Conn, event: DomainEvent): Promise<void> {
   const k = kyselyOf(conn);
-  const endpoints = await k
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events', 'venue_ids'])
-    .where('operator_id', '=', event.operatorId)
-    .where('enabled', '=', 1)
-    .execute();
+  const endpoints = await enabledEndpoints(conn, event.operatorId);
   const matching = endpoints.filter((endpoint) => {
     if (!parseList(endpoint.events).includes(event.type)) return false;
     const venues = parseList(endpoint.venue_ids);

@@ -31,6 +31,7 @@ import type { Logger } from 'pino';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/connect.js';
+import type { DeferredRows } from '../../db/deferred-rows.js';
 import type { MailOutboxTable } from '../../db/platform.table.js';
 import { afterCommit, kyselyOf, type Conn } from '../../db/transaction.js';
 import type { Clock } from '../clock.js';
@@ -94,7 +95,8 @@ export interface Mail {
   /** Queues a message on `conn` (the database or the caller's open transaction); returns its id. */
   queue(conn: Conn, message: MailMessage): Promise<string>;
   /** Queues a message rendered when it is sent (see the top of this file); returns its id. */
-  defer(conn: Conn, message: DeferredMail): Promise<string>;
+  /** With `deferred`, the row is left to the batch's multi-row statement (db/deferred-rows.ts). */
+  defer(conn: Conn, message: DeferredMail, deferred?: DeferredRows): Promise<string>;
   /** Registers the template deferred rows name (each module registers its own once, at start-up). */
   template(name: string, render: MailTemplate): void;
   /** A row's message as it is (or would be) sent: as stored, or rendered by its template now. */
@@ -174,22 +176,22 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
   async function insert(
     conn: Conn,
     values: ReturnType<typeof storedColumns> & Pick<MailOutboxTable, 'template' | 'template_data'>,
+    deferred?: DeferredRows,
   ): Promise<string> {
     const id = newId('mail');
     const at = iso();
-    await kyselyOf(conn)
-      .insertInto('mail_outbox')
-      .values({
-        id,
-        ...values,
-        status: transport ? 'pending' : 'kept',
-        attempts: 0,
-        next_attempt_at: at,
-        last_error: null,
-        created_at: at,
-        sent_at: null,
-      })
-      .execute();
+    const row = {
+      id,
+      ...values,
+      status: transport ? 'pending' : 'kept',
+      attempts: 0,
+      next_attempt_at: at,
+      last_error: null,
+      created_at: at,
+      sent_at: null,
+    };
+    if (deferred) deferred.add('mail_outbox', [row]);
+    else await kyselyOf(conn).insertInto('mail_outbox').values(row).execute();
     if (transport && started) afterCommit(conn, kick);
     return id;
   }
@@ -198,13 +200,17 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
     return insert(conn, { ...storedColumns(message), template: null, template_data: null });
   }
 
-  async function defer(conn: Conn, message: DeferredMail): Promise<string> {
+  async function defer(conn: Conn, message: DeferredMail, deferred?: DeferredRows): Promise<string> {
     if (!templates.has(message.template)) throw new Error(`mail template "${message.template}" is not registered`);
-    return insert(conn, {
-      ...storedColumns({ to: message.to, subject: message.subject, text: '' }),
-      template: message.template,
-      template_data: JSON.stringify(message.data),
-    });
+    return insert(
+      conn,
+      {
+        ...storedColumns({ to: message.to, subject: message.subject, text: '' }),
+        template: message.template,
+        template_data: JSON.stringify(message.data),
+      },
+      deferred,
+    );
   }
 
   async function render(row: MailOutboxTable): Promise<RenderedMail> {

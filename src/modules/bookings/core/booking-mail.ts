@@ -15,6 +15,7 @@ import { bookingIcs } from '../../../domain/ics.js';
 import { renderTemplate, type MessageKind } from '../../../domain/message-templates.js';
 import { textableNumber } from '../../../domain/reminder-schedule.js';
 import { peopleDate } from '../../../domain/people-dates.js';
+import type { DeferredRows } from '../../../db/deferred-rows.js';
 import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Mail, MailMessage, MailTemplate } from '../../../platform/mail/mail.js';
@@ -178,18 +179,23 @@ export function bookingMails(deps: { mail: Mail; doorKeys: Pick<DoorKeys, 'manag
      * only its subject and the booking as booked are written in the caller's transaction. The text
      * message, when the guest agreed to texts, is still rendered here.
      */
-    async deferredConfirmation(conn: Conn, venue: VenueRow, booking: ConfirmedFacts): Promise<void> {
+    /** With `deferred`, its outbox row is left to the batch's multi-row statement (db/deferred-rows.ts). */
+    async deferredConfirmation(conn: Conn, venue: VenueRow, booking: ConfirmedFacts, deferred?: DeferredRows): Promise<void> {
       if (textableNumber(booking.guest_phone) && deps.sms)
         await text(conn, venue, booking, 'confirmation', { manage_url: await manageUrl(conn, booking) });
       if (!booking.guest_email) return;
       const data: Partial<AsBooked> = {};
       for (const key of AS_BOOKED) Object.assign(data, { [key]: booking[key] });
-      await deps.mail.defer(conn, {
-        to: booking.guest_email,
-        subject: confirmationSubject(venue, booking),
-        template: CONFIRMATION_TEMPLATE,
-        data,
-      });
+      await deps.mail.defer(
+        conn,
+        {
+          to: booking.guest_email,
+          subject: confirmationSubject(venue, booking),
+          template: CONFIRMATION_TEMPLATE,
+          data,
+        },
+        deferred,
+      );
     },
 
     /**

@@ -6,12 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
+import type { DeferredRows } from '../../../db/deferred-rows.js';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
 import { domainEvents } from '../../../platform/domain-events.js';
 import { joinRoster } from '../../guests/index.js';
 import { bookingEvent } from './booking-events.js';
 import type { BookingsTable } from './bookings.table.js';
-import { claimSlots, releaseSlots } from './slots.js';
+import { claimSlots, releaseSlots, slotRows } from './slots.js';
 
 export interface NewBooking {
   /** The row as the flow builds it (its columns are written in this order). */
@@ -25,23 +26,44 @@ export interface NewBooking {
 /**
  * Writes a new booking: its row, the guest's roster entry, its tables and their slots, in that order.
  * Answers its reference (drawn when the row has none).
+ *
+ * With `deferred` (a group commit's batch), the row, its tables and their slots are left to the batch's
+ * multi-row statements (db/deferred-rows.ts): nothing later in the batch may read them, and a taken slot
+ * or reference then fails the whole batch, which is tried again booking by booking (where it is the 409).
+ * Its reference is then drawn without a look at the stored ones: the unique index is the check.
  */
-export async function insertBooking(conn: Conn, booking: NewBooking): Promise<string> {
-  const k = kyselyOf(conn);
+export async function insertBooking(conn: Conn, booking: NewBooking, deferred?: DeferredRows): Promise<string> {
   const { row, tables } = booking;
-  const reference = row.reference ?? (await freeReference(conn, row.venue_id, row.booking_date));
-  await k
-    .insertInto('bookings')
-    .values({ ...row, reference })
-    .execute();
+  const reference = row.reference ?? (deferred ? drawReference() : await freeReference(conn, row.venue_id, row.booking_date));
+  if (deferred) deferred.add('bookings', [{ ...row, reference }]);
+  else
+    await kyselyOf(conn)
+      .insertInto('bookings')
+      .values({ ...row, reference })
+      .execute();
   if (booking.roster) await joinRoster(conn, booking.roster);
   if (tables && tables.tableIds.length > 0) {
-    await insertBookingTables(conn, { id: row.id, venue_id: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
-    await claimSlots(conn, { id: row.id, venueId: row.venue_id }, tables.tableIds, tables.startsAt, tables.endsAt);
+    const { tableIds, startsAt, endsAt } = tables;
+    if (deferred) {
+      deferred.add('booking_tables', bookingTableRows({ id: row.id, venue_id: row.venue_id }, tableIds, startsAt, endsAt));
+      deferred.add('booking_slots', slotRows({ id: row.id, venueId: row.venue_id }, tableIds, startsAt, endsAt));
+    } else {
+      await insertBookingTables(conn, { id: row.id, venue_id: row.venue_id }, tableIds, startsAt, endsAt);
+      await claimSlots(conn, { id: row.id, venueId: row.venue_id }, tableIds, startsAt, endsAt);
+    }
   }
   await domainEvents.emit(conn, bookingEvent('booking.created', { ...row, reference }, row.created_at));
   return reference;
 }
+
+const bookingTableRows = (booking: { id: string; venue_id: string }, tableIds: readonly string[], startsAt: Date, endsAt: Date) =>
+  tableIds.map((tableId) => ({
+    booking_id: booking.id,
+    table_id: tableId,
+    venue_id: booking.venue_id,
+    starts_at: startsAt.toISOString(),
+    ends_at: endsAt.toISOString(),
+  }));
 
 /** The booking's tables for [startsAt, endsAt) (their slots are claimed separately). */
 export async function insertBookingTables(
@@ -53,15 +75,7 @@ export async function insertBookingTables(
 ): Promise<void> {
   await kyselyOf(conn)
     .insertInto('booking_tables')
-    .values(
-      tableIds.map((tableId) => ({
-        booking_id: booking.id,
-        table_id: tableId,
-        venue_id: booking.venue_id,
-        starts_at: startsAt.toISOString(),
-        ends_at: endsAt.toISOString(),
-      })),
-    )
+    .values(bookingTableRows(booking, tableIds, startsAt, endsAt))
     .execute();
 }
 
@@ -98,6 +112,11 @@ export async function releaseTables(conn: Conn, bookingId: string): Promise<void
 const REFERENCE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
 export const REFERENCE_LENGTH = 6;
 
+/** A random reference (25^6 of them). */
+function drawReference(): string {
+  return Array.from(randomBytes(REFERENCE_LENGTH), (b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('');
+}
+
 /**
  * A reference not yet used at the venue on that date. With 25^6 (about 244 million) references and at
  * most a few thousand bookings a day, the first draw almost always wins; the unique index
@@ -105,8 +124,7 @@ export const REFERENCE_LENGTH = 6;
  */
 async function freeReference(conn: Conn, venueId: string, date: string): Promise<string> {
   for (let attempt = 0; attempt < 8; attempt++) {
-    const bytes = randomBytes(REFERENCE_LENGTH);
-    const reference = Array.from(bytes, (b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('');
+    const reference = drawReference();
     const taken = await kyselyOf(conn)
       .selectFrom('bookings')
       .select('id')

@@ -2,6 +2,7 @@
  * A booking's history: every change, who made it (a guest, a staff user, the system) and when, written
  * in the transaction of the change itself, so the history never disagrees with the booking.
  */
+import type { DeferredRows } from '../../../db/deferred-rows.js';
 import { afterCommit, kyselyOf, type Conn } from '../../../db/transaction.js';
 import { sequentialId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
@@ -21,22 +22,29 @@ export interface HistoryEntry {
   detail?: Record<string, unknown>;
 }
 
-export async function recordHistory(trx: Conn, bookingId: string, actor: Actor, entry: HistoryEntry, at: Date): Promise<void> {
-  await kyselyOf(trx)
-    .insertInto('booking_history')
-    .values({
-      id: sequentialId('bkh'),
-      booking_id: bookingId,
-      at: at.toISOString(),
-      actor_kind: actor.kind,
-      actor_id: actor.id ?? null,
-      actor_name: actor.name ?? null,
-      action: entry.action,
-      from_status: entry.fromStatus ?? null,
-      to_status: entry.toStatus ?? null,
-      detail: JSON.stringify(entry.detail ?? {}),
-    })
-    .execute();
+/** Records one change of the booking; with `deferred`, left to the batch's multi-row statement (db/deferred-rows.ts). */
+export async function recordHistory(
+  trx: Conn,
+  bookingId: string,
+  actor: Actor,
+  entry: HistoryEntry,
+  at: Date,
+  deferred?: DeferredRows,
+): Promise<void> {
+  const row = {
+    id: sequentialId('bkh'),
+    booking_id: bookingId,
+    at: at.toISOString(),
+    actor_kind: actor.kind,
+    actor_id: actor.id ?? null,
+    actor_name: actor.name ?? null,
+    action: entry.action,
+    from_status: entry.fromStatus ?? null,
+    to_status: entry.toStatus ?? null,
+    detail: JSON.stringify(entry.detail ?? {}),
+  };
+  if (deferred) deferred.add('booking_history', [row]);
+  else await kyselyOf(trx).insertInto('booking_history').values(row).execute();
   // Counted once it is committed (metrics: bookings, cancellations, check-ins… by action).
   afterCommit(trx, () => metrics.bookingEvent(entry.action));
 }

@@ -100,9 +100,9 @@ export async function idempotentIn<T>(db: Db, trx: Kysely<Database>, request: Id
   await lockKey(db, trx, `idempotency:${scope}:${key}`);
   const raced = await storedAnswer<T>(trx, scope, key, hash, now);
   if (raced !== undefined) return raced;
-  // An expired answer under this key is replaced.
-  await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute();
   const answer = await create();
+  // An expired answer under this key is replaced (after `create`, which may refuse before it writes anything).
+  await trx.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).execute();
   await trx
     .insertInto('idempotency_keys')
     .values({ scope, key, request_hash: hash, status_code: 200, response: JSON.stringify(answer), created_at: now.toISOString() })

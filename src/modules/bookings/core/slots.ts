@@ -28,16 +28,21 @@ export async function claimSlots(
   startsAt: Date,
   endsAt: Date,
 ): Promise<void> {
-  const slots = slotKeysOf(startsAt, endsAt);
-  const rows = tableIds.flatMap((tableId) =>
-    slots.map((slot) => ({ table_id: tableId, slot, booking_id: booking.id, venue_id: booking.venueId })),
-  );
+  const rows = slotRows(booking, tableIds, startsAt, endsAt);
   try {
     for (const chunk of chunked(rows)) await kyselyOf(trx).insertInto('booking_slots').values(chunk).execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(TABLE_TAKEN_MESSAGE);
     throw error;
   }
+}
+
+/** The slot rows of a stay at `tableIds` over [startsAt, endsAt). */
+export function slotRows(booking: { id: string; venueId: string }, tableIds: readonly string[], startsAt: Date, endsAt: Date) {
+  const slots = slotKeysOf(startsAt, endsAt);
+  return tableIds.flatMap((tableId) =>
+    slots.map((slot) => ({ table_id: tableId, slot, booking_id: booking.id, venue_id: booking.venueId })),
+  );
 }
 
 /** Frees every slot of the booking (or those from `fromSlot` on). */

@@ -13,10 +13,11 @@ import type { Candidate, Occupancy } from '../../../domain/availability/index.js
 import { textableNumber } from '../../../domain/reminder-schedule.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../../domain/payment-policy.js';
 import type { Database } from '../../../db/schema.js';
-import { GroupCommit } from '../../../db/group-commit.js';
+import { DeferredRows } from '../../../db/deferred-rows.js';
+import { GroupCommit, type JobControl } from '../../../db/group-commit.js';
 import { lockKey, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
-import { badRequest, paymentRequired } from '../../../platform/errors.js';
+import { AppError, badRequest, paymentRequired } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
 import { recordConsent } from '../../../platform/sms/consent.js';
@@ -54,9 +55,13 @@ type Stay = { startsAt: Date; endsAt: Date };
 
 const guestActor = (body: { guest_name: string }, userId: string | null): Actor => ({ kind: 'guest', id: userId, name: body.guest_name });
 
-/** The day a batch of placements shares: the configuration and the stays of each date asked, read once in its transaction. */
+/**
+ * What a batch of placements shares: the configuration and the stays of each date asked, read once in its
+ * transaction, and (a batch of several) the rows its confirmed table bookings leave to be written together.
+ */
 interface BatchDays {
   days: Map<string, Promise<{ loaded: LoadedVenue; occupancy: Occupancy[number][] }>>;
+  rows?: DeferredRows;
 }
 
 interface Placement {
@@ -90,13 +95,19 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
   const placements = new GroupCommit<Placement, Placed['answer'], BatchDays>(ctx.db, {
     maxBatch: MAX_BATCH,
     onBatch: (size) => metrics.bookingBatch(size),
-    async begin(trx, venueId) {
+    // A placement refuses (409, 400, 429) only before it writes (placeBooking's checks come first): no savepoints.
+    isolation: 'refusals-first',
+    isRefusal: (error) => error instanceof AppError && error.status < 500,
+    async begin(trx, venueId, alone) {
       // First the venue's lock (PostgreSQL: every instance's placements at this venue queue here, then the
       // idempotency keys' locks are taken one job at a time, always after it).
       await lockKey(ctx.db, trx, `venue-bookings:${venueId}`);
-      return { days: new Map() };
+      return { days: new Map(), rows: alone ? undefined : new DeferredRows() };
     },
-    async run(trx, placement, batch) {
+    async end(trx, batch) {
+      await batch.rows?.write(trx);
+    },
+    async run(trx, placement, batch, control) {
       const { venue, body, request, idempotency } = placement;
       const { now } = idempotency;
       let day = batch.days.get(body.date);
@@ -107,7 +118,7 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       const { loaded, occupancy } = await day;
       let placed: Placed | undefined;
       const answer = await idempotentIn(ctx.db, trx, idempotency, async () => {
-        placed = await placeBooking(ctx, trx, venue, loaded, occupancy, body, request, now);
+        placed = await placeBooking(ctx, trx, { venue, loaded, occupancy, body, request, now, batch, control });
         return placed.answer;
       });
       // Written: the placements after it in this batch see its stay.
@@ -180,32 +191,42 @@ interface Placed {
   stay: Occupancy[number];
 }
 
+/** One placement in its batch's transaction. */
+interface Placing {
+  venue: VenueRow;
+  loaded: LoadedVenue;
+  /** The stays committed and those placed before it in the batch. */
+  occupancy: Occupancy;
+  body: BookBody;
+  request: BookRequest;
+  now: Date;
+  batch: BatchDays;
+  control: JobControl;
+}
+
 /**
- * The booking itself, under the venue's lock, against `occupancy` (the stays committed and those placed
- * before it in the batch): checked, seated, priced and written with its history (and mail when confirmed).
+ * The booking itself, under the venue's lock: first checked, seated and priced (every refusal is thrown
+ * there, before anything is written), then written with its history (and mail when confirmed). A
+ * confirmed table booking in a batch of several leaves its rows to the batch's multi-row statements:
+ * nothing later in the batch reads them (a guest list's capacity reads guest-list bookings, the unpaid
+ * holds' limit reads bookings awaiting payment; both are written at once).
  */
-async function placeBooking(
-  ctx: PublicContext,
-  trx: Kysely<Database>,
-  venue: VenueRow,
-  loaded: LoadedVenue,
-  occupancy: Occupancy,
-  body: BookBody,
-  request: BookRequest,
-  now: Date,
-): Promise<Placed> {
+async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: Placing): Promise<Placed> {
+  const { venue, loaded, occupancy, body, request, now } = placing;
   const { rule, check } = slotOf(loaded, occupancy, body, now);
   const stay = { startsAt: check.slot.starts_at, endsAt: check.slot.ends_at };
   const tableIds = await tablesFor(trx, venue, loaded, rule, check.candidates, occupancy, stay, body);
   const deposit = await depositOf(trx, venue, rule, tableIds, loaded, body);
-  // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
-  const userId = request.userId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now));
-  const id = newId('bkg');
-  const at = now.toISOString();
   const status = deposit.type === 'none' ? 'confirmed' : 'pending_payment';
   if (status === 'pending_payment') {
     await checkUnpaidHolds(ctx.db, trx, { venueId: venue.id, address: request.ip, email: body.guest_email, now });
   }
+  placing.control.decided();
+  const deferred = status === 'confirmed' && rule.rule_type === 'table' ? placing.batch.rows : undefined;
+  // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
+  const userId = request.userId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now));
+  const id = newId('bkg');
+  const at = now.toISOString();
   const row = {
     id,
     operator_id: venue.operator_id,
@@ -236,17 +257,22 @@ async function placeBooking(
     created_at: at,
     updated_at: at,
   };
-  const reference = await insertBooking(trx, {
-    row,
-    roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone },
-    tables: { tableIds, startsAt: stay.startsAt, endsAt: stay.endsAt },
-  });
+  const reference = await insertBooking(
+    trx,
+    {
+      row,
+      roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone },
+      tables: { tableIds, startsAt: stay.startsAt, endsAt: stay.endsAt },
+    },
+    deferred,
+  );
   await recordHistory(
     trx,
     id,
     guestActor(body, request.userId),
     { action: 'create', toStatus: status, detail: { table_ids: tableIds, deposit_pence: deposit.pence } },
     now,
+    deferred,
   );
   // The guest's answer to texts is kept with the booking, so its confirmation text (now or when the
   // deposit is paid) follows it.
@@ -261,7 +287,7 @@ async function placeBooking(
       now,
     });
   // The confirmation from what was just written (no re-read), rendered when sent (core/booking-mail.ts).
-  if (status === 'confirmed') await ctx.mails.deferredConfirmation(trx, venue, { ...row, reference });
+  if (status === 'confirmed') await ctx.mails.deferredConfirmation(trx, venue, { ...row, reference }, deferred);
   return {
     answer: { booking_id: id, status, deposit_type: deposit.type, deposit_pence: deposit.pence, reference, starts_at: row.starts_at },
     stay: {

@@ -1,0 +1,148 @@
+/**
+ * The writes of a group commit's batch of public bookings, on both engines: the confirmed table bookings of
+ * a batch leave their rows (booking, tables, slots, history, confirmation mail) to one multi-row statement
+ * per table, written before the commit, so each booking is stored whole; a row refused there (a slot taken
+ * behind the engine's back, as by another instance) fails the batch, which is then written booking by
+ * booking: that one booking gets its 409, the others are booked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
+import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { insertBooking } from '../core/bookings.test-support.js';
+import { slotsOf, TABLE_TAKEN_MESSAGE } from '../core/slots.js';
+
+const TOKEN = 'batch-writes-metrics';
+const FRIDAY = '2026-06-19';
+let t: TestApp;
+let operatorId: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMITS: 'public_booking=100000/60', METRICS_TOKEN: TOKEN });
+  operatorId = (await createOperator(t)).operatorId;
+});
+afterAll(async () => t.close());
+
+/** A live venue open 12:00–23:00 on Fridays with `tables` tables of two. */
+async function venueWith(tables: number) {
+  const venueId = await insertVenue(t, operatorId, { status: 'live' });
+  await insertShift(t, venueId, { days_of_week: '["fri"]', time_type: 'custom', time_from: '12:00', time_to: '23:00' });
+  const ruleId = await insertAccessRule(t, venueId, { name: 'Dinner', rule_type: 'table', days_of_week: '["fri"]' });
+  const tableIds: string[] = [];
+  for (let i = 1; i <= tables; i++)
+    tableIds.push(
+      await insertVenueRow(
+        t,
+        'venue_tables',
+        venueId,
+        { table_number: String(i), capacity: 2, min_covers: 1, status: 'active', table_type: 'standard' },
+        'tbl',
+      ),
+    );
+  return { venueId, ruleId, tableIds };
+}
+
+const book = (venueId: string, ruleId: string, time: string, n: number) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/public/venues/${venueId}/book`,
+    remoteAddress: `10.9.0.${n}`,
+    payload: {
+      access_rule_id: ruleId,
+      rule_type: 'table',
+      date: FRIDAY,
+      time,
+      party_size: 2,
+      guest_name: `Batch Guest ${n}`,
+      guest_email: `batch${n}@example.test`,
+    },
+  });
+
+/** Booking transactions so far, and the bookings they held. */
+async function batches(): Promise<{ count: number; sum: number }> {
+  const text = (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  return { count: value('maitred_booking_batch_size_count'), sum: value('maitred_booking_batch_size_sum') };
+}
+
+describe('a batch of public bookings', () => {
+  it('stores every booking of the batch whole: row, tables, slots, history and confirmation mail', async () => {
+    const { venueId, ruleId } = await venueWith(6);
+    const times = ['12:00', '13:00', '14:00', '15:00', '16:00', '17:00'];
+    const before = await batches();
+    const answers = await Promise.all(times.map((time, n) => book(venueId, ruleId, time, n)));
+    const after = await batches();
+    // Six bookings in fewer transactions: at least one batch held several.
+    expect(after.sum - before.sum).toBe(6);
+    expect(after.count - before.count).toBeLessThan(6);
+    for (const [n, answer] of answers.entries()) {
+      expect(answer.statusCode).toBe(200);
+      const { booking_id: id, reference } = answer.json();
+      const row = await t.db.kysely.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'confirmed', reference, start_time: times[n], guest_email: `batch${n}@example.test` });
+      const tables = await t.db.kysely.selectFrom('booking_tables').select('table_id').where('booking_id', '=', id).execute();
+      expect(tables).toHaveLength(1);
+      // A two-hour stay holds eight 15-minute slots of its table.
+      const slots = await t.db.kysely.selectFrom('booking_slots').select(['table_id', 'slot']).where('booking_id', '=', id).execute();
+      expect(slots).toHaveLength(8);
+      expect(new Set(slots.map((s) => s.table_id))).toEqual(new Set([tables[0]!.table_id]));
+      const history = await t.db.kysely
+        .selectFrom('booking_history')
+        .select(['action', 'to_status'])
+        .where('booking_id', '=', id)
+        .execute();
+      expect(history).toEqual([{ action: 'create', to_status: 'confirmed' }]);
+      const mail = await t.db.kysely
+        .selectFrom('mail_outbox')
+        .select(['template', 'template_data'])
+        .where('recipient', '=', `batch${n}@example.test`)
+        .execute();
+      expect(mail).toHaveLength(1);
+      expect(mail[0]!.template).toBe('booking.confirmation');
+      expect(JSON.parse(mail[0]!.template_data!)).toMatchObject({ id, reference });
+    }
+  });
+
+  it('writes a batch again booking by booking when one of its slots was taken behind the engine: that booking alone is refused', async () => {
+    const { venueId, ruleId, tableIds } = await venueWith(1);
+    // Another instance's stay the engine cannot see (its booking is not active): its slots hold 20:00–22:00
+    // (19:00–21:00 UTC in June) at the one table.
+    const hidden = await insertBooking(t, operatorId, venueId, {
+      status: 'cancelled',
+      starts_at: '2026-06-19T19:00:00.000Z',
+      ends_at: '2026-06-19T21:00:00.000Z',
+    });
+    await t.db.kysely
+      .insertInto('booking_slots')
+      .values(
+        slotsOf(new Date('2026-06-19T19:00:00.000Z'), new Date('2026-06-19T21:00:00.000Z')).map((slot) => ({
+          table_id: tableIds[0]!,
+          slot,
+          booking_id: hidden,
+          venue_id: venueId,
+        })),
+      )
+      .execute();
+    const before = await batches();
+    const [early, taken, late] = await Promise.all(['18:00', '20:00', '22:00'].map((time, n) => book(venueId, ruleId, time, 10 + n)));
+    const after = await batches();
+    expect(after.count - before.count).toBeLessThan(3);
+    expect(early!.statusCode).toBe(200);
+    expect(late!.statusCode).toBe(200);
+    expect(taken!.statusCode).toBe(409);
+    expect(taken!.json().error).toBe(TABLE_TAKEN_MESSAGE);
+    const stored = await t.db.kysely
+      .selectFrom('bookings')
+      .select(['start_time', 'status'])
+      .where('venue_id', '=', venueId)
+      .where('id', '!=', hidden)
+      .orderBy('start_time')
+      .execute();
+    expect(stored).toEqual([
+      { start_time: '18:00', status: 'confirmed' },
+      { start_time: '22:00', status: 'confirmed' },
+    ]);
+    // Nothing of the refused booking was left behind: no mail to its guest.
+    const mails = await t.db.kysely.selectFrom('mail_outbox').select('id').where('recipient', '=', 'batch11@example.test').execute();
+    expect(mails).toEqual([]);
+  });
+});
