@@ -19,6 +19,7 @@ export {
   findClientUserOfAnyAccount,
   findGuest,
   guestForEmail,
+  guestRecordForEmail,
   guestProfiles,
   insertUser,
   insertWalkInGuest,

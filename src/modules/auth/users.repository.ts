@@ -102,6 +102,18 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
  * record every operator's bookings share.
  */
 export async function guestForEmail(db: Conn, guest: { name: string; email: string }, now: Date): Promise<string | null> {
+  return (await guestRecordForEmail(db, guest, now))?.id ?? null;
+}
+
+/**
+ * `guestForEmail` answering the guest record's name and email too (what its roster search terms are made
+ * of), in the same statements: the booking path then joins the roster without reading the record again.
+ */
+export async function guestRecordForEmail(
+  db: Conn,
+  guest: { name: string; email: string },
+  now: Date,
+): Promise<{ id: string; name: string; email: string } | null> {
   const email = normaliseEmail(guest.email);
   const k = kyselyOf(db);
   // One statement for a new guest; a known email (the insert does nothing) is then read.
@@ -109,11 +121,11 @@ export async function guestForEmail(db: Conn, guest: { name: string; email: stri
     .insertInto('users')
     .values(userRow(newId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now))
     .onConflict((oc) => oc.column('email').doNothing())
-    .returning('id')
+    .returning(['id', 'name', 'email'])
     .executeTakeFirst();
-  if (inserted) return inserted.id;
-  const row = await k.selectFrom('users').select(['id', 'role']).where('email', '=', email).executeTakeFirstOrThrow();
-  return row.role === 'guest' ? row.id : null;
+  if (inserted) return inserted;
+  const row = await k.selectFrom('users').select(['id', 'role', 'name', 'email']).where('email', '=', email).executeTakeFirstOrThrow();
+  return row.role === 'guest' ? { id: row.id, name: row.name, email: row.email } : null;
 }
 
 /** A guest user (not a portal user) by id: what a staff booking copies as its contact details. */

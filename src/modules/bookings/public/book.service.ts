@@ -21,7 +21,7 @@ import { AppError, badRequest, paymentRequired } from '../../../platform/errors.
 import { newId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
 import { recordConsent } from '../../../platform/sms/consent.js';
-import { guestForEmail } from '../../auth/index.js';
+import { guestRecordForEmail } from '../../auth/index.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bundlePrices } from '../../catalogue/index.js';
 import { paymentPolicyTerms } from '../../profiles/index.js';
@@ -224,7 +224,8 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
   placing.control.decided();
   const deferred = status === 'confirmed' && rule.rule_type === 'table' ? placing.batch.rows : undefined;
   // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
-  const userId = request.userId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now));
+  const guest = request.userId ? undefined : await guestRecordForEmail(trx, { name: body.guest_name, email: body.guest_email }, now);
+  const userId = request.userId ?? guest?.id ?? null;
   const id = newId('bkg');
   const at = now.toISOString();
   const row = {
@@ -261,7 +262,7 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
     trx,
     {
       row,
-      roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone },
+      roster: { operatorId: venue.operator_id, venueId: venue.id, userId, at: now, phone: body.guest_phone, guest: guest ?? undefined },
       tables: { tableIds, startsAt: stay.startsAt, endsAt: stay.endsAt },
     },
     deferred,
