@@ -22,7 +22,7 @@ import { domainEvents } from '../../platform/domain-events.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { metrics } from '../../platform/metrics.js';
-import { guestForEmail } from '../auth/index.js';
+import { guestRecordForEmail } from '../auth/index.js';
 import {
   activeEventBookings,
   attachEventIntent,
@@ -153,7 +153,8 @@ export function createTicketSales(deps: TicketSalesDeps) {
 
     // A signed-in guest buys as themselves. Anyone else's typed email is a contact address only: the booking is
     // filed under that address's guest record, but its standing (tags, visits) earns nothing (decisions: Security round 2).
-    const userId = guestId ?? (await guestForEmail(trx, { name: body.guest_name, email: body.guest_email }, now));
+    const guest = guestId ? undefined : await guestRecordForEmail(trx, { name: body.guest_name, email: body.guest_email }, now);
+    const userId = guestId ?? guest?.id ?? null;
     const admission = type.admission_rule_group_id
       ? await admissionFor(trx, deps.admission, {
           groupId: type.admission_rule_group_id,
@@ -187,6 +188,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       guestName: body.guest_name.trim(),
       guestEmail: body.guest_email.trim(),
       userId,
+      guest: guest ?? undefined,
       totalPence: total,
       status,
       paymentExpiresAt: status === 'pending_payment' ? new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString() : null,

@@ -48,6 +48,8 @@ export interface EventBookingInput {
   guestName: string;
   guestEmail: string;
   userId: string | null;
+  /** The guest record as this transaction found or made it (`guestRecordForEmail`): its roster search terms need no read. */
+  guest?: { id: string; name: string; email: string };
   totalPence: number;
   /** `confirmed` (free), `pending` (awaits the venue's approval) or `pending_payment` (paid). */
   status: 'confirmed' | 'pending' | 'pending_payment';
@@ -92,7 +94,7 @@ export async function insertEventBooking(trx: Kysely<Database>, input: EventBook
   });
   const actor: Actor = { kind: 'guest', id: input.userId, name: input.guestName };
   await recordHistory(trx, input.id, actor, { action: 'create', toStatus: input.status, detail: input.detail }, input.now);
-  await joinRoster(trx, { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now });
+  await joinRoster(trx, { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now, guest: input.guest });
   return (await findBooking(trx, input.id))!;
 }
 
