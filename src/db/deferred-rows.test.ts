@@ -9,7 +9,7 @@ import { createTestDb, type TestDb } from '../../test/helpers/db.js';
 import { isUniqueViolation } from './errors.js';
 import { DeferredRows } from './deferred-rows.js';
 import type { Database } from './schema.js';
-import { withTransaction } from './transaction.js';
+import { kyselyOf, withTransaction, type Conn } from './transaction.js';
 
 let db: TestDb;
 beforeAll(async () => {
@@ -87,5 +87,21 @@ describe('deferred rows', () => {
     const failure = await withTransaction(db, (trx) => rows.write(trx)).catch((error: unknown) => error);
     expect(isUniqueViolation(failure)).toBe(true);
     expect(await keys('e-')).toEqual(['e-taken']);
+  });
+
+  it('hands collected items to their flush once, after the rows, in one call per name', async () => {
+    const rows = new DeferredRows();
+    const calls: string[][] = [];
+    const flush = async (conn: Conn, items: string[]) => {
+      // The rows are written by now: a flush may rely on them.
+      calls.push([...items, ...(await keys('c-', kyselyOf(conn)))]);
+    };
+    rows.collect<string>('names', 'first', flush);
+    rows.add('platform_settings', [setting('c-row')]);
+    rows.collect('names', 'second', flush);
+    expect(rows.size).toBe(3);
+    await withTransaction(db, (trx) => rows.write(trx));
+    expect(calls).toEqual([['first', 'second', 'c-row']]);
+    expect(rows.size).toBe(0);
   });
 });

@@ -17,8 +17,11 @@ import { kyselyOf, type Conn } from './transaction.js';
 
 type Table = keyof Database & string;
 
+type Flush = (conn: Conn, items: unknown[]) => Promise<void>;
+
 export class DeferredRows {
   private readonly tables = new Map<Table, Insertable<Database[Table]>[]>();
+  private readonly collected = new Map<string, { items: unknown[]; flush: Flush }>();
 
   /** Leaves `rows` of `table` to be written by `write`. Every row of a table must name the same columns. */
   add<T extends Table>(table: T, rows: readonly Insertable<Database[T]>[]): void {
@@ -27,19 +30,33 @@ export class DeferredRows {
     else this.tables.set(table, [...(rows as Insertable<Database[Table]>[])]);
   }
 
-  /** How many rows are waiting. */
+  /**
+   * Leaves `item` to `flush`, which `write` calls once, after the rows, with every item collected under
+   * `name` (writes that are not plain inserts: the guest roster's upserts, `joinRosterMany`).
+   */
+  collect<T>(name: string, item: T, flush: (conn: Conn, items: T[]) => Promise<void>): void {
+    const waiting = this.collected.get(name);
+    if (waiting) waiting.items.push(item);
+    else this.collected.set(name, { items: [item], flush: flush as Flush });
+  }
+
+  /** How many rows and collected items are waiting. */
   get size(): number {
     let rows = 0;
     for (const waiting of this.tables.values()) rows += waiting.length;
+    for (const { items } of this.collected.values()) rows += items.length;
     return rows;
   }
 
-  /** Writes the waiting rows, a statement per table (and slice), in the order the tables were first added. */
+  /** Writes the waiting rows, a statement per table (and slice), in the order the tables were first added; then the collected items. */
   async write(conn: Conn): Promise<void> {
     const tables = [...this.tables];
+    const collected = [...this.collected.values()];
     this.tables.clear();
+    this.collected.clear();
     for (const [table, rows] of tables) {
       for (const chunk of chunked(rows)) await kyselyOf(conn).insertInto(table).values(chunk).execute();
     }
+    for (const { items, flush } of collected) await flush(conn, items);
   }
 }

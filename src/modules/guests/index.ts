@@ -4,7 +4,7 @@
  * the service's `admissionFacts` (handed over by the composition root) for admission rules. It reads bookings, vouchers and the keys ledger only through
  * functions the composition root hands it (it never imports the bookings module).
  */
-export { joinRoster, rosterContact } from './roster.js';
+export { joinRoster, joinRosterMany, rosterContact } from './roster.js';
 /** The rows the CRM reads from bookings (declared here, by the reader; bookings' guest-reads.ts answers them). */
 export type { CrmBooking, CrmBookingEvent } from './sources.js';
 export { guestsRoutes } from './guests.routes.js';

@@ -33,30 +33,78 @@ export interface RosterEntry {
  * voucher / walk-in / tag. `userId` null, or not a guest user, → no-op.
  */
 export async function joinRoster(conn: Conn, entry: RosterEntry): Promise<void> {
-  if (!entry.userId) return;
-  const guest = entry.guest?.id === entry.userId ? entry.guest : (await guestProfiles(conn, [entry.userId]))[0];
-  if (!guest) return;
+  await joinRosterMany(conn, [entry]);
+}
+
+type Member = { operator_id: string; user_id: string; first_seen_at: string; last_seen_at: string; phone: string | null };
+type MemberVenue = Omit<Member, 'phone'> & { venue_id: string };
+
+/** `a` with its span widened to cover `b`'s. */
+const widened = <T extends { first_seen_at: string; last_seen_at: string }>(
+  a: T,
+  b: { first_seen_at: string; last_seen_at: string },
+): T => ({
+  ...a,
+  first_seen_at: b.first_seen_at < a.first_seen_at ? b.first_seen_at : a.first_seen_at,
+  last_seen_at: b.last_seen_at > a.last_seen_at ? b.last_seen_at : a.last_seen_at,
+});
+
+/**
+ * `joinRoster` for several entries in one transaction (a group commit's batch of bookings), in three
+ * statements whatever their number: the roster rows, their venues, and the search terms (plus a read of
+ * the guest records the callers did not have). A guest given twice is one row: the widest span, the
+ * latest phone given.
+ */
+export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]): Promise<void> {
+  const joining = entries.filter((entry): entry is RosterEntry & { userId: string } => entry.userId !== null);
+  if (joining.length === 0) return;
+  const known = (entry: RosterEntry) => (entry.guest?.id === entry.userId ? entry.guest : undefined);
+  const unknown = joining.filter((entry) => !known(entry)).map((entry) => entry.userId);
+  const records = new Map<string, { name: string; email: string }>();
+  for (const guest of unknown.length > 0 ? await guestProfiles(conn, unknown) : []) records.set(guest.id, guest);
+  for (const entry of joining) {
+    const guest = known(entry);
+    if (guest) records.set(guest.id, guest);
+  }
+  const members = new Map<string, Member>();
+  const venues = new Map<string, MemberVenue>();
+  for (const entry of joining) {
+    if (!records.has(entry.userId)) continue;
+    const at = entry.at.toISOString();
+    const seen = { operator_id: entry.operatorId, user_id: entry.userId, first_seen_at: at, last_seen_at: at };
+    const phone = entry.phone?.trim() || null;
+    const memberKey = `${entry.operatorId}\u0000${entry.userId}`;
+    const member = members.get(memberKey);
+    members.set(memberKey, member ? { ...widened(member, seen), phone: phone ?? member.phone } : { ...seen, phone });
+    const venueKey = `${memberKey}\u0000${entry.venueId}`;
+    const venue = venues.get(venueKey);
+    venues.set(venueKey, venue ? widened(venue, seen) : { ...seen, venue_id: entry.venueId });
+  }
+  if (members.size === 0) return;
   const k = kyselyOf(conn);
-  const at = entry.at.toISOString();
-  const seen = { first_seen_at: at, last_seen_at: at };
-  const phone = entry.phone?.trim() || null;
-  const member = await k
+  const stored = await k
     .insertInto('guest_roster')
-    .values({ operator_id: entry.operatorId, user_id: guest.id, ...seen, phone })
+    .values([...members.values()])
     .onConflict((oc) =>
       oc.columns(['operator_id', 'user_id']).doUpdateSet({
         ...widenSeen('guest_roster'),
         phone: sql<string | null>`coalesce(excluded.phone, guest_roster.phone)`,
       }),
     )
-    .returning('phone')
-    .executeTakeFirstOrThrow();
+    .returning(['operator_id', 'user_id', 'phone'])
+    .execute();
   await k
     .insertInto('guest_roster_venues')
-    .values({ operator_id: entry.operatorId, user_id: guest.id, venue_id: entry.venueId, ...seen })
+    .values([...venues.values()])
     .onConflict((oc) => oc.columns(['operator_id', 'user_id', 'venue_id']).doUpdateSet(widenSeen('guest_roster_venues')))
     .execute();
-  await writeSearchTerms(conn, entry.operatorId, guest.id, searchTermsOf({ ...guest, phone: member.phone }));
+  const byOperator = new Map<string, { userId: string; terms: string[] }[]>();
+  for (const member of stored) {
+    const guests = byOperator.get(member.operator_id) ?? [];
+    guests.push({ userId: member.user_id, terms: searchTermsOf({ ...records.get(member.user_id)!, phone: member.phone }) });
+    byOperator.set(member.operator_id, guests);
+  }
+  for (const [operatorId, guests] of byOperator) await replaceSearchTerms(conn, operatorId, guests);
 }
 
 /**
@@ -99,19 +147,35 @@ function widenSeen(table: 'guest_roster' | 'guest_roster_venues') {
   };
 }
 
-/**
- * Replaces a roster guest's search terms by `terms` (inserts ignore terms a concurrent writer added). On
- * PostgreSQL the stale terms' delete and the insert are one statement (a round trip less on every booking);
- * SQLite has no writes inside WITH, and no round trips to save.
- */
+/** Replaces a roster guest's search terms by `terms` (inserts ignore terms a concurrent writer added). */
 export async function writeSearchTerms(conn: Conn, operatorId: string, userId: string, terms: string[]): Promise<void> {
+  await replaceSearchTerms(conn, operatorId, [{ userId, terms }]);
+}
+
+/**
+ * Replaces each guest's search terms at an operator by theirs: the stale ones deleted, the new ones inserted
+ * (ignoring terms a concurrent writer added). On PostgreSQL that is one statement (`WITH stale AS (DELETE …)
+ * INSERT …`: a round trip less on every booking); SQLite has no writes inside WITH, and no round trips to save.
+ */
+async function replaceSearchTerms(conn: Conn, operatorId: string, guests: readonly { userId: string; terms: string[] }[]): Promise<void> {
   const k = kyselyOf(conn);
+  const rows = guests.flatMap(({ userId, terms }) => terms.map((term) => ({ operator_id: operatorId, user_id: userId, term })));
   const stale = (query: DeleteTerms): DeleteTerms => {
-    const mine = query.where('operator_id', '=', operatorId).where('user_id', '=', userId);
-    return terms.length > 0 ? mine.where('term', 'not in', terms) : mine;
+    const theirs = query.where('operator_id', '=', operatorId).where(
+      'user_id',
+      'in',
+      guests.map((guest) => guest.userId),
+    );
+    if (rows.length === 0) return theirs;
+    return theirs.where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple('user_id', 'term'),
+        'not in',
+        rows.map((row) => tuple(row.user_id, row.term)),
+      ),
+    );
   };
-  const rows = terms.map((term) => ({ operator_id: operatorId, user_id: userId, term }));
-  if (terms.length > 0 && k.getExecutor().adapter instanceof PostgresAdapter) {
+  if (rows.length > 0 && k.getExecutor().adapter instanceof PostgresAdapter) {
     await k
       .with('stale', (db) => stale(db.deleteFrom('guest_search_terms')))
       .insertInto('guest_search_terms')
@@ -121,7 +185,7 @@ export async function writeSearchTerms(conn: Conn, operatorId: string, userId: s
     return;
   }
   await stale(k.deleteFrom('guest_search_terms')).execute();
-  if (terms.length === 0) return;
+  if (rows.length === 0) return;
   await k
     .insertInto('guest_search_terms')
     .values(rows)

@@ -6,7 +6,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, createTestApp, insertVenue, setupVenue, venueApi, type TestApp } from '../../../test/helpers/app.js';
-import { joinRoster } from './index.js';
+import { joinRoster, joinRosterMany } from './index.js';
 import { at, bookingOf, crm, guestUser } from './guests.test-support.js';
 import { searchTermQuery } from './roster.repository.js';
 
@@ -99,6 +99,45 @@ describe('GET /api/my-guests/search', () => {
     await joinRoster(t.db, { operatorId: op.operatorId, venueId, userId: id, at: t.clock.now() });
     expect(names(await crm(t, op.headers).get('/search?q=renamed'))).toEqual(['Renamed Person']);
     expect(names(await crm(t, op.headers).get('/search?q=old'))).toEqual([]);
+  });
+
+  it('joins several guests at once (a batch of bookings): one row per guest, the widest span, the latest phone', async () => {
+    const { op, venueId } = await setupVenue(t);
+    const other = await insertVenue(t, op.operatorId, { name: 'Batch Second' });
+    const ida = await guestUser(t, 'Ida Batchelor');
+    const jon = await guestUser(t, 'Jon Batchelor');
+    // Jon was on the roster already, as "Old Batchelor" terms would show: renamed since.
+    await joinRosterMany(t.db, [{ operatorId: op.operatorId, venueId, userId: jon, at: new Date('2026-05-01T10:00:00Z') }]);
+    await t.db.kysely.updateTable('users').set({ name: 'Jon Renamed' }).where('id', '=', jon).execute();
+    const staffUser = await createStaff(t, op, { guests: 'read' });
+    await joinRosterMany(t.db, [
+      { operatorId: op.operatorId, venueId, userId: ida, at: new Date('2026-06-02T10:00:00Z'), phone: '+44 7700 900001' },
+      { operatorId: op.operatorId, venueId: other, userId: jon, at: new Date('2026-06-03T10:00:00Z') },
+      // Ida again, earlier and with a newer phone: one row whose span covers both.
+      { operatorId: op.operatorId, venueId, userId: ida, at: new Date('2026-06-01T10:00:00Z'), phone: '+44 7700 900002' },
+      { operatorId: op.operatorId, venueId, userId: null, at: new Date('2026-06-01T10:00:00Z') },
+      // A staff user is never a roster guest.
+      { operatorId: op.operatorId, venueId, userId: staffUser.userId, at: new Date('2026-06-01T10:00:00Z') },
+    ]);
+    const roster = await t.db.kysely
+      .selectFrom('guest_roster')
+      .select(['user_id', 'first_seen_at', 'last_seen_at', 'phone'])
+      .where('operator_id', '=', op.operatorId)
+      .orderBy('first_seen_at')
+      .execute();
+    expect(roster).toEqual([
+      { user_id: jon, first_seen_at: '2026-05-01T10:00:00.000Z', last_seen_at: '2026-06-03T10:00:00.000Z', phone: null },
+      { user_id: ida, first_seen_at: '2026-06-01T10:00:00.000Z', last_seen_at: '2026-06-02T10:00:00.000Z', phone: '+44 7700 900002' },
+    ]);
+    const rosterVenues = await t.db.kysely
+      .selectFrom('guest_roster_venues')
+      .select(['user_id', 'venue_id'])
+      .where('operator_id', '=', op.operatorId)
+      .execute();
+    expect(rosterVenues).toHaveLength(3);
+    expect(names(await crm(t, op.headers).get('/search?q=batchelor'))).toEqual(['Ida Batchelor']);
+    expect(names(await crm(t, op.headers).get('/search?q=renamed'))).toEqual(['Jon Renamed']);
+    expect(names(await crm(t, op.headers).get('/search?q=900002'))).toEqual(['Ida Batchelor']);
   });
 });
 

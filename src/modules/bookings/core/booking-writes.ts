@@ -9,7 +9,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { DeferredRows } from '../../../db/deferred-rows.js';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
 import { domainEvents } from '../../../platform/domain-events.js';
-import { joinRoster } from '../../guests/index.js';
+import { joinRoster, joinRosterMany } from '../../guests/index.js';
 import { bookingEvent } from './booking-events.js';
 import type { BookingsTable } from './bookings.table.js';
 import { claimSlots, releaseSlots, slotRows } from './slots.js';
@@ -28,7 +28,7 @@ export interface NewBooking {
  * Answers its reference (drawn when the row has none).
  *
  * With `deferred` (a group commit's batch), the row, its tables and their slots are left to the batch's
- * multi-row statements (db/deferred-rows.ts): nothing later in the batch may read them, and a taken slot
+ * multi-row statements (db/deferred-rows.ts), and the guest's roster entry to the batch's `joinRosterMany`: nothing later in the batch may read them, and a taken slot
  * or reference then fails the whole batch, which is tried again booking by booking (where it is the 409).
  * Its reference is then drawn without a look at the stored ones: the unique index is the check.
  */
@@ -41,7 +41,10 @@ export async function insertBooking(conn: Conn, booking: NewBooking, deferred?: 
       .insertInto('bookings')
       .values({ ...row, reference })
       .execute();
-  if (booking.roster) await joinRoster(conn, booking.roster);
+  if (booking.roster) {
+    if (deferred) deferred.collect('roster', booking.roster, joinRosterMany);
+    else await joinRoster(conn, booking.roster);
+  }
   if (tables && tables.tableIds.length > 0) {
     const { tableIds, startsAt, endsAt } = tables;
     if (deferred) {
