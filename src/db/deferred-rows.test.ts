@@ -89,19 +89,33 @@ describe('deferred rows', () => {
     expect(await keys('e-')).toEqual(['e-taken']);
   });
 
-  it('hands collected items to their flush once, after the rows, in one call per name', async () => {
+  it('hands collected items to their flush once, in the turn their name was first added', async () => {
     const rows = new DeferredRows();
     const calls: string[][] = [];
     const flush = async (conn: Conn, items: string[]) => {
-      // The rows are written by now: a flush may rely on them.
       calls.push([...items, ...(await keys('c-', kyselyOf(conn)))]);
     };
-    rows.collect<string>('names', 'first', flush);
     rows.add('platform_settings', [setting('c-row')]);
-    rows.collect('names', 'second', flush);
+    rows.collect<string>('names', 'first', flush);
+    rows.collect<string>('names', 'second', flush);
     expect(rows.size).toBe(3);
     await withTransaction(db, (trx) => rows.write(trx));
+    // The row was added first: written before the flush, which sees it.
     expect(calls).toEqual([['first', 'second', 'c-row']]);
     expect(rows.size).toBe(0);
+  });
+
+  it('writes the names given first before the rest, whenever they were added', async () => {
+    const rows = new DeferredRows(['names']);
+    const calls: string[][] = [];
+    const flush = async (conn: Conn, items: string[]) => {
+      calls.push([...items, ...(await keys('n-', kyselyOf(conn)))]);
+    };
+    rows.add('platform_settings', [setting('n-row')]);
+    rows.collect<string>('names', 'late', flush);
+    await withTransaction(db, (trx) => rows.write(trx));
+    // Named first: flushed before the row added before it.
+    expect(calls).toEqual([['late']]);
+    expect(await keys('n-')).toEqual(['n-row']);
   });
 });

@@ -156,7 +156,7 @@ describe('group commit', () => {
         maxBatch: 10,
         isolation: 'refusals-first',
         isRefusal: (error) => error instanceof Refusal,
-        begin: async (_trx, _key, alone) => ({ rows: [], alone }),
+        begin: async (_trx, _key, jobs) => ({ rows: [], alone: jobs.length === 1 }),
         async run(trx, job, shared, control) {
           runs.push(job);
           const [key, how] = job.split(':');
@@ -236,7 +236,7 @@ describe('group commit', () => {
       const group = new GroupCommit<string, string, { alone: boolean }>(db, {
         maxBatch: 10,
         isolation: 'refusals-first',
-        begin: async (_trx, _key, alone) => ({ alone }),
+        begin: async (_trx, _key, jobs) => ({ alone: jobs.length === 1 }),
         async run(trx, key) {
           runs.push(key);
           await trx.insertInto('platform_settings').values({ key, value: 'x', updated_at: new Date().toISOString() }).execute();

@@ -37,10 +37,11 @@ export interface GroupCommitOptions<J, R, S> {
   /** The most jobs one transaction takes; the rest wait for the next. */
   maxBatch: number;
   /**
-   * Once per transaction, before its jobs (e.g. the key's lock), answering what the jobs share; `alone`
-   * when the transaction holds one job only (a batch of one, or a job tried again by itself).
+   * Once per transaction, before its jobs (e.g. the key's lock, reads the jobs share), answering what the
+   * jobs share; `jobs` are the transaction's, one when it holds a job alone (a batch of one, or a job tried
+   * again by itself).
    */
-  begin(trx: Kysely<Database>, key: string, alone: boolean): Promise<S>;
+  begin(trx: Kysely<Database>, key: string, jobs: readonly J[]): Promise<S>;
   /** One job (in its savepoint, unless 'refusals-first'); it may update `shared` once it can no longer fail. */
   run(trx: Kysely<Database>, job: J, shared: S, control: JobControl): Promise<R>;
   /**
@@ -172,7 +173,11 @@ export class GroupCommit<J, R, S> {
     if (batch.length === 1) return [await this.alone(key, batch[0].job)];
     try {
       return await withTransaction(this.db, async (trx) => {
-        const shared = await this.options.begin(trx, key, false);
+        const shared = await this.options.begin(
+          trx,
+          key,
+          batch.map((pending) => pending.job),
+        );
         const outcomes: Outcome<R>[] = [];
         const slice = this.options.sliceMs ?? SLICE_MS;
         let sliceStarted = performance.now();
@@ -221,7 +226,7 @@ export class GroupCommit<J, R, S> {
   private async alone(key: string, job: J): Promise<Outcome<R>> {
     try {
       const value = await withTransaction(this.db, async (trx) => {
-        const shared = await this.options.begin(trx, key, true);
+        const shared = await this.options.begin(trx, key, [job]);
         const answer = await this.options.run(trx, job, shared, UNTOLD);
         await this.options.end?.(trx, shared);
         return answer;

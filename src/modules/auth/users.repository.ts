@@ -128,6 +128,45 @@ export async function guestRecordForEmail(
   return row.role === 'guest' ? { id: row.id, name: row.name, email: row.email } : null;
 }
 
+/** A guest record as a booking's roster entry needs it: its id, name and (normalised) email. */
+export type GuestRecord = { id: string; name: string; email: string };
+
+/**
+ * The guest records a batch of bookings will use, found by their (normalised) emails in one read; an
+ * email of a portal user answers null (a booking never links to a staff account). Emails with no record
+ * are absent: `newGuestRecord` makes theirs.
+ */
+export async function guestRecordsByEmail(db: Conn, emails: readonly string[]): Promise<Map<string, GuestRecord | null>> {
+  const wanted = [...new Set(emails.map(normaliseEmail))];
+  const found = new Map<string, GuestRecord | null>();
+  if (wanted.length === 0) return found;
+  const rows = await kyselyOf(db).selectFrom('users').select(['id', 'role', 'name', 'email']).where('email', 'in', wanted).execute();
+  for (const row of rows) found.set(row.email, row.role === 'guest' ? { id: row.id, name: row.name, email: row.email } : null);
+  return found;
+}
+
+/**
+ * A new guest record for a booking's contact details, not yet written: its row, for `insertGuestRecords`
+ * (a batch writes them together, before the bookings that name them).
+ */
+export function newGuestRecord(guest: { name: string; email: string }, now: Date): { record: GuestRecord; row: Insertable<UsersTable> } {
+  const row = userRow(newId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now);
+  return { record: { id: row.id, name: row.name, email: row.email }, row };
+}
+
+/**
+ * Writes new guest records in one statement. An email another writer recorded meanwhile keeps that record
+ * (the insert does nothing): a booking naming the id made here then fails its foreign key, and the caller's
+ * batch is written again booking by booking, where `guestRecordForEmail` finds the other record.
+ */
+export async function insertGuestRecords(db: Conn, rows: readonly Insertable<UsersTable>[]): Promise<void> {
+  await kyselyOf(db)
+    .insertInto('users')
+    .values([...rows])
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+}
+
 /** A guest user (not a portal user) by id: what a staff booking copies as its contact details. */
 export function findGuest(db: Conn, userId: string) {
   return kyselyOf(db)

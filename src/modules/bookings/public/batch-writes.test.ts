@@ -3,7 +3,8 @@
  * a batch leave their rows (booking, tables, slots, history, confirmation mail) to one multi-row statement
  * per table, written before the commit, so each booking is stored whole; a row refused there (a slot taken
  * behind the engine's back, as by another instance) fails the batch, which is then written booking by
- * booking: that one booking gets its 409, the others are booked.
+ * booking: that one booking gets its 409, the others are booked. The guests of a batch are found by email
+ * together, and one email is one guest record however many of the batch's bookings give it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
@@ -41,7 +42,7 @@ async function venueWith(tables: number) {
   return { venueId, ruleId, tableIds };
 }
 
-const book = (venueId: string, ruleId: string, time: string, n: number) =>
+const book = (venueId: string, ruleId: string, time: string, n: number, email = `batch${n}@example.test`) =>
   t.app.inject({
     method: 'POST',
     url: `/api/public/venues/${venueId}/book`,
@@ -53,7 +54,7 @@ const book = (venueId: string, ruleId: string, time: string, n: number) =>
       time,
       party_size: 2,
       guest_name: `Batch Guest ${n}`,
-      guest_email: `batch${n}@example.test`,
+      guest_email: email,
     },
   });
 
@@ -144,5 +145,50 @@ describe('a batch of public bookings', () => {
     // Nothing of the refused booking was left behind: no mail to its guest.
     const mails = await t.db.kysely.selectFrom('mail_outbox').select('id').where('recipient', '=', 'batch11@example.test').execute();
     expect(mails).toEqual([]);
+  });
+
+  it('gives the bookings of one email in a batch one guest record: an existing one, or one made for the first', async () => {
+    const { venueId, ruleId } = await venueWith(6);
+    const known = await book(venueId, ruleId, '12:00', 20, 'Known.Guest@Example.test');
+    expect(known.statusCode).toBe(200);
+    const knownId = (
+      await t.db.kysely.selectFrom('users').select('id').where('email', '=', 'known.guest@example.test').executeTakeFirstOrThrow()
+    ).id;
+    const before = await batches();
+    const answers = await Promise.all([
+      book(venueId, ruleId, '14:00', 21, 'new.guest@example.test'),
+      book(venueId, ruleId, '15:00', 22, 'known.guest@example.test'),
+      book(venueId, ruleId, '16:00', 23, 'NEW.guest@example.test'),
+      book(venueId, ruleId, '17:00', 24, 'known.guest@example.test'),
+    ]);
+    const after = await batches();
+    expect(after.count - before.count).toBeLessThan(4);
+    for (const answer of answers) expect(answer.statusCode).toBe(200);
+    const users = await t.db.kysely
+      .selectFrom('users')
+      .select(['id', 'email', 'name'])
+      .where('email', 'in', ['new.guest@example.test', 'known.guest@example.test'])
+      .orderBy('email')
+      .execute();
+    expect(users).toHaveLength(2);
+    const [knownUser, newUser] = users;
+    expect(knownUser!.id).toBe(knownId);
+    expect(newUser).toMatchObject({ email: 'new.guest@example.test', name: 'Batch Guest 21' });
+    const owners = await t.db.kysely
+      .selectFrom('bookings')
+      .select(['start_time', 'user_id'])
+      .where('venue_id', '=', venueId)
+      .orderBy('start_time')
+      .execute();
+    expect(owners).toEqual([
+      { start_time: '12:00', user_id: knownId },
+      { start_time: '14:00', user_id: newUser!.id },
+      { start_time: '15:00', user_id: knownId },
+      { start_time: '16:00', user_id: newUser!.id },
+      { start_time: '17:00', user_id: knownId },
+    ]);
+    // Both are on the venue's roster once, found by their names.
+    const roster = await t.db.kysely.selectFrom('guest_roster_venues').select('user_id').where('venue_id', '=', venueId).execute();
+    expect(roster.map((r) => r.user_id).sort()).toEqual([knownId, newUser!.id].sort());
   });
 });

@@ -21,7 +21,14 @@ import { AppError, badRequest, paymentRequired } from '../../../platform/errors.
 import { newId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
 import { recordConsent } from '../../../platform/sms/consent.js';
-import { guestRecordForEmail } from '../../auth/index.js';
+import {
+  guestRecordForEmail,
+  guestRecordsByEmail,
+  insertGuestRecords,
+  newGuestRecord,
+  normaliseEmail,
+  type GuestRecord,
+} from '../../auth/index.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bundlePrices } from '../../catalogue/index.js';
 import { paymentPolicyTerms } from '../../profiles/index.js';
@@ -62,7 +69,12 @@ const guestActor = (body: { guest_name: string }, userId: string | null): Actor 
 interface BatchDays {
   days: Map<string, Promise<{ loaded: LoadedVenue; occupancy: Occupancy[number][] }>>;
   rows?: DeferredRows;
+  /** (A batch of several) the guest records of its placements' emails, read together; new ones as they are made. */
+  guests?: Map<string, GuestRecord | null>;
 }
+
+/** The name under which a batch's new guest records wait: written before the bookings that name them. */
+const NEW_GUESTS = 'new guest records';
 
 interface Placement {
   venue: VenueRow;
@@ -98,11 +110,14 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
     // A placement refuses (409, 400, 429) only before it writes (placeBooking's checks come first): no savepoints.
     isolation: 'refusals-first',
     isRefusal: (error) => error instanceof AppError && error.status < 500,
-    async begin(trx, venueId, alone) {
+    async begin(trx, venueId, jobs) {
       // First the venue's lock (PostgreSQL: every instance's placements at this venue queue here, then the
       // idempotency keys' locks are taken one job at a time, always after it).
       await lockKey(ctx.db, trx, `venue-bookings:${venueId}`);
-      return { days: new Map(), rows: alone ? undefined : new DeferredRows() };
+      if (jobs.length === 1) return { days: new Map() };
+      // A batch of several: its guests' records read together (a read: refusals still come before any write).
+      const emails = jobs.filter((job) => !job.request.userId).map((job) => job.body.guest_email);
+      return { days: new Map(), rows: new DeferredRows([NEW_GUESTS]), guests: await guestRecordsByEmail(trx, emails) };
     },
     async end(trx, batch) {
       await batch.rows?.write(trx);
@@ -224,7 +239,7 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
   placing.control.decided();
   const deferred = status === 'confirmed' && rule.rule_type === 'table' ? placing.batch.rows : undefined;
   // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
-  const guest = request.userId ? undefined : await guestRecordForEmail(trx, { name: body.guest_name, email: body.guest_email }, now);
+  const guest = request.userId ? undefined : await guestOf(trx, placing.batch, deferred, body, now);
   const userId = request.userId ?? guest?.id ?? null;
   const id = newId('bkg');
   const at = now.toISOString();
@@ -300,6 +315,33 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
       accessRuleId: rule.id,
     },
   };
+}
+
+/**
+ * The guest record for an anonymous booking's contact details (`guestRecordForEmail`). In a batch of
+ * several, from the batch's read of its emails; a new one made for a booking whose rows wait for the batch
+ * waits with them (written first), and is then the record of every later booking in the batch by that email.
+ */
+async function guestOf(
+  trx: Kysely<Database>,
+  batch: BatchDays,
+  deferred: DeferredRows | undefined,
+  body: BookBody,
+  now: Date,
+): Promise<GuestRecord | null> {
+  const contact = { name: body.guest_name, email: body.guest_email };
+  const email = normaliseEmail(contact.email);
+  const known = batch.guests?.get(email);
+  if (known !== undefined) return known;
+  if (!batch.guests || !deferred) {
+    const record = await guestRecordForEmail(trx, contact, now);
+    batch.guests?.set(email, record);
+    return record;
+  }
+  const { record, row } = newGuestRecord(contact, now);
+  deferred.collect(NEW_GUESTS, row, insertGuestRecords);
+  batch.guests.set(email, record);
+  return record;
 }
 
 /** A table rule's tables (409 when none fits); a guest-list rule holds none, but its list must have room. */
