@@ -4,13 +4,14 @@
  * bookings is a few hundred elements. Pills move by drag (time and tables together: along in 15-minute
  * steps, up and down with every table of a combination together; the right edge resizes in 15-minute steps;
  * to and from the unassigned strip) and by keyboard (arrows left/right: 15 minutes earlier or later; up/down:
- * table; Shift+arrows left/right: length; Enter commits; Escape cancels).
+ * table; Shift+arrows left/right: length; Enter commits; Escape cancels). The pills themselves are Pill.tsx.
  */
-import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { Table } from './data';
 import { DAY_MINUTES, SNAP, clockOf, snap } from './time';
-import { GROUP_HEIGHT, LABEL_WIDTH, PX_PER_MINUTE, ROW_HEIGHT, STATUS, type Layout, type Placed, type PlacedBlock } from './model';
+import { GROUP_HEIGHT, LABEL_WIDTH, PX_PER_MINUTE, ROW_HEIGHT, type Layout, type Placed, type PlacedBlock } from './model';
 import { PacingRow } from './PacingRow';
+import { Pill, pillLabel } from './Pill';
 
 export interface Slot {
   tableId: string | null;
@@ -247,7 +248,7 @@ export function Grid(props: {
             onPointerMove={dragMove}
             onPointerUp={dragEnd}
             onClick={() => openUnlessDragged(p.booking.id)}
-            aria-label={`${label(p)}. Drag onto a table to seat.`}
+            aria-label={`${pillLabel(p)}. Drag onto a table to seat.`}
           >
             <strong>{p.booking.start_time}</strong> {p.booking.guest_name ?? 'Guest'} · {p.booking.guest_count}
           </button>
@@ -392,93 +393,3 @@ export function Grid(props: {
     </div>
   );
 }
-
-function label(p: Placed): string {
-  const b = p.booking;
-  return [
-    b.guest_name ?? 'Guest',
-    `${b.guest_count} covers`,
-    `${b.start_time}–${clockOf(p.start + p.duration)}`,
-    STATUS[b.status]?.label ?? b.status,
-    ...p.flags,
-    p.conflict ? 'Conflict: overlaps another booking' : '',
-    p.tooSmall ? 'Table too small' : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-/** Within this many pixels of a pill's right edge, a drag resizes it instead of moving it. */
-const RESIZE_EDGE = 10;
-
-const Pill = memo(function Pill(props: {
-  p: Placed;
-  top: number;
-  first: boolean;
-  dragging: boolean;
-  writable: boolean;
-  onPointerDown: (e: PointerEvent<HTMLElement>, p: Placed, mode: 'move' | 'resize') => void;
-  onPointerMove: (e: PointerEvent<HTMLElement>) => void;
-  onPointerUp: (e: PointerEvent<HTMLElement>) => void;
-  onKeyDown: (e: KeyboardEvent<HTMLElement>, p: Placed) => void;
-  onOpen: (id: string) => void;
-}) {
-  const { p } = props;
-  const b = p.booking;
-  const status = STATUS[b.status] ?? { label: b.status, icon: '' };
-  const resizable = props.writable && !b.table_locked;
-  const classes = [
-    'pill',
-    `status-${b.status}`,
-    p.conflict && 'pill--conflict',
-    p.tooSmall && 'pill--small',
-    p.late && 'pill--late',
-    p.arrived && 'pill--arrived',
-    p.closed && 'pill--closed',
-    props.dragging && 'pill--dragging',
-    resizable && 'pill--resizable',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const flags = [
-    status.label,
-    ...p.flags.map((f) => (f === 'Locked' ? '🔒 Locked' : f === 'Confirmed by guest' ? '✓ Confirmed by guest' : f)),
-    p.conflict && 'Conflict',
-    p.tooSmall && 'Too small',
-  ]
-    .filter(Boolean)
-    .join(' · ');
-  // One element per pill (plus its two lines): a day of 300 bookings stays a light DOM.
-  return (
-    <button
-      type="button"
-      className={classes}
-      style={{ top: props.top + 3, left: p.start * PX_PER_MINUTE, width: Math.max(p.duration * PX_PER_MINUTE, 28), height: ROW_HEIGHT - 6 }}
-      tabIndex={props.first ? 0 : -1}
-      aria-label={label(p)}
-      aria-keyshortcuts={
-        props.writable ? 'ArrowLeft ArrowRight ArrowUp ArrowDown Shift+ArrowLeft Shift+ArrowRight Enter Escape' : undefined
-      }
-      onPointerDown={(e) => {
-        const rect = e.currentTarget.getBoundingClientRect();
-        props.onPointerDown(e, p, resizable && rect.right - e.clientX <= RESIZE_EDGE ? 'resize' : 'move');
-      }}
-      onPointerMove={props.onPointerMove}
-      onPointerUp={props.onPointerUp}
-      onClick={() => props.onOpen(b.id)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && !props.dragging) {
-          props.onOpen(b.id);
-          e.preventDefault();
-          return;
-        }
-        props.onKeyDown(e, p);
-      }}
-    >
-      <span className="pill__line">
-        {status.icon} <b>{b.guest_name ?? 'Guest'}</b> · {b.guest_count} · {b.start_time}
-      </span>
-      <span className="pill__flags">{flags}</span>
-    </button>
-  );
-});

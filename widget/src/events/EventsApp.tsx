@@ -4,6 +4,7 @@
  * awaiting payment is finalised after a reload; a declined card keeps every entry. Where the venue's group
  * sells memberships, a member signs in with a mailed code (the session lives in this page's memory only)
  * to see and pay the member price; others are offered the account app's membership page.
+ * The list step is EventList.tsx; the ticket types are TicketChoice.tsx.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useVisit } from '../lib/visit';
@@ -12,36 +13,14 @@ import type { BaseConfig } from '../lib/config';
 import { announceBooked, askScrollTop } from '../lib/embed';
 import { dateLabel, isEmail, money } from '../lib/format';
 import { BotCheck } from '../ui/BotCheck';
-import { PhotoCredit } from '../ui/PhotoCredit';
 import { Field } from '../ui/Field';
 import { Payment } from '../ui/Payment';
 import { BookingQr } from '../ui/Qr';
 import { Alert, LiveStatus, Shell } from '../ui/Shell';
 import { SignIn, type GuestSession } from '../ui/SignIn';
+import { EventList, type EventSummary } from './EventList';
+import { TicketChoice, type TicketType } from './TicketChoice';
 
-interface EventSummary {
-  id: string;
-  name: string;
-  event_date: string;
-  start_time: string | null;
-  end_time: string | null;
-  description: string | null;
-  image_url: string | null;
-  image_attribution: { photographer: string; photographer_url: string; unsplash_url: string } | null;
-  from_price_pence: number | null;
-  sold_out: boolean;
-}
-interface TicketType {
-  id: string;
-  name: string;
-  price_pence: number;
-  remaining: number | null;
-  max_per_order: number;
-  sold_out: boolean;
-  requires_confirmation: boolean;
-  /** The signed-in member's price (null: not signed in, or not a member of the venue's group). */
-  member_price_pence: number | null;
-}
 interface Options {
   event: EventSummary;
   ticket_types: TicketType[];
@@ -264,48 +243,7 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
     <Shell config={props.config} heading={state.step === 'list' ? "What's on" : (options?.event.name ?? 'Tickets')} showsTimes>
       <LiveStatus message={status} />
       <Alert message={error?.message ?? null} action={error?.retry ? { label: 'Try again', run: error.retry } : undefined} />
-      {state.step === 'list' ? (
-        events === null ? (
-          <p class="mw-hint">Loading events…</p>
-        ) : events.length === 0 ? (
-          <p>No events are on sale right now.</p>
-        ) : (
-          <ul class="mw-list">
-            {events.map((item) => (
-              <li key={item.id} class="mw-event">
-                {item.image_url ? <img src={item.image_url} alt="" loading="lazy" /> : null}
-                <h2>{item.name}</h2>
-                <p class="mw-summary">
-                  {dateLabel(item.event_date)}
-                  {item.start_time ? `, ${item.start_time}` : ''}
-                  {item.end_time ? `–${item.end_time}` : ''}
-                </p>
-                {item.description ? <p>{item.description}</p> : null}
-                {item.image_attribution ? <PhotoCredit credit={item.image_attribution} /> : null}
-                {item.sold_out ? (
-                  <p>
-                    <strong>Sold out</strong>
-                  </p>
-                ) : (
-                  <button
-                    type="button"
-                    class="mw-primary"
-                    onClick={() => open(item.id)}
-                    aria-label={`Tickets for ${item.name}, ${dateLabel(item.event_date)}`}
-                  >
-                    Tickets
-                    {item.from_price_pence === 0
-                      ? ', free entry available'
-                      : item.from_price_pence !== null
-                        ? ` from ${money(item.from_price_pence)}`
-                        : ''}
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
+      {state.step === 'list' ? <EventList events={events} onOpen={open} /> : null}
 
       {state.step === 'tickets' && signingIn ? (
         <section class="mw-step">
@@ -340,30 +278,11 @@ export function EventsApp(props: { config: BaseConfig; publicId: string; venueId
                 {dateLabel(options.event.event_date)}
                 {options.event.start_time ? `, ${options.event.start_time}` : ''}
               </p>
-              <fieldset>
-                <legend>Ticket</legend>
-                {options.ticket_types.map((ticket) => (
-                  <label class="mw-choice" key={ticket.id}>
-                    <input
-                      type="radio"
-                      name="ticket"
-                      disabled={ticket.sold_out}
-                      checked={state.ticketTypeId === ticket.id}
-                      onChange={() => update({ ticketTypeId: ticket.id, quantity: 1 })}
-                    />
-                    <span>
-                      {ticket.name} —{' '}
-                      {ticket.member_price_pence !== null && ticket.member_price_pence < ticket.price_pence
-                        ? `${money(ticket.member_price_pence)} member price, ${money(ticket.price_pence)} for others`
-                        : ticket.price_pence === 0
-                          ? 'free'
-                          : money(ticket.price_pence)}
-                      {ticket.sold_out ? ' (sold out)' : ticket.remaining !== null ? ` (${ticket.remaining} left)` : ''}
-                      {ticket.requires_confirmation ? ' · the venue confirms' : ''}
-                    </span>
-                  </label>
-                ))}
-              </fieldset>
+              <TicketChoice
+                ticketTypes={options.ticket_types}
+                chosenId={state.ticketTypeId}
+                onChoose={(id) => update({ ticketTypeId: id, quantity: 1 })}
+              />
               {member ? (
                 <p class="mw-hint">
                   {memberPrices ? 'Your member prices are shown.' : 'You are signed in; no member price applies to you at this venue.'}
