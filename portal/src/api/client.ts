@@ -18,6 +18,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user of a failed call: the API's error, or that the server could not be reached. */
+export const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'Could not reach the server: try again.');
+
 const auth: Middleware = {
   onRequest({ request }) {
     const token = session.token();

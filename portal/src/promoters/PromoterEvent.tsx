@@ -6,10 +6,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../api/client';
+import { api, call, messageOf } from '../api/client';
 import { money, promoterKey, useDoorList, useEventStats, type useMyEvents, useSales, words } from './data';
-
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'Could not reach the server: try again.');
 
 export type MyEvent = NonNullable<ReturnType<typeof useMyEvents>['data']>[number];
 

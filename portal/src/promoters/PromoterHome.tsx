@@ -8,12 +8,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../api/client';
+import { api, call, messageOf } from '../api/client';
 import { money, promoterKey, useEarnings, useMyAgreements, useMyEvents, words } from './data';
 import { EventDetail, type MyEvent } from './PromoterEvent';
 import './promoters.css';
-
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'Could not reach the server: try again.');
 
 export default function PromoterHome() {
   const { event: eventId } = useSearch({ from: '/promoter' });

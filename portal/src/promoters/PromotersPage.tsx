@@ -6,12 +6,10 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, call } from '../api/client';
+import { api, call, messageOf } from '../api/client';
 import { useCan, useCurrentVenue } from '../shell/account';
 import { usePromoterInvitations, useSubmissions, useVenuePromoters, venuePromotersKey, words } from './data';
 import './promoters.css';
-
-const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'Could not reach the server: try again.');
 
 export default function PromotersPage() {
   const venue = useCurrentVenue();
