@@ -419,6 +419,7 @@ async function neighbourScenario(ctx: CrowdContext): Promise<Target[]> {
     const alone = await measure(neighbour.call);
     // Drops back to back, each on a new date, for as long as the neighbour is measured.
     let dropping = true;
+    const firstRound = round;
     const drops = (async () => {
       while (dropping) await drop(ctx, addDays(ctx.today, 40 + round), round++);
     })();
@@ -428,7 +429,7 @@ async function neighbourScenario(ctx: CrowdContext): Promise<Target[]> {
     const share = during.rate / alone.rate;
     rows.push([
       neighbour.name,
-      `alone ${alone.rate.toFixed(0)}/s p99 ${ms(alone.p99)}; during drops ${during.rate.toFixed(0)}/s p99 ${ms(during.p99)} (${(share * 100).toFixed(0)} %)`,
+      `alone ${alone.rate.toFixed(0)}/s p99 ${ms(alone.p99)}; during drops ${during.rate.toFixed(0)}/s p99 ${ms(during.p99)} (${(share * 100).toFixed(0)} %); ${round - firstRound} drops of ${DROP_GUESTS} guests ran`,
     ]);
     targets.push({
       name: `neighbour: ${neighbour.name}`,
