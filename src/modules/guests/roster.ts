@@ -147,11 +147,6 @@ function widenSeen(table: 'guest_roster' | 'guest_roster_venues') {
   };
 }
 
-/** Replaces a roster guest's search terms by `terms` (inserts ignore terms a concurrent writer added). */
-export async function writeSearchTerms(conn: Conn, operatorId: string, userId: string, terms: string[]): Promise<void> {
-  await replaceSearchTerms(conn, operatorId, [{ userId, terms }]);
-}
-
 /**
  * Replaces each guest's search terms at an operator by theirs: the stale ones deleted, the new ones inserted
  * (ignoring terms a concurrent writer added). On PostgreSQL that is one statement (`WITH stale AS (DELETE …)
