@@ -101,6 +101,13 @@ export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<st
  * phone: a phone given with a booking belongs to that operator's roster entry (guests module), not to a
  * record every operator's bookings share.
  */
+/** A guest record as a booking's roster entry needs it: its id, name and (normalised) email. */
+export type GuestRecord = { id: string; name: string; email: string };
+
+/** A user row as a booking's guest record: null for a portal user (a booking never links to a staff account). */
+const asGuest = (row: { id: string; role: string; name: string; email: string }): GuestRecord | null =>
+  row.role === 'guest' ? { id: row.id, name: row.name, email: row.email } : null;
+
 export async function guestForEmail(db: Conn, guest: { name: string; email: string }, now: Date): Promise<string | null> {
   return (await guestRecordForEmail(db, guest, now))?.id ?? null;
 }
@@ -109,27 +116,19 @@ export async function guestForEmail(db: Conn, guest: { name: string; email: stri
  * `guestForEmail` answering the guest record's name and email too (what its roster search terms are made
  * of), in the same statements: the booking path then joins the roster without reading the record again.
  */
-export async function guestRecordForEmail(
-  db: Conn,
-  guest: { name: string; email: string },
-  now: Date,
-): Promise<{ id: string; name: string; email: string } | null> {
+export async function guestRecordForEmail(db: Conn, guest: { name: string; email: string }, now: Date): Promise<GuestRecord | null> {
   const email = normaliseEmail(guest.email);
   const k = kyselyOf(db);
   // One statement for a new guest; a known email (the insert does nothing) is then read.
   const inserted = await k
     .insertInto('users')
-    .values(userRow(newId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now))
+    .values(newGuestRecord(guest, now).row)
     .onConflict((oc) => oc.column('email').doNothing())
     .returning(['id', 'name', 'email'])
     .executeTakeFirst();
   if (inserted) return inserted;
-  const row = await k.selectFrom('users').select(['id', 'role', 'name', 'email']).where('email', '=', email).executeTakeFirstOrThrow();
-  return row.role === 'guest' ? { id: row.id, name: row.name, email: row.email } : null;
+  return asGuest(await k.selectFrom('users').select(['id', 'role', 'name', 'email']).where('email', '=', email).executeTakeFirstOrThrow());
 }
-
-/** A guest record as a booking's roster entry needs it: its id, name and (normalised) email. */
-export type GuestRecord = { id: string; name: string; email: string };
 
 /**
  * The guest records a batch of bookings will use, found by their (normalised) emails in one read; an
@@ -141,7 +140,7 @@ export async function guestRecordsByEmail(db: Conn, emails: readonly string[]): 
   const found = new Map<string, GuestRecord | null>();
   if (wanted.length === 0) return found;
   const rows = await kyselyOf(db).selectFrom('users').select(['id', 'role', 'name', 'email']).where('email', 'in', wanted).execute();
-  for (const row of rows) found.set(row.email, row.role === 'guest' ? { id: row.id, name: row.name, email: row.email } : null);
+  for (const row of rows) found.set(row.email, asGuest(row));
   return found;
 }
 

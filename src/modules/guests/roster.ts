@@ -7,7 +7,7 @@
 import { PostgresAdapter, sql, type DeleteQueryBuilder, type DeleteResult } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
-import { guestProfiles } from '../auth/index.js';
+import { guestProfiles, type GuestRecord } from '../auth/index.js';
 import { searchTermsOf } from './search-terms.js';
 
 export interface RosterEntry {
@@ -24,7 +24,7 @@ export interface RosterEntry {
    * The guest record as the caller's transaction just wrote or read it (`guestRecordForEmail`), when it
    * has it: its search terms are then made without reading the record again.
    */
-  guest?: { id: string; name: string; email: string };
+  guest?: GuestRecord;
 }
 
 /**

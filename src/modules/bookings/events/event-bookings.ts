@@ -16,6 +16,7 @@ import type { Database } from '../../../db/schema.js';
 import { kyselyOf, lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
+import type { GuestRecord } from '../../auth/index.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { joinRoster } from '../../guests/index.js';
 import type { Payments } from '../../payments/index.js';
@@ -49,7 +50,7 @@ export interface EventBookingInput {
   guestEmail: string;
   userId: string | null;
   /** The guest record as this transaction found or made it (`guestRecordForEmail`): its roster search terms need no read. */
-  guest?: { id: string; name: string; email: string };
+  guest?: GuestRecord;
   totalPence: number;
   /** `confirmed` (free), `pending` (awaits the venue's approval) or `pending_payment` (paid). */
   status: 'confirmed' | 'pending' | 'pending_payment';
