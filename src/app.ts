@@ -13,6 +13,7 @@ import type { AppContext } from './context.js';
 import { registerModules } from './modules/index.js';
 import { registerApiDocs } from './platform/api-docs.js';
 import { etagOf, matchesEtag } from './platform/cache.js';
+import { FAIR_SHARE_DEFAULTS, FairShare, registerFairShare } from './platform/fair-share.js';
 import { registerLoadShedding } from './platform/load-shedding.js';
 import { metrics } from './platform/metrics.js';
 import { registerMetricsRoute } from './platform/metrics-route.js';
@@ -127,6 +128,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // Who acts, for the audit log: the request's context, filled in by the auth guard.
   registerRequestContext(app);
   await registerLoadShedding(app, ctx.config.shedding);
+  // A crowd at one venue paced against the other tenants, before its bodies are parsed.
+  if (ctx.config.fairSharePerTurn > 0)
+    registerFairShare(app, new FairShare({ ...FAIR_SHARE_DEFAULTS, perTurn: ctx.config.fairSharePerTurn }));
   // Requests by route template (never the raw URL: ids would make a series per booking), status class, duration.
   app.addHook('onResponse', async (request, reply) => {
     metrics.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);

@@ -120,6 +120,12 @@ export interface Config {
    * (SHED_EVENT_LOOP_DELAY_MS) or the heap holds more than SHED_HEAP_MB; 0 turns a check off.
    */
   shedding: { eventLoopDelayMs: number; heapMb: number };
+  /**
+   * Fair shares under a crowd (platform/fair-share.ts): while other tenants are served, at most this many
+   * public bookings of one venue (ticket purchases of one event) start per turn of the event loop
+   * (FAIR_SHARE_PER_TURN); 0 turns pacing off.
+   */
+  fairSharePerTurn: number;
   /** The live floor stream (decisions: Live floor stream): keep-alive comment interval and open-stream caps. */
   liveStream: { pingMs: number; perAccount: number; max: number };
   /**
@@ -335,6 +341,7 @@ export function loadConfig(env: Env): Config {
       eventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
       heapMb: integer(env, 'SHED_HEAP_MB', 0, 0, 1_000_000),
     },
+    fairSharePerTurn: integer(env, 'FAIR_SHARE_PER_TURN', 2, 0, 1000),
     liveStream: {
       // Under a minute: proxies commonly close a connection silent for 60 s.
       pingMs: integer(env, 'LIVE_STREAM_PING_MS', 15_000, 100, 60_000),

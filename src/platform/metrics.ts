@@ -115,6 +115,12 @@ const dbLockWaitSeconds = new Counter({
   registers,
 });
 
+const fairSharePaced = new Counter({
+  name: 'maitred_fair_share_paced_total',
+  help: 'Public bookings and ticket purchases that waited for a later turn of the event loop while other tenants were served',
+  registers,
+});
+
 /** What is read from outside at scrape time (the database's state), filled in by the `/metrics` route. */
 export interface ScrapeReadings {
   outbox: { channel: string; status: string; count: number; oldestAt: string | null }[];
@@ -147,6 +153,9 @@ export const metrics = {
   },
   soldOut(kind: 'booking' | 'tickets', stage: 'cached' | 'transaction'): void {
     soldOutRefusals.inc({ kind, stage });
+  },
+  fairSharePaced(): void {
+    fairSharePaced.inc();
   },
   lockWait(seconds: number): void {
     dbLockWaits.inc();

@@ -104,6 +104,8 @@ export const eventsPublicRoutes: RoutePlugin<{
         body: CreateIntentBody,
         response: { 200: CreateIntentResult, ...errorResponses(400, 403, 404, 409, 429, 502, 503) },
       },
+      // An on-sale is paced against the other tenants (platform/fair-share.ts).
+      config: { fairShare: 'eventId' },
       onRequest: [noStore, async (request) => sales.countAttempt(request.ip)],
     },
     async (request) => {

@@ -39,6 +39,8 @@ export const bookRoutes: RoutePlugin<{
         body: BookBody,
         response: { 200: BookAnswer, ...errorResponses(400, 402, 403, 404, 409, 429, 502, 503) },
       },
+      // A drop is paced against the other tenants (platform/fair-share.ts).
+      config: { fairShare: 'venueId' },
       // Every attempt counts, malformed ones included, before its body is even parsed.
       onRequest: [noStore, async (request) => bookings.countAttempt(request.ip)],
     },
