@@ -129,10 +129,11 @@ export class FairShare {
 const UNCOUNTED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Where connections being accepted count. libuv accepts one connection per turn of the event loop (libuv
- * pull request 3696; measured on Node 20 and 24), so while a crowd keeps turns long, the guests still connecting wait
- * in the kernel's queue, a turn each: a drop's 200 new connections waited up to a second. A connection
- * accepted marks them present, and the crowd is paced, its turns short, until they stop arriving.
+ * Where connections being accepted count. libuv accepts one connection per turn of the event loop
+ * (libuv pull request 3696; measured on Node 20 and 24), so while a crowd keeps turns long, the guests
+ * still connecting wait in the kernel's queue, a turn each: a drop's 200 new connections waited up to a
+ * second. A connection accepted marks them present, and the crowd is paced, its turns short, until they
+ * stop arriving.
  */
 const CONNECTING = 'connecting';
 
