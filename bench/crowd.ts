@@ -139,11 +139,11 @@ async function withCpu<T extends { answers: readonly Answer[] }>(pid: number, ru
   return { ...result, cpu: Number.isNaN(written) ? `${cpu} per answer` : `${cpu}, ${(written / 1024).toFixed(1)} KB written per answer` };
 }
 
-/** The server's count of booking transactions and the bookings they held so far (its /metrics). */
-async function bookingBatches(base: string): Promise<{ batches: number; bookings: number }> {
+/** The server's count of booking (or ticket) transactions and the purchases they held so far (its /metrics). */
+async function bookingBatches(base: string, kind: 'booking' | 'ticket' = 'booking'): Promise<{ batches: number; bookings: number }> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { batches: value('maitred_booking_batch_size_count'), bookings: value('maitred_booking_batch_size_sum') };
+  return { batches: value(`maitred_${kind}_batch_size_count`), bookings: value(`maitred_${kind}_batch_size_sum`) };
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -362,6 +362,7 @@ async function dropScenario(ctx: CrowdContext, date: string, label: string): Pro
 async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
   const { eventId, ticketTypeId } = ctx.setup.event;
   const quantities = [2, 4, 1, 3];
+  const batchesBefore = await bookingBatches(ctx.base, 'ticket');
   const run = await withCpu(ctx.pid, () =>
     drive({
       base: ctx.base,
@@ -385,6 +386,8 @@ async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
     ctx.db.kysely,
   );
   const sold = Number(rows[0]?.sold ?? 0);
+  const batchesAfter = await bookingBatches(ctx.base, 'ticket');
+  const perBatch = (batchesAfter.bookings - batchesBefore.bookings) / Math.max(1, batchesAfter.batches - batchesBefore.batches);
   const ok = run.answers.filter((a) => a.status === 200);
   const refused = run.answers.filter((a) => a.status === 409);
   const other = run.answers.length - ok.length - refused.length;
@@ -396,6 +399,7 @@ async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
     ['tickets sold', String(sold)],
     ['sold out after', ms(Math.max(0, ...ok.map((a) => a.at)))],
     ['cost', run.cpu],
+    ['purchases per transaction (group commit)', perBatch.toFixed(1)],
   ]);
   return [
     {

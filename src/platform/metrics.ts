@@ -94,6 +94,13 @@ const bookingBatches = new Histogram({
   registers,
 });
 
+const ticketBatches = new Histogram({
+  name: 'maitred_ticket_batch_size',
+  help: 'Ticket purchases written per transaction (group commit: the purchases of an event that arrive together share one)',
+  buckets: [1, 2, 4, 8, 16, 32, 64],
+  registers,
+});
+
 const soldOutRefusals = new Counter({
   name: 'maitred_sold_out_refusals_total',
   help:
@@ -150,6 +157,9 @@ export const metrics = {
   },
   bookingBatch(size: number): void {
     bookingBatches.observe(size);
+  },
+  ticketBatch(size: number): void {
+    ticketBatches.observe(size);
   },
   soldOut(kind: 'booking' | 'tickets', stage: 'cached' | 'transaction'): void {
     soldOutRefusals.inc({ kind, stage });

@@ -21,6 +21,8 @@ export {
   guestForEmail,
   guestRecordForEmail,
   guestRecordsByEmail,
+  batchGuestRecord,
+  NEW_GUEST_RECORDS,
   insertGuestRecords,
   newGuestRecord,
   type GuestRecord,

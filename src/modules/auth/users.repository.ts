@@ -6,6 +6,7 @@
  */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { DeferredRows } from '../../db/deferred-rows.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -164,6 +165,36 @@ export async function insertGuestRecords(db: Conn, rows: readonly Insertable<Use
     .values([...rows])
     .onConflict((oc) => oc.column('email').doNothing())
     .execute();
+}
+
+/** The name under which a batch's new guest records wait (`DeferredRows`): written before the rows that name them. */
+export const NEW_GUEST_RECORDS = 'new guest records';
+
+/**
+ * The guest record for an anonymous booking's or sale's contact details (`guestRecordForEmail`), in a batch
+ * whose records were read together (`guests`, from `guestRecordsByEmail`). With `deferred`, a new one is
+ * made in memory and waits for the batch (written first, under NEW_GUEST_RECORDS); it is then the record of
+ * every later booking in the batch by that email. Without either, it is found or made at once.
+ */
+export async function batchGuestRecord(
+  db: Conn,
+  guests: Map<string, GuestRecord | null> | undefined,
+  deferred: DeferredRows | undefined,
+  contact: { name: string; email: string },
+  now: Date,
+): Promise<GuestRecord | null> {
+  const email = normaliseEmail(contact.email);
+  const known = guests?.get(email);
+  if (known !== undefined) return known;
+  if (!guests || !deferred) {
+    const record = await guestRecordForEmail(db, contact, now);
+    guests?.set(email, record);
+    return record;
+  }
+  const { record, row } = newGuestRecord(contact, now);
+  deferred.collect(NEW_GUEST_RECORDS, row, insertGuestRecords);
+  guests.set(email, record);
+  return record;
 }
 
 /** A guest user (not a portal user) by id: what a staff booking copies as its contact details. */

@@ -65,6 +65,7 @@ export {
   insertEventBooking,
   venueDayReservations,
   type EventBookingRow,
+  type SoldEventBooking,
   type EventBookings,
 } from './events/event-bookings.js';
 export { answeredOnce, idempotentIn, type IdempotentRequest } from './core/idempotency.js';

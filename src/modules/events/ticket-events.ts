@@ -1,11 +1,11 @@
 /** The ticket sale's domain event (platform/domain-events.ts; the webhooks' `ticket.sold`, docs/webhooks.md). */
 import type { DomainEvent } from '../../platform/domain-events.js';
-import type { EventBookingRow } from '../bookings/index.js';
+import type { SoldEventBooking } from '../bookings/index.js';
 import type { TicketRow } from './events.repository.js';
 
 /** Tickets confirmed (free at the sale, paid at the payment's fulfilment): the booking, its event and its tickets. */
 export function ticketSoldEvent(
-  booking: EventBookingRow,
+  booking: SoldEventBooking,
   ticket: Pick<TicketRow, 'event_id' | 'ticket_type_id' | 'quantity' | 'unit_price_pence'>,
   at: Date,
 ): DomainEvent {

@@ -15,10 +15,11 @@ import { createRequire } from 'node:module';
 import type * as QRCode from 'qrcode';
 import { addDays, localToUtc } from '../../domain/venue-time.js';
 import type { Conn } from '../../db/transaction.js';
+import type { DeferredRows } from '../../db/deferred-rows.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import type { Mail, MailMessage, MailTemplate } from '../../platform/mail/mail.js';
 import { venueMessage } from '../../platform/mail/templates.js';
-import { eventBooking, type EventBookingRow } from '../bookings/index.js';
+import { eventBooking, type EventBookingRow, type SoldEventBooking } from '../bookings/index.js';
 import { eventById, ticketOfBooking, type EventRow, type TicketRow } from './events.repository.js';
 
 const requireCjs = createRequire(import.meta.url);
@@ -76,7 +77,7 @@ interface TicketMailInput {
   venue: VenueRow;
   event: EventRow;
   ticketName: string;
-  booking: EventBookingRow;
+  booking: SoldEventBooking;
   ticket: Pick<TicketRow, 'quantity' | 'qr_token'>;
 }
 
@@ -106,7 +107,7 @@ type AsSold = {
  * The same confirmation, queued as a small outbox row rendered when sent (`ticketsTemplate`): in the
  * sale's transaction only its subject and the sale as made are written, no QR code is drawn.
  */
-export async function deferTicketMail(conn: Conn, mail: Mail, input: TicketMailInput): Promise<void> {
+export async function deferTicketMail(conn: Conn, mail: Mail, input: TicketMailInput, deferred?: DeferredRows): Promise<void> {
   const { venue, event, booking } = input;
   if (!booking.guest_email) return;
   const data: AsSold = {
@@ -118,7 +119,7 @@ export async function deferTicketMail(conn: Conn, mail: Mail, input: TicketMailI
     quantity: input.ticket.quantity,
     total_pence: booking.total_pence,
   };
-  await mail.defer(conn, { to: booking.guest_email, subject: ticketsSubject(venue, event), template: TICKETS_TEMPLATE, data });
+  await mail.defer(conn, { to: booking.guest_email, subject: ticketsSubject(venue, event), template: TICKETS_TEMPLATE, data }, deferred);
 }
 
 /**
@@ -157,7 +158,7 @@ export function ticketsTemplate(deps: {
 export async function queueRequestMail(
   conn: Conn,
   mail: Mail,
-  input: { venue: VenueRow; event: EventRow; ticketName: string; booking: EventBookingRow; quantity: number },
+  input: { venue: VenueRow; event: EventRow; ticketName: string; booking: SoldEventBooking; quantity: number },
 ): Promise<void> {
   const { venue, event, booking } = input;
   if (!booking.guest_email) return;

@@ -14,15 +14,16 @@ import type { Kysely } from 'kysely';
 import { signQrToken } from '../../domain/booking-tokens/index.js';
 import { localToUtc } from '../../domain/venue-time.js';
 import type { Database } from '../../db/schema.js';
-import { GroupCommit } from '../../db/group-commit.js';
+import { DeferredRows } from '../../db/deferred-rows.js';
+import { GroupCommit, type JobControl } from '../../db/group-commit.js';
 import { afterCommit, lockKey, type Conn } from '../../db/transaction.js';
 import { VenueCache } from '../../platform/venue-cache.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { domainEvents } from '../../platform/domain-events.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { metrics } from '../../platform/metrics.js';
-import { guestRecordForEmail } from '../auth/index.js';
+import { batchGuestRecord, guestRecordsByEmail, NEW_GUEST_RECORDS, type GuestRecord } from '../auth/index.js';
 import {
   activeEventBookings,
   attachEventIntent,
@@ -83,6 +84,10 @@ interface BatchReads {
   event?: Promise<EventRow | undefined>;
   profiles?: Promise<TicketProfile[]>;
   types: Map<string, Promise<TicketTypeRow | undefined>>;
+  /** (A batch of several) the rows its confirmed free sales leave to it, written before it commits. */
+  rows?: DeferredRows;
+  /** (A batch of several) the guest records of its anonymous buyers' emails, read together; new ones as they are made. */
+  guests?: Map<string, GuestRecord | null>;
 }
 
 interface SaleAnswer {
@@ -128,6 +133,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
     guestId: string | null,
     held: Held,
     reads: BatchReads,
+    control: JobControl,
   ) {
     const now = clock.now();
     const event = await (reads.event ??= eventById(trx, eventId));
@@ -150,10 +156,17 @@ export function createTicketSales(deps: TicketSalesDeps) {
     }
 
     refuseSoldOut(event, type, selection.quantity, held, 'transaction');
+    // Every refusal above comes before the sale's first write: a refused sale leaves nothing to roll back. A
+    // failure from here on (the unpaid holds' limit included) sends the batch back to one sale at a time.
+    control.decided();
 
+    // An anonymous free ticket with nothing to approve is confirmed whoever buys it: in a batch of several its
+    // rows (its new guest record included) wait for the batch.
+    const deferred = !guestId && !type.admission_rule_group_id && !terms.needsApproval && type.price_pence === 0 ? reads.rows : undefined;
     // A signed-in guest buys as themselves. Anyone else's typed email is a contact address only: the booking is
     // filed under that address's guest record, but its standing (tags, visits) earns nothing (decisions: Security round 2).
-    const guest = guestId ? undefined : await guestRecordForEmail(trx, { name: body.guest_name, email: body.guest_email }, now);
+    const contact = { name: body.guest_name, email: body.guest_email };
+    const guest = guestId ? undefined : await batchGuestRecord(trx, reads.guests, deferred, contact, now);
     const userId = guestId ?? guest?.id ?? null;
     const admission = type.admission_rule_group_id
       ? await admissionFor(trx, deps.admission, {
@@ -175,27 +188,31 @@ export function createTicketSales(deps: TicketSalesDeps) {
       await checkUnpaidHolds(db, trx, { venueId: venue.id, address: prepared.address, email: body.guest_email, now });
     }
     const startsAt = event.start_time ? localToUtc(event.event_date, event.start_time, venue.timezone).toISOString() : null;
-    const booking = await insertEventBooking(trx, {
-      id: prepared.bookingId,
-      operatorId: venue.operator_id,
-      venueId: venue.id,
-      eventId: event.id,
-      date: event.event_date,
-      startTime: event.start_time,
-      startsAt,
-      endsAt: null,
-      guestCount: selection.quantity,
-      guestName: body.guest_name.trim(),
-      guestEmail: body.guest_email.trim(),
-      userId,
-      guest: guest ?? undefined,
-      totalPence: total,
-      status,
-      paymentExpiresAt: status === 'pending_payment' ? new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString() : null,
-      holdAddress: status === 'pending_payment' ? prepared.address : null,
-      now,
-      detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: discountPct },
-    });
+    const booking = await insertEventBooking(
+      trx,
+      {
+        id: prepared.bookingId,
+        operatorId: venue.operator_id,
+        venueId: venue.id,
+        eventId: event.id,
+        date: event.event_date,
+        startTime: event.start_time,
+        startsAt,
+        endsAt: null,
+        guestCount: selection.quantity,
+        guestName: body.guest_name.trim(),
+        guestEmail: body.guest_email.trim(),
+        userId,
+        guest: guest ?? undefined,
+        totalPence: total,
+        status,
+        paymentExpiresAt: status === 'pending_payment' ? new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString() : null,
+        holdAddress: status === 'pending_payment' ? prepared.address : null,
+        now,
+        detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: discountPct },
+      },
+      status === 'confirmed' ? deferred : undefined,
+    );
     const ticket = {
       booking_id: booking.id,
       event_id: event.id,
@@ -205,7 +222,8 @@ export function createTicketSales(deps: TicketSalesDeps) {
       qr_token: prepared.qrToken,
       created_at: now.toISOString(),
     };
-    await insertTicket(trx, ticket);
+    if (deferred && status === 'confirmed') deferred.add('event_tickets', [ticket]);
+    else await insertTicket(trx, ticket);
     afterCommit(trx, () => metrics.tickets('reserved', selection.quantity));
     if (status === 'confirmed') {
       await deps.ticketSold?.(trx, {
@@ -215,7 +233,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
         bookingId: booking.id,
         amountPence: total,
       });
-      await deferTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name });
+      await deferTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name }, deferred);
       await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, now));
     }
     if (status === 'pending')
@@ -260,17 +278,27 @@ export function createTicketSales(deps: TicketSalesDeps) {
    */
   const sales = new GroupCommit<Sale, SaleAnswer, BatchReads>(db, {
     maxBatch: 16,
-    async begin(trx, eventId) {
+    onBatch: (size) => metrics.ticketBatch(size),
+    // A sale refuses (409, 400, 404, 429) only before it writes (sell's checks come first): no savepoints.
+    isolation: 'refusals-first',
+    isRefusal: (error) => error instanceof AppError && error.status < 500,
+    async begin(trx, eventId, jobs) {
       await lockKey(db, trx, eventLock(eventId));
-      return { types: new Map() };
+      if (jobs.length === 1) return { types: new Map() };
+      // A batch of several: its anonymous buyers' guest records read together (a read: refusals still come first).
+      const emails = jobs.filter((job) => !job.guestId).map((job) => job.body.guest_email);
+      return { types: new Map(), rows: new DeferredRows([NEW_GUEST_RECORDS]), guests: await guestRecordsByEmail(trx, emails) };
     },
-    async run(trx, sale, shared) {
+    async end(trx, shared) {
+      await shared.rows?.write(trx);
+    },
+    async run(trx, sale, shared, control) {
       // Counted afresh in this transaction (never the cached picture's object), then added to by each sale.
       shared.held ??= heldNow(trx, sale.event.id);
       const held = await shared.held;
       let sold: (SaleAnswer & { ticket_type_id: string }) | undefined;
       const answer = await idempotentIn(db, trx, sale.idempotency, async () => {
-        sold = await sell(trx, sale.venue, sale.event.id, sale.body, sale.prepared, sale.guestId, held, shared);
+        sold = await sell(trx, sale.venue, sale.event.id, sale.body, sale.prepared, sale.guestId, held, shared, control);
         const { ticket_type_id: _type, ...kept } = sold;
         return kept;
       });

@@ -13,6 +13,7 @@ import { isActive, type BookingStatus } from '../../../domain/booking-status.js'
 import { utcToLocal } from '../../../domain/venue-time.js';
 import type { Db } from '../../../db/connect.js';
 import type { Database } from '../../../db/schema.js';
+import type { DeferredRows } from '../../../db/deferred-rows.js';
 import { kyselyOf, lockKey, withTransaction, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
@@ -61,41 +62,62 @@ export interface EventBookingInput {
   detail?: Record<string, unknown>;
 }
 
-/** Writes an event booking in the caller's transaction, with its history; the guest joins the roster. */
-export async function insertEventBooking(trx: Kysely<Database>, input: EventBookingInput): Promise<BookingRow> {
+/** What a sale goes on with of the booking it wrote (its ticket, its mail, its webhook event). */
+export type SoldEventBooking = Pick<
+  BookingRow,
+  'id' | 'operator_id' | 'venue_id' | 'reference' | 'total_pence' | 'guest_name' | 'guest_email' | 'booking_date' | 'start_time'
+>;
+
+/**
+ * Writes an event booking in the caller's transaction, with its history; the guest joins the roster.
+ * With `deferred` (a confirmed sale in a batch of several) its rows wait for the batch, which writes each
+ * table's in one statement before it commits, and the booking is answered as written; otherwise it is
+ * written at once and read back.
+ */
+export async function insertEventBooking(
+  trx: Kysely<Database>,
+  input: EventBookingInput,
+  deferred?: DeferredRows,
+): Promise<SoldEventBooking> {
   const at = input.now.toISOString();
   const paid = input.status === 'pending_payment';
-  await insertBooking(trx, {
-    row: {
-      id: input.id,
-      operator_id: input.operatorId,
-      venue_id: input.venueId,
-      kind: 'event',
-      status: input.status,
-      user_id: input.userId,
-      event_id: input.eventId,
-      booking_date: input.date,
-      start_time: input.startTime,
-      starts_at: input.startsAt,
-      ends_at: input.endsAt,
-      guest_count: input.guestCount,
-      guest_name: input.guestName,
-      guest_email: input.guestEmail,
-      total_pence: input.totalPence,
-      source: 'widget',
-      deposit_type: paid ? 'deposit' : 'none',
-      deposit_pence: paid ? input.totalPence : 0,
-      payment_status: paid ? 'requires_payment' : 'none',
-      payment_expires_at: input.paymentExpiresAt,
-      hold_address: input.holdAddress ?? null,
-      status_changed_at: at,
-      created_at: at,
-      updated_at: at,
-    },
-  });
+  const row = {
+    id: input.id,
+    operator_id: input.operatorId,
+    venue_id: input.venueId,
+    kind: 'event' as const,
+    status: input.status,
+    user_id: input.userId,
+    event_id: input.eventId,
+    booking_date: input.date,
+    start_time: input.startTime,
+    starts_at: input.startsAt,
+    ends_at: input.endsAt,
+    guest_count: input.guestCount,
+    guest_name: input.guestName,
+    guest_email: input.guestEmail,
+    total_pence: input.totalPence,
+    source: 'widget',
+    deposit_type: paid ? 'deposit' : 'none',
+    deposit_pence: paid ? input.totalPence : 0,
+    payment_status: paid ? 'requires_payment' : 'none',
+    payment_expires_at: input.paymentExpiresAt,
+    hold_address: input.holdAddress ?? null,
+    status_changed_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+  const roster = { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now, guest: input.guest };
   const actor: Actor = { kind: 'guest', id: input.userId, name: input.guestName };
-  await recordHistory(trx, input.id, actor, { action: 'create', toStatus: input.status, detail: input.detail }, input.now);
-  await joinRoster(trx, { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now, guest: input.guest });
+  const history = { action: 'create', toStatus: input.status, detail: input.detail } as const;
+  if (deferred) {
+    const reference = await insertBooking(trx, { row, roster }, deferred);
+    await recordHistory(trx, input.id, actor, history, input.now, deferred);
+    return { ...row, reference };
+  }
+  await insertBooking(trx, { row });
+  await recordHistory(trx, input.id, actor, history, input.now);
+  await joinRoster(trx, roster);
   return (await findBooking(trx, input.id))!;
 }
 

@@ -21,14 +21,7 @@ import { AppError, badRequest, paymentRequired } from '../../../platform/errors.
 import { newId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
 import { recordConsent } from '../../../platform/sms/consent.js';
-import {
-  guestRecordForEmail,
-  guestRecordsByEmail,
-  insertGuestRecords,
-  newGuestRecord,
-  normaliseEmail,
-  type GuestRecord,
-} from '../../auth/index.js';
+import { batchGuestRecord, guestRecordsByEmail, NEW_GUEST_RECORDS, type GuestRecord } from '../../auth/index.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
 import { bundlePrices } from '../../catalogue/index.js';
 import { paymentPolicyTerms } from '../../profiles/index.js';
@@ -73,9 +66,6 @@ interface BatchDays {
   guests?: Map<string, GuestRecord | null>;
 }
 
-/** The name under which a batch's new guest records wait: written before the bookings that name them. */
-const NEW_GUESTS = 'new guest records';
-
 interface Placement {
   venue: VenueRow;
   body: BookBody;
@@ -117,7 +107,7 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       if (jobs.length === 1) return { days: new Map() };
       // A batch of several: its guests' records read together (a read: refusals still come before any write).
       const emails = jobs.filter((job) => !job.request.userId).map((job) => job.body.guest_email);
-      return { days: new Map(), rows: new DeferredRows([NEW_GUESTS]), guests: await guestRecordsByEmail(trx, emails) };
+      return { days: new Map(), rows: new DeferredRows([NEW_GUEST_RECORDS]), guests: await guestRecordsByEmail(trx, emails) };
     },
     async end(trx, batch) {
       await batch.rows?.write(trx);
@@ -239,7 +229,9 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
   placing.control.decided();
   const deferred = status === 'confirmed' && rule.rule_type === 'table' ? placing.batch.rows : undefined;
   // A signed-in guest books as themselves; anyone else is matched to (or becomes) a guest record by email.
-  const guest = request.userId ? undefined : await guestOf(trx, placing.batch, deferred, body, now);
+  const guest = request.userId
+    ? undefined
+    : await batchGuestRecord(trx, placing.batch.guests, deferred, { name: body.guest_name, email: body.guest_email }, now);
   const userId = request.userId ?? guest?.id ?? null;
   const id = newId('bkg');
   const at = now.toISOString();
@@ -315,33 +307,6 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
       accessRuleId: rule.id,
     },
   };
-}
-
-/**
- * The guest record for an anonymous booking's contact details (`guestRecordForEmail`). In a batch of
- * several, from the batch's read of its emails; a new one made for a booking whose rows wait for the batch
- * waits with them (written first), and is then the record of every later booking in the batch by that email.
- */
-async function guestOf(
-  trx: Kysely<Database>,
-  batch: BatchDays,
-  deferred: DeferredRows | undefined,
-  body: BookBody,
-  now: Date,
-): Promise<GuestRecord | null> {
-  const contact = { name: body.guest_name, email: body.guest_email };
-  const email = normaliseEmail(contact.email);
-  const known = batch.guests?.get(email);
-  if (known !== undefined) return known;
-  if (!batch.guests || !deferred) {
-    const record = await guestRecordForEmail(trx, contact, now);
-    batch.guests?.set(email, record);
-    return record;
-  }
-  const { record, row } = newGuestRecord(contact, now);
-  deferred.collect(NEW_GUESTS, row, insertGuestRecords);
-  batch.guests.set(email, record);
-  return record;
 }
 
 /** A table rule's tables (409 when none fits); a guest-list rule holds none, but its list must have room. */
