@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Checkbox, Input, Label, TextField } from 'react-aria-components';
 import { api, ApiError, call } from '../api/client';
+import { Outcome } from '../shell/Notice';
 
 type Found = { token?: string; reference?: string };
 
@@ -163,12 +164,7 @@ export default function DoorPage() {
           </Button>
         </form>
       </section>
-      {result && (
-        <p className={result.ok ? 'notice notice--ok' : 'error'} role={result.ok ? 'status' : 'alert'}>
-          {result.text}
-          {result.ref && <small className="toast__ref">Ref: {result.ref}</small>}
-        </p>
-      )}
+      <Outcome result={result}>{result?.ref && <small className="toast__ref">Ref: {result.ref}</small>}</Outcome>
       {found && (
         <section className="panel" aria-labelledby="found-title">
           <h2 id="found-title">{found.token ? 'Scanned booking' : `Booking ${found.reference}`}</h2>

@@ -7,6 +7,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useCan } from '../shell/account';
+import { LiveNotice } from '../shell/Notice';
 import {
   createTier,
   deleteTier,
@@ -152,13 +153,7 @@ function Memberships({ canWrite }: { canWrite: boolean }) {
             </table>
           </div>
         )}
-        <div aria-live="polite">
-          {note && (
-            <p className={note.ok ? 'notice notice--ok' : 'error'} role={note.ok ? 'status' : 'alert'}>
-              {note.text}
-            </p>
-          )}
-        </div>
+        <LiveNotice result={note} />
       </section>
 
       {canWrite && (
@@ -287,13 +282,7 @@ function TierForm(props: { tier: Tier | null; onDone: (text: string) => Promise<
           </button>
         )}
       </div>
-      <div aria-live="polite">
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <LiveNotice error={error} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call, messageOf } from '../api/client';
+import { LiveNotice } from '../shell/Notice';
 import { money, promoterKey, useDoorList, useEventStats, type useMyEvents, useSales, words } from './data';
 
 export type MyEvent = NonNullable<ReturnType<typeof useMyEvents>['data']>[number];
@@ -62,18 +63,7 @@ export function EventDetail({ event }: { event: MyEvent }) {
         {event.start_time ? ` from ${event.start_time}` : ''} ·{' '}
         <span className={`status status--${event.status}`}>{words(event.status)}</span>
       </p>
-      <div aria-live="polite">
-        {note && (
-          <p className="notice notice--ok" role="status">
-            {note}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <LiveNotice note={note} error={error} />
       {pending && (
         <section className="panel promoters__panel" aria-labelledby="edit-title">
           <h2 id="edit-title">Edit while the venue decides</h2>

@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, call, messageOf } from '../api/client';
+import { LiveNotice } from '../shell/Notice';
 import { money, promoterKey, useEarnings, useMyAgreements, useMyEvents, words } from './data';
 import { EventDetail, type MyEvent } from './PromoterEvent';
 import './promoters.css';
@@ -147,18 +148,7 @@ function SubmitForm() {
               onChange={(e) => setDescription(e.target.value)}
             />
           </div>
-          <div aria-live="polite">
-            {note && (
-              <p className="notice notice--ok" role="status">
-                {note}
-              </p>
-            )}
-            {error && (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            )}
-          </div>
+          <LiveNotice note={note} error={error} />
           <button type="submit" className="button button--primary">
             Submit for approval
           </button>
@@ -241,18 +231,7 @@ function Venues() {
           </button>
         </div>
       </form>
-      <div aria-live="polite">
-        {note && (
-          <p className="notice notice--ok" role="status">
-            {note}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <LiveNotice note={note} error={error} />
     </section>
   );
 }

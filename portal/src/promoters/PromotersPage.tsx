@@ -7,6 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, call, messageOf } from '../api/client';
+import { LiveNotice } from '../shell/Notice';
 import { useCan, useCurrentVenue } from '../shell/account';
 import { usePromoterInvitations, useSubmissions, useVenuePromoters, venuePromotersKey, words } from './data';
 import './promoters.css';
@@ -49,18 +50,7 @@ function Promoters({ venueId, venueName, canWrite }: { venueId: string; venueNam
         <h1>Promoters</h1>
         <p className="muted">Promoters who run events at {venueName}</p>
       </header>
-      <div aria-live="polite">
-        {note && (
-          <p className="notice notice--ok" role="status">
-            {note}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <LiveNotice note={note} error={error} />
       <Submissions venueId={venueId} canWrite={canWrite} run={run} />
       <PromoterList venueId={venueId} canWrite={canWrite} run={run} />
       {canWrite && <Invite venueId={venueId} run={run} />}

@@ -7,6 +7,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { LiveNotice } from '../shell/Notice';
 import { messageOf, money, penceOf } from './data';
 
 const SIMULATED_KEY = 'pk_test_simulated';
@@ -189,14 +190,16 @@ export function IssueForm(props: { venueId: string; onIssued: (code: string) => 
           </button>
         </div>
       )}
-      <div aria-live="polite">
-        {issued && (
-          <p className="notice notice--ok" role="status">
-            Issued <span className="code">{issued.display_code}</span> for {money(issued.amount)}, to be spent by {issued.expires_at}
-            {issued.emailed ? '; it was emailed to the recipient' : ''}.
-          </p>
-        )}
-      </div>
+      <LiveNotice
+        note={
+          issued && (
+            <>
+              Issued <span className="code">{issued.display_code}</span> for {money(issued.amount)}, to be spent by {issued.expires_at}
+              {issued.emailed ? '; it was emailed to the recipient' : ''}.
+            </>
+          )
+        }
+      />
     </section>
   );
 }

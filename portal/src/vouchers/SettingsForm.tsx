@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { LiveNotice } from '../shell/Notice';
 import { messageOf, money, penceOf, poundsText, useRefreshVouchers, type VoucherSettings } from './data';
 
 export function SettingsForm(props: { venueId: string; settings: VoucherSettings; canWrite: boolean }) {
@@ -105,13 +106,7 @@ export function SettingsForm(props: { venueId: string; settings: VoucherSettings
           {busy ? 'Saving…' : 'Save voucher settings'}
         </button>
       )}
-      <div aria-live="polite">
-        {result && (
-          <p className={result.ok ? 'notice notice--ok' : 'error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
-          </p>
-        )}
-      </div>
+      <LiveNotice result={result} />
     </form>
   );
 }

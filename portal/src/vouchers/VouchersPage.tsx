@@ -7,6 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useCan, useCurrentVenue } from '../shell/account';
+import { LiveNotice } from '../shell/Notice';
 import { IssueForm } from './IssueForm';
 import { SettingsForm } from './SettingsForm';
 import { VoucherCard } from './VoucherCard';
@@ -100,19 +101,9 @@ function Vouchers({ venueId, venueName, canWrite }: { venueId: string; venueName
             </button>
           </div>
         </form>
-        <div aria-live="polite">
-          {note && (
-            <p className="notice notice--ok" role="status">
-              {note}
-            </p>
-          )}
+        <LiveNotice note={note} error={lookup.error && messageOf(lookup.error)}>
           {lookup.isFetching && !lookup.data && <p className="muted">Looking…</p>}
-          {lookup.error && (
-            <p className="error" role="alert">
-              {messageOf(lookup.error)}
-            </p>
-          )}
-        </div>
+        </LiveNotice>
         {lookup.data && asked && (
           <VoucherCard
             venueId={venueId}

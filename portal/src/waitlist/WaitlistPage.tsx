@@ -6,6 +6,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useCan, useCurrentVenue } from '../shell/account';
+import { LiveNotice } from '../shell/Notice';
 import {
   addWalkIn,
   messageOf,
@@ -65,18 +66,7 @@ function Waitlist({ venueId, venueName, canWrite }: { venueId: string; venueName
         <h1>Waitlist</h1>
         <p className="muted">{venueName}, today</p>
       </header>
-      <div aria-live="polite">
-        {note && (
-          <p className="notice notice--ok" role="status">
-            {note}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <LiveNotice note={note} error={error} />
 
       {canWrite && (
         <AddParty
@@ -336,14 +326,7 @@ function AddParty({ venueId, onAdded }: { venueId: string; onAdded: (text: strin
           </button>
         </div>
       </form>
-      <div aria-live="polite">
-        {quoted && <p role="status">{quoted}</p>}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      <LiveNotice error={error}>{quoted && <p role="status">{quoted}</p>}</LiveNotice>
     </section>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Button } from 'react-aria-components';
+import { Outcome } from '../../shell/Notice';
 import { messageOf, uploadSrc } from './data';
 
 export interface ImageFieldProps {
@@ -197,11 +198,7 @@ export function ImageField(props: ImageFieldProps) {
           </>
         )}
       </div>
-      {message && (
-        <p className={message.ok ? 'notice notice--ok' : 'error'} role={message.ok ? 'status' : 'alert'}>
-          {message.text}
-        </p>
-      )}
+      <Outcome result={message} />
     </div>
   );
 }

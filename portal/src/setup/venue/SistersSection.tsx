@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, call } from '../../api/client';
+import { LiveNotice } from '../../shell/Notice';
 import { messageOf, setupKey, type VenueRecord } from './data';
 import { Choice } from './fields';
 
@@ -102,13 +103,7 @@ export function SistersSection({ venue, disabled }: { venue: VenueRecord; disabl
       {!disabled && venues.data && candidates.length === 0 && linked.size === 0 && (
         <p className="muted">Your account has no other venue to link yet.</p>
       )}
-      <div aria-live="polite">
-        {result && (
-          <p className={result.ok ? 'notice notice--ok' : 'error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
-          </p>
-        )}
-      </div>
+      <LiveNotice result={result} />
     </section>
   );
 }

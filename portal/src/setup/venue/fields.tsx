@@ -5,6 +5,7 @@
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Checkbox } from 'react-aria-components';
+import { LiveNotice } from '../../shell/Notice';
 import { messageOf } from './data';
 
 interface FieldProps {
@@ -176,13 +177,7 @@ export function SectionForm(props: {
           </Button>
         </div>
       )}
-      <div aria-live="polite">
-        {result && (
-          <p className={result.ok ? 'notice notice--ok' : 'error'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
-          </p>
-        )}
-      </div>
+      <LiveNotice result={result} />
     </form>
   );
 }
