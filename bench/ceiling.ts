@@ -12,13 +12,13 @@
  * machine, about one core to itself; the CPU figure is the route's process alone.
  * What our route does on top of this is what the product adds to the physical write.
  */
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { loadSqlite } from '../src/db/connect.js';
+import { driveInChild } from './driver.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
@@ -230,16 +230,8 @@ async function measure(writer: Writer, grouped: boolean) {
 let offset = 0;
 
 /** Runs the load generator in a child process (its CPU is not the route's) and waits for its figures. */
-function driveApart(task: { port: number; offset: number; connections: number; durationMs: number }) {
-  // Under tsx, the child inherits its loader through execArgv.
-  const child = fork(new URL('./ceiling-driver.ts', import.meta.url));
-  child.send(task);
-  return new Promise<{ ok: number; answered: number; elapsedMs: number; p99: number }>((resolve, reject) => {
-    child.once('message', (figures) => resolve(figures as { ok: number; answered: number; elapsedMs: number; p99: number }));
-    child.once('error', reject);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`the load generator exited with ${code}`)));
-  });
-}
+const driveApart = (task: { port: number; offset: number; connections: number; durationMs: number }) =>
+  driveInChild<{ ok: number; answered: number; elapsedMs: number; p99: number }>(new URL('./ceiling-driver.ts', import.meta.url), task);
 
 const url = process.env.BENCH_DATABASE_URL;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'maitred-ceiling-'));

@@ -14,12 +14,11 @@
  * Each prints its figures with its target and whether it was met. The venues are made through the
  * server's API as the Owner; the checks read the database directly.
  */
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/connect.js';
 import { addDays } from '../src/domain/venue-time.js';
-import { drive, quantile, type Answer, type Call } from './driver.js';
+import { drive, driveInChild, quantile, type Answer, type Call } from './driver.js';
 import { BENCH_METRICS_TOKEN, seedFetch } from './server.js';
 
 const TIMEZONE = 'Europe/London';
@@ -416,16 +415,11 @@ async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
  * Drives one request from a process of its own (bench/neighbour-driver.ts): the neighbour's clients are not
  * the drop's, and must not share its event loop.
  */
-function driveApart(task: { base: string; call: Call; connections: number; durationMs: number }) {
-  // Under tsx, the child inherits its loader through execArgv.
-  const child = fork(new URL('./neighbour-driver.ts', import.meta.url));
-  child.send(task);
-  return new Promise<{ answered: number; failed: number; elapsedMs: number; p99: number }>((resolve, reject) => {
-    child.once('message', (figures) => resolve(figures as { answered: number; failed: number; elapsedMs: number; p99: number }));
-    child.once('error', reject);
-    child.once('exit', (code) => code !== 0 && reject(new Error(`the neighbour's load generator exited with ${code}`)));
-  });
-}
+const driveApart = (task: { base: string; call: Call; connections: number; durationMs: number }) =>
+  driveInChild<{ answered: number; failed: number; elapsedMs: number; p99: number }>(
+    new URL('./neighbour-driver.ts', import.meta.url),
+    task,
+  );
 
 async function neighbourScenario(ctx: CrowdContext): Promise<Target[]> {
   const seconds = Math.max(2, Math.min(ctx.seconds, 5));

@@ -5,6 +5,7 @@
  * sockets each send one request at a time, the next as soon as the last is answered (like autocannon),
  * until `total` requests were sent or `durationMs` passed.
  */
+import { fork } from 'node:child_process';
 import http from 'node:http';
 
 export interface Call {
@@ -102,4 +103,19 @@ export function quantile(answers: readonly Answer[], q: number): number {
   if (answers.length === 0) return 0;
   const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+/**
+ * Runs a load generator script in a process of its own (its CPU and event loop are not the measured
+ * server's, nor another generator's): sends it `task` and answers the figures it sends back.
+ */
+export function driveInChild<F>(script: URL, task: unknown): Promise<F> {
+  // Under tsx, the child inherits its loader through execArgv.
+  const child = fork(script);
+  child.send(task as object);
+  return new Promise<F>((resolve, reject) => {
+    child.once('message', (figures) => resolve(figures as F));
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`the load generator ${script.pathname} exited with ${code}`)));
+  });
 }

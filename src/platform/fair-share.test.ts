@@ -94,59 +94,59 @@ describe('FairShare', () => {
 
 describe('registerFairShare', () => {
   it('paces a route that names its tenant while another venue is served, and never for a health probe', async () => {
-    const app = Fastify();
-    const share = registerFairShare(app, new FairShare({ perTurn: 1, windowMs: 10_000 }));
-    /** The most requests waiting for their turn seen by a handler as it ran. */
-    let mostWaiting = 0;
-    app.post('/api/public/venues/:venueId/book', { config: { fairShare: 'venueId' } }, async () => {
-      mostWaiting = Math.max(mostWaiting, share.queued);
-      return { ok: true };
-    });
+    const { app, share, crowd } = await pacedApp();
     app.get('/api/public/venues/:venueId/availability', async () => ({ ok: true }));
     app.get('/healthz', async () => ({ ok: true }));
     await app.ready();
-    const crowd = async () => {
-      mostWaiting = 0;
-      const answers = await Promise.all(Array.from({ length: 10 }, () => app.inject({ method: 'POST', url: '/api/public/venues/a/book' })));
-      return answers.map((r) => r.statusCode);
-    };
 
     // Alone, and after a health probe (not a tenant): nothing waits.
-    expect(await crowd()).toEqual(Array(10).fill(200));
-    expect(mostWaiting).toBe(0);
+    expect(await crowd(10)).toEqual({ statuses: Array(10).fill(200), mostWaiting: 0 });
     await app.inject({ method: 'GET', url: '/healthz' });
-    expect(await crowd()).toEqual(Array(10).fill(200));
-    expect(mostWaiting).toBe(0);
+    expect(await crowd(10)).toEqual({ statuses: Array(10).fill(200), mostWaiting: 0 });
     // The same venue's widget read is the crowd's own tenant: still nothing waits.
     await app.inject({ method: 'GET', url: '/api/public/venues/a/availability' });
-    expect(await crowd()).toEqual(Array(10).fill(200));
-    expect(mostWaiting).toBe(0);
+    expect(await crowd(10)).toEqual({ statuses: Array(10).fill(200), mostWaiting: 0 });
 
     // Another venue's widget read: the crowd is paced, and every request is still answered.
     await app.inject({ method: 'GET', url: '/api/public/venues/b/availability' });
-    expect(await crowd()).toEqual(Array(10).fill(200));
-    expect(mostWaiting).toBeGreaterThan(0);
+    const paced = await crowd(10);
+    expect(paced.statuses).toEqual(Array(10).fill(200));
+    expect(paced.mostWaiting).toBeGreaterThan(0);
     expect(share.queued).toBe(0);
     await app.close();
   });
 
   it('counts guests still connecting as present: a crowd is paced while new connections arrive', async () => {
-    const app = Fastify();
-    const share = registerFairShare(app, new FairShare({ perTurn: 1, windowMs: 10_000 }));
-    let mostWaiting = 0;
-    app.post('/api/public/venues/:venueId/book', { config: { fairShare: 'venueId' } }, async () => {
-      mostWaiting = Math.max(mostWaiting, share.queued);
-      return { ok: true };
-    });
+    const { app, crowd } = await pacedApp();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     const accepted = new Promise((resolve) => app.server.once('connection', resolve));
     const socket = net.connect(port, '127.0.0.1');
     await accepted;
-    const answers = await Promise.all(Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: '/api/public/venues/a/book' })));
-    expect(answers.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
-    expect(mostWaiting).toBeGreaterThan(0);
+    const paced = await crowd(5);
+    expect(paced.statuses).toEqual(Array(5).fill(200));
+    expect(paced.mostWaiting).toBeGreaterThan(0);
     socket.destroy();
     await app.close();
   });
 });
+
+/**
+ * An app with a paced booking route (1 a turn while others are present) and `crowd(n)`: n bookings at once,
+ * their statuses, and the most requests waiting for their turn that a handler saw as it ran.
+ */
+async function pacedApp() {
+  const app = Fastify();
+  const share = registerFairShare(app, new FairShare({ perTurn: 1, windowMs: 10_000 }));
+  let mostWaiting = 0;
+  app.post('/api/public/venues/:venueId/book', { config: { fairShare: 'venueId' } }, async () => {
+    mostWaiting = Math.max(mostWaiting, share.queued);
+    return { ok: true };
+  });
+  const crowd = async (n: number) => {
+    mostWaiting = 0;
+    const answers = await Promise.all(Array.from({ length: n }, () => app.inject({ method: 'POST', url: '/api/public/venues/a/book' })));
+    return { statuses: answers.map((r) => r.statusCode), mostWaiting };
+  };
+  return { app, share, crowd };
+}
