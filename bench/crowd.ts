@@ -139,10 +139,10 @@ async function withCpu<T extends { answers: readonly Answer[] }>(pid: number, ru
 }
 
 /** The server's count of booking (or ticket) transactions and the purchases they held so far (its /metrics). */
-async function bookingBatches(base: string, kind: 'booking' | 'ticket' = 'booking'): Promise<{ batches: number; bookings: number }> {
+async function bookingBatches(base: string, kind: 'booking' | 'ticket' = 'booking'): Promise<{ batches: number; held: number }> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { batches: value(`maitred_${kind}_batch_size_count`), bookings: value(`maitred_${kind}_batch_size_sum`) };
+  return { batches: value(`maitred_${kind}_batch_size_count`), held: value(`maitred_${kind}_batch_size_sum`) };
 }
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -255,7 +255,7 @@ async function crowdScenario(ctx: CrowdContext): Promise<Target[]> {
     drive({ base: ctx.base, connections: CROWD_CONNECTIONS, durationMs: ctx.seconds * 1000, call, keepBodies: true }),
   );
   const batchesAfter = await bookingBatches(ctx.base);
-  const perBatch = (batchesAfter.bookings - batchesBefore.bookings) / Math.max(1, batchesAfter.batches - batchesBefore.batches);
+  const perBatch = (batchesAfter.held - batchesBefore.held) / Math.max(1, batchesAfter.batches - batchesBefore.batches);
   const refused = run.answers.find((a) => a.status !== 200);
   if (refused) console.log(`  (first refusal: ${refused.status} ${refused.body?.slice(0, 200)})`);
   const ok = run.answers.filter((a) => a.status === 200);
@@ -386,7 +386,7 @@ async function onSaleScenario(ctx: CrowdContext): Promise<Target[]> {
   );
   const sold = Number(rows[0]?.sold ?? 0);
   const batchesAfter = await bookingBatches(ctx.base, 'ticket');
-  const perBatch = (batchesAfter.bookings - batchesBefore.bookings) / Math.max(1, batchesAfter.batches - batchesBefore.batches);
+  const perBatch = (batchesAfter.held - batchesBefore.held) / Math.max(1, batchesAfter.batches - batchesBefore.batches);
   const ok = run.answers.filter((a) => a.status === 200);
   const refused = run.answers.filter((a) => a.status === 409);
   const other = run.answers.length - ok.length - refused.length;

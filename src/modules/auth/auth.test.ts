@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from '../../../test/helpers/app.js';
 import { SESSION_EXPIRED_MESSAGE } from '../../platform/errors.js';
-import { guestForEmail } from './users.repository.js';
+import { guestForEmail } from './guest-records.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -18,11 +18,6 @@ export {
   findClientUserByEmail,
   findClientUserOfAnyAccount,
   findGuest,
-  guestForEmail,
-  guestRecordsByEmail,
-  batchGuestRecord,
-  NEW_GUEST_RECORDS,
-  type GuestRecord,
   guestProfiles,
   insertUser,
   insertWalkInGuest,
@@ -35,4 +30,5 @@ export {
   userSummaries,
   WALK_IN_EMAIL_DOMAIN,
 } from './users.repository.js';
+export { batchGuestRecord, guestForEmail, guestRecordsByEmail, NEW_GUEST_RECORDS, type GuestRecord } from './guest-records.js';
 export { authRetention } from './retention.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, mailsTo, registerGuest, uniqueEmail, verificationCodeFor, type TestApp } from '../../../test/helpers/app.js';
-import { guestForEmail } from './users.repository.js';
+import { guestForEmail } from './guest-records.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -187,6 +187,8 @@ export function createTicketSales(deps: TicketSalesDeps) {
     if (status === 'pending_payment') {
       await checkUnpaidHolds(db, trx, { venueId: venue.id, address: prepared.address, email: body.guest_email, now });
     }
+    // What waits for the batch: a confirmed sale's rows (the terms above make every deferred sale one).
+    const rows = status === 'confirmed' ? deferred : undefined;
     const startsAt = event.start_time ? localToUtc(event.event_date, event.start_time, venue.timezone).toISOString() : null;
     const booking = await insertEventBooking(
       trx,
@@ -211,7 +213,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
         now,
         detail: { ticket_type_id: type.id, quantity: selection.quantity, unit_price_pence: unit, discount_pct: discountPct },
       },
-      status === 'confirmed' ? deferred : undefined,
+      rows,
     );
     const ticket = {
       booking_id: booking.id,
@@ -222,7 +224,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
       qr_token: prepared.qrToken,
       created_at: now.toISOString(),
     };
-    if (deferred && status === 'confirmed') deferred.add('event_tickets', [ticket]);
+    if (rows) rows.add('event_tickets', [ticket]);
     else await insertTicket(trx, ticket);
     afterCommit(trx, () => metrics.tickets('reserved', selection.quantity));
     if (status === 'confirmed') {
@@ -233,7 +235,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
         bookingId: booking.id,
         amountPence: total,
       });
-      await deferTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name }, deferred);
+      await deferTicketMail(trx, deps.mail, { venue, event, booking, ticket, ticketName: type.name }, rows);
       await domainEvents.emit(trx, ticketSoldEvent(booking, ticket, now));
     }
     if (status === 'pending')

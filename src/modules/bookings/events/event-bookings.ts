@@ -19,7 +19,6 @@ import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { GuestRecord } from '../../auth/index.js';
 import type { Mail } from '../../../platform/mail/mail.js';
-import { joinRoster } from '../../guests/index.js';
 import type { Payments } from '../../payments/index.js';
 import { bookingMails } from '../core/booking-mail.js';
 import { confirmPaidBooking, releaseUnpaidBooking } from '../core/booking-payment.js';
@@ -110,15 +109,9 @@ export async function insertEventBooking(
   const roster = { operatorId: input.operatorId, venueId: input.venueId, userId: input.userId, at: input.now, guest: input.guest };
   const actor: Actor = { kind: 'guest', id: input.userId, name: input.guestName };
   const history = { action: 'create', toStatus: input.status, detail: input.detail } as const;
-  if (deferred) {
-    const reference = await insertBooking(trx, { row, roster }, deferred);
-    await recordHistory(trx, input.id, actor, history, input.now, deferred);
-    return { ...row, reference };
-  }
-  await insertBooking(trx, { row });
-  await recordHistory(trx, input.id, actor, history, input.now);
-  await joinRoster(trx, roster);
-  return (await findBooking(trx, input.id))!;
+  const reference = await insertBooking(trx, { row, roster }, deferred);
+  await recordHistory(trx, input.id, actor, history, input.now, deferred);
+  return deferred ? { ...row, reference } : (await findBooking(trx, input.id))!;
 }
 
 export async function attachEventIntent(conn: Conn, bookingId: string, intentId: string, now: Date): Promise<void> {
