@@ -27,6 +27,7 @@ import {
 } from 'kysely';
 import { metrics } from '../platform/metrics.js';
 import { ALL_VENUES, ChangeFeed } from './change-feed.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -45,6 +46,8 @@ export interface Db {
    * changed once). Tests that count cache invalidations wait for it; serving never needs to.
    */
   listening?: Promise<void>;
+  /** SQLite on a file: the thread that checkpoints its log. */
+  checkpointer?: Checkpointer;
   /** PostgreSQL: the pool's connections now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -134,6 +137,18 @@ export function openSqlite(file: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // The log's checkpoints run in a thread of their own, not inside a commit on the event loop (checkpointer.ts).
+  const checkpointer =
+    file === ':memory:'
+      ? undefined
+      : startCheckpointer({
+          file,
+          driver: requireDriver.resolve(sqliteDriverPackage()),
+          setAutocheckpoint: (pages) => {
+            if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
+          },
+          onFailure: (error) => process.emitWarning(`SQLite checkpoints are back in the server's commits: ${error.message}`),
+        });
   const dialect: Dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
   const changes = new ChangeFeed();
   // `data_version` changes when another connection (another process: the CLI, a second server) commits
@@ -153,7 +168,11 @@ export function openSqlite(file: string): Db {
     }
   };
   const kysely = new Kysely<Database>({ dialect, plugins: [changes.plugin] });
-  return { kysely, engine: 'sqlite', changes, close: () => kysely.destroy() };
+  const close = async () => {
+    await checkpointer?.stop();
+    await kysely.destroy();
+  };
+  return { kysely, engine: 'sqlite', changes, checkpointer, close };
 }
 
 /**
