@@ -30,7 +30,7 @@ const autocheckpoint = async (db: ReturnType<typeof openSqlite>) =>
   (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.kysely)).rows[0]!.wal_autocheckpoint;
 
 async function until(check: () => boolean, ms: number) {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (check()) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
