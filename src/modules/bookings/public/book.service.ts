@@ -74,8 +74,12 @@ interface Placement {
   idempotency: IdempotentRequest;
 }
 
-/** Bookings of one venue arriving together are written in one transaction (db/group-commit.ts); at most this many. */
-const MAX_BATCH = 16;
+/**
+ * Bookings of one venue arriving together are written in one transaction (db/group-commit.ts); at most this
+ * many. SQLite's commit (the log's append) is the batch's fixed cost, so larger batches pay (crowd: 16 →
+ * 32, 772–805 → 856–882 bookings/s); on PostgreSQL 32 was no faster and held the venue's lock longer.
+ */
+const MAX_BATCH = { sqlite: 32, postgres: 16 } as const;
 
 /**
  * A slot's placements let on to the transaction at once: at least this many, or as many as the cached
@@ -95,7 +99,7 @@ const slotKey = (venueId: string, body: BookBody) => [venueId, body.date, body.a
 export function createBooker(ctx: PublicContext, deposits: Deposits, alternatives: Alternatives) {
   const precheck = createPrecheck(ctx, alternatives);
   const placements = new GroupCommit<Placement, Placed['answer'], BatchDays>(ctx.db, {
-    maxBatch: MAX_BATCH,
+    maxBatch: MAX_BATCH[ctx.db.engine],
     onBatch: (size) => metrics.bookingBatch(size),
     // A placement refuses (409, 400, 429) only before it writes (placeBooking's checks come first): no savepoints.
     isolation: 'refusals-first',
