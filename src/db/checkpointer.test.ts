@@ -60,6 +60,35 @@ describe.skipIf(ENGINE !== 'sqlite')('SQLite checkpoints in their own thread', (
     }
   });
 
+  it('checkpoints as soon as it is told of a commit, not only on its timer', async () => {
+    const file = tempFile();
+    const Sqlite = createRequire(import.meta.url)(sqliteDriverPackage()) as typeof import('better-sqlite3');
+    const server = new Sqlite(file);
+    server.pragma('journal_mode = WAL');
+    const checkpointer = startCheckpointer({
+      file,
+      driver: createRequire(import.meta.url).resolve(sqliteDriverPackage()),
+      setAutocheckpoint: (pages) => server.pragma(`wal_autocheckpoint = ${pages}`),
+      everyMs: 3_600_000,
+    });
+    try {
+      await checkpointer.ready;
+      server.exec('create table scratch (id integer primary key, body blob not null)');
+      const insert = server.prepare('insert into scratch (body) values (?)');
+      server.transaction(() => {
+        for (let row = 0; row < 500; row++) insert.run(Buffer.alloc(4000, 7));
+      })();
+      const before = fs.statSync(file).size;
+      // Untold, the thread leaves the log alone (its timer is an hour away).
+      expect(await until(() => fs.statSync(file).size > before, 300)).toBe(false);
+      checkpointer.nudge();
+      expect(await until(() => fs.statSync(file).size > before + 1_900_000, 3000)).toBe(true);
+    } finally {
+      await checkpointer.stop();
+      server.close();
+    }
+  });
+
   it('stops with the database: close waits for the thread and leaves no file open', async () => {
     const file = tempFile();
     const db = openSqlite(file);

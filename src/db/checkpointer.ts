@@ -6,9 +6,11 @@
  * file and syncs both. By default the connection that commits past 1,000 log pages runs that checkpoint
  * itself, inside its commit: under a crowd one batch commit in three took 12–25 ms instead of 1–3, on the
  * one thread that also answers every request. Here a worker thread with its own connection to the file
- * runs a PASSIVE checkpoint every CHECKPOINT_EVERY_MS (it never waits for, nor blocks, a reader or the
- * writer), and the server's connection keeps an automatic checkpoint only as a backstop
- * (BACKSTOP_PAGES), should the thread fall behind or stop.
+ * runs a PASSIVE checkpoint (it never waits for, nor blocks, a reader or the writer) as soon as the
+ * server's connection has committed a transaction, while the event loop goes on to answer it, and every
+ * CHECKPOINT_EVERY_MS for writes outside transactions and other processes'. A log wholly copied before
+ * the next commit starts again from its beginning. The server's connection keeps an automatic checkpoint
+ * only as a backstop (BACKSTOP_PAGES), should the thread fall behind or stop.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -31,16 +33,18 @@ const Sqlite = require(workerData.driver);
 const db = new Sqlite(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = NORMAL');
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const timer = setInterval(() => {
+const statement = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const checkpoint = () => {
   try {
-    checkpoint.run();
+    statement.run();
   } catch (error) {
-    // Another process checkpointing the same file at that moment: the next tick tries again.
+    // Another process checkpointing the same file at that moment: the next commit or tick tries again.
     if (error.code !== 'SQLITE_BUSY' && error.code !== 'SQLITE_LOCKED') throw error;
   }
-}, workerData.everyMs);
+};
+const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.on('message', (message) => {
+  if (message === 'commit') return checkpoint();
   if (message !== 'stop') return;
   clearInterval(timer);
   db.close();
@@ -50,6 +54,8 @@ parentPort.postMessage('ready');
 `;
 
 export interface Checkpointer {
+  /** The server's connection committed: the thread checkpoints now. */
+  nudge: () => void;
   /** Settles once the thread has opened the file (tests wait for it; the server never needs to). */
   ready: Promise<void>;
   /** Stops the thread and closes its connection; the server connection's checkpoint is SQLite's again. */
@@ -96,6 +102,9 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   worker.on('exit', (code) => fallBack(new Error(`The checkpoint thread exited (${code})`)));
   return {
     ready,
+    nudge: () => {
+      if (!stopped) worker.postMessage('commit');
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

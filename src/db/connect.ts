@@ -90,6 +90,18 @@ function loadPg(): typeof pg {
  * conflicting writers (another process such as the CLI included) queue on the busy timeout instead.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly onCommit?: () => void,
+  ) {
+    super(config);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection);
+    this.onCommit?.();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const started = performance.now();
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
@@ -115,11 +127,15 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(
+    private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0],
+    /** Told after each committed transaction (the checkpoint thread copies it while the loop answers). */
+    private readonly onCommit?: () => void,
+  ) {
     super(sqliteConfig);
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.sqliteConfig);
+    return new ImmediateSqliteDriver(this.sqliteConfig, this.onCommit);
   }
   override createAdapter() {
     return new TransactionalDdlSqliteAdapter();
@@ -149,7 +165,7 @@ export function openSqlite(file: string): Db {
           },
           onFailure: (error) => process.emitWarning(`SQLite checkpoints are back in the server's commits: ${error.message}`),
         });
-  const dialect: Dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) });
+  const dialect: Dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, checkpointer?.nudge);
   const changes = new ChangeFeed();
   // `data_version` changes when another connection (another process: the CLI, a second server) commits
   // to the file. Read at most every DATA_VERSION_EVERY_MS (a read costs about a microsecond, and cache
