@@ -60,6 +60,20 @@ export function sequentialId(prefix: string): string {
   return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${base32(idBytes(10))}`;
 }
 
+/**
+ * `length` characters drawn uniformly from `alphabet` (2 to 256 characters), with bytes from the ids' pool:
+ * a byte past the alphabet's last whole multiple of 256 is drawn again, so no character is likelier.
+ */
+export function randomChars(alphabet: string, length: number): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  while (out.length < length) {
+    const byte = idBytes(1)[0]!;
+    if (byte < limit) out += alphabet[byte % alphabet.length];
+  }
+  return out;
+}
+
 /** A random URL-safe secret (session tokens, challenge ids). */
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

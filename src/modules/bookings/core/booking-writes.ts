@@ -4,11 +4,11 @@
  * tables and their slots, a change of its fields, a close of its stay, and freeing its tables. Status
  * moves are `changeStatus` (booking-store.ts); re-seating is `holdTables` (seating.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import type { DeferredRows } from '../../../db/deferred-rows.js';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
 import { domainEvents } from '../../../platform/domain-events.js';
+import { randomChars } from '../../../platform/ids.js';
 import { joinRoster, joinRosterMany } from '../../guests/index.js';
 import { bookingEvent } from './booking-events.js';
 import type { BookingsTable } from './bookings.table.js';
@@ -115,9 +115,9 @@ export async function releaseTables(conn: Conn, bookingId: string): Promise<void
 const REFERENCE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
 export const REFERENCE_LENGTH = 6;
 
-/** A random reference (25^6 of them). */
+/** A random reference (25^6 of them, each as likely). */
 function drawReference(): string {
-  return Array.from(randomBytes(REFERENCE_LENGTH), (b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('');
+  return randomChars(REFERENCE_ALPHABET, REFERENCE_LENGTH);
 }
 
 /**
