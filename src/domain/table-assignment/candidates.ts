@@ -47,19 +47,9 @@ export interface SeatingRestriction {
 
 const collator = new Intl.Collator('en', { numeric: true });
 
-/** A label that is a run of ASCII letters then at most 15 digits ("T12", "12"): the common case. */
-const SIMPLE_LABEL = /^([A-Za-z]*)(\d{1,15})$/;
-
-/**
- * Natural order of table numbers, with a code-point tie-break so that no two different labels compare equal.
- * Two labels with the same letters before their digits compare by the digits' value, as the collator does,
- * without it: the engine ranks every candidate pair by label, and the collator was about 1 % of a crowd's CPU.
- */
+/** Natural order of table numbers, with a code-point tie-break so that no two different labels compare equal. */
 export function compareTableLabels(a: string, b: string): number {
-  const simpleA = SIMPLE_LABEL.exec(a);
-  const simpleB = simpleA && SIMPLE_LABEL.exec(b);
-  const order = simpleB && simpleA[1] === simpleB[1] ? Number(simpleA[2]) - Number(simpleB[2]) : collator.compare(a, b);
-  return order || (a < b ? -1 : a > b ? 1 : 0);
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function tablePermitted(table: FloorTable, restriction: SeatingRestriction | undefined): boolean {
