@@ -56,8 +56,11 @@ parentPort.postMessage('ready');
 export interface Checkpointer {
   /** The server's connection committed: the thread checkpoints now. */
   nudge: () => void;
-  /** Settles once the thread has opened the file (tests wait for it; the server never needs to). */
-  ready: Promise<void>;
+  /**
+   * True once the thread has opened the file; false if it failed first (`onFailure` has the error). Tests
+   * wait for it; the server never needs to.
+   */
+  ready: Promise<boolean>;
   /** Stops the thread and closes its connection; the server connection's checkpoint is SQLite's again. */
   stop(): Promise<void>;
 }
@@ -91,13 +94,11 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
     options.setAutocheckpoint(DEFAULT_AUTOCHECKPOINT_PAGES);
     options.onFailure?.(error);
   };
-  const ready = new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The checkpoint thread exited (${code}) before it opened the database`)));
+  const ready = new Promise<boolean>((resolve) => {
+    worker.once('message', () => resolve(true));
+    worker.once('error', () => resolve(false));
+    worker.once('exit', () => resolve(false));
   });
-  // A rejected `ready` nobody awaits is not an unhandled rejection: the failure is reported below.
-  ready.catch(() => {});
   worker.on('error', fallBack);
   worker.on('exit', (code) => fallBack(new Error(`The checkpoint thread exited (${code})`)));
   return {
