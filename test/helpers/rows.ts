@@ -29,6 +29,16 @@ export async function countRows(t: TestApp, table: string, where: Record<string,
   return Number(row.n);
 }
 
+/** A booking's history as its actions and the statuses they led to, in the order written. */
+export async function historyOf(t: TestApp, bookingId: string): Promise<{ action: string; to_status: string | null }[]> {
+  return t.db.kysely
+    .selectFrom('booking_history')
+    .select(['action', 'to_status'])
+    .where('booking_id', '=', bookingId)
+    .orderBy('id')
+    .execute();
+}
+
 async function tableExists(t: TestApp, table: string): Promise<boolean> {
   if (t.db.engine === 'postgres') {
     const { rows } = await sql<{ oid: string | null }>`select to_regclass(${table})::text as oid`.execute(t.db.kysely);

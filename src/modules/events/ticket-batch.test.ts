@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { historyOf } from '../../../test/helpers/rows.js';
 import { addTicketType, buy, onSale } from './events.test-support.js';
 
 const TOKEN = 'ticket-batch-metrics';
@@ -61,12 +62,7 @@ describe('a batch of ticket purchases', () => {
       const ticket = await t.db.kysely.selectFrom('event_tickets').selectAll().where('booking_id', '=', id).executeTakeFirstOrThrow();
       expect(ticket).toMatchObject({ event_id: eventId, ticket_type_id: ticketTypeId, quantity: 1 + (n % 3) });
       expect(ticket.qr_token.length).toBeGreaterThan(20);
-      const history = await t.db.kysely
-        .selectFrom('booking_history')
-        .select(['action', 'to_status'])
-        .where('booking_id', '=', id)
-        .execute();
-      expect(history).toEqual([{ action: 'create', to_status: 'confirmed' }]);
+      expect(await historyOf(t, id)).toEqual([{ action: 'create', to_status: 'confirmed' }]);
       const mails = await t.db.kysely
         .selectFrom('mail_outbox')
         .select(['template', 'template_data'])

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
-import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
+import { historyOf, insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
 import { insertBooking } from '../core/bookings.test-support.js';
 import { slotsOf, TABLE_TAKEN_MESSAGE } from '../core/slots.js';
 
@@ -86,12 +86,7 @@ describe('a batch of public bookings', () => {
       const slots = await t.db.kysely.selectFrom('booking_slots').select(['table_id', 'slot']).where('booking_id', '=', id).execute();
       expect(slots).toHaveLength(8);
       expect(new Set(slots.map((s) => s.table_id))).toEqual(new Set([tables[0]!.table_id]));
-      const history = await t.db.kysely
-        .selectFrom('booking_history')
-        .select(['action', 'to_status'])
-        .where('booking_id', '=', id)
-        .execute();
-      expect(history).toEqual([{ action: 'create', to_status: 'confirmed' }]);
+      expect(await historyOf(t, id)).toEqual([{ action: 'create', to_status: 'confirmed' }]);
       const mail = await t.db.kysely
         .selectFrom('mail_outbox')
         .select(['template', 'template_data'])
