@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, randomChars, sequentialId } from './ids.js';
+import { newId, orderedId, randomChars, sequentialId } from './ids.js';
 
 describe('ids', () => {
   it('draws 128 random bits per id, never the same bytes twice across refills of the pool', () => {
@@ -20,6 +20,20 @@ describe('ids', () => {
   it('orders sequential ids by when they were made', () => {
     const ids = Array.from({ length: 500 }, () => sequentialId('bkh'));
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('orders ids of rows written at volume by the millisecond they were made, with 128 random bits after it', async () => {
+    const first = Array.from({ length: 300 }, () => orderedId('bkg'));
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    const later = Array.from({ length: 300 }, () => orderedId('bkg'));
+    expect(new Set([...first, ...later]).size).toBe(600);
+    for (const id of [...first, ...later]) expect(id).toMatch(/^bkg_[0-9a-z]{9}[a-z2-7]{26}$/);
+    // Every id made a millisecond or more later sorts after every earlier one, in byte order.
+    const lastEarlier = [...first].sort().at(-1)!;
+    expect(later.every((id) => id > lastEarlier)).toBe(true);
+    // The time part is the millisecond, in base 36.
+    const made = parseInt(later[0]!.slice(4, 13), 36);
+    expect(Math.abs(made - Date.now())).toBeLessThan(1000);
   });
 
   it('draws characters of the alphabet, each as often as the others', () => {

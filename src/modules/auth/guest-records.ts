@@ -5,7 +5,7 @@
 import type { Insertable } from 'kysely';
 import type { DeferredRows } from '../../db/deferred-rows.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
-import { newId } from '../../platform/ids.js';
+import { orderedId } from '../../platform/ids.js';
 import type { UsersTable } from './auth.table.js';
 import { normaliseEmail, userRow } from './users.repository.js';
 
@@ -65,7 +65,7 @@ export async function guestRecordsByEmail(db: Conn, emails: readonly string[]): 
  * (a batch writes them together, before the bookings that name them).
  */
 export function newGuestRecord(guest: { name: string; email: string }, now: Date): { record: GuestRecord; row: Insertable<UsersTable> } {
-  const row = userRow(newId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now);
+  const row = userRow(orderedId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now);
   return { record: { id: row.id, name: row.name, email: row.email }, row };
 }
 

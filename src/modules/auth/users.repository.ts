@@ -8,7 +8,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import { kyselyOf, type Conn } from '../../db/transaction.js';
 import { conflict } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
+import { orderedId } from '../../platform/ids.js';
 import { hashPassword } from './passwords.js';
 import type { UserRole, UsersTable } from './auth.table.js';
 
@@ -68,7 +68,7 @@ export function userRow(
 /** Inserts a user; 409 when the email is already registered. */
 export async function insertUser(db: Conn, user: NewUser, now: Date): Promise<string> {
   if (await emailTaken(db, user.email)) throw conflict(EMAIL_TAKEN);
-  const id = newId('usr');
+  const id = orderedId('usr');
   try {
     await kyselyOf(db)
       .insertInto('users')
@@ -133,7 +133,7 @@ export async function createGuestAccount(
     if (Number(claimed.numUpdatedRows) === 1) return record.id;
   }
   if (await emailTaken(db, email)) throw conflict(EMAIL_TAKEN);
-  const id = newId('usr');
+  const id = orderedId('usr');
   const row = userRow(
     id,
     { role: 'guest', name: input.name, email, password_hash: input.passwordHash, operator_id: null, role_id: null },
@@ -306,7 +306,7 @@ export const WALK_IN_EMAIL_DOMAIN = 'guests.invalid';
 
 /** Creates a walk-in guest record (no password, cannot sign in) with email `walkin+<id>@guests.invalid`. */
 export async function insertWalkInGuest(db: Conn, guest: { name: string; phone: string | null }, now: Date): Promise<string> {
-  const id = newId('usr');
+  const id = orderedId('usr');
   const row = userRow(
     id,
     {

@@ -21,7 +21,7 @@ import { VenueCache } from '../../platform/venue-cache.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { domainEvents } from '../../platform/domain-events.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
+import { orderedId } from '../../platform/ids.js';
 import { metrics } from '../../platform/metrics.js';
 import { batchGuestRecord, guestRecordsByEmail, NEW_GUEST_RECORDS, type GuestRecord } from '../auth/index.js';
 import {
@@ -394,7 +394,7 @@ export function createTicketSales(deps: TicketSalesDeps) {
         });
         try {
           // Signed only for a purchase that goes on to its transaction (a refusal costs no signature).
-          const bookingId = newId('bkg');
+          const bookingId = orderedId('bkg');
           const key = await deps.doorKey(venue.id);
           const ttlMs = Math.max(60_000, ticketTokenExpiry(event, venue.timezone).getTime() - now.getTime());
           const qrToken = signQrToken({ bookingId, venueId: venue.id, issuedAt: now, ttlMs }, key.privateKey);

@@ -36,7 +36,7 @@ import type { MailOutboxTable } from '../../db/platform.table.js';
 import { afterCommit, kyselyOf, type Conn } from '../../db/transaction.js';
 import type { Clock } from '../clock.js';
 import { badRequest } from '../errors.js';
-import { newId } from '../ids.js';
+import { orderedId } from '../ids.js';
 import { listOutbox, OUTBOX_DEFAULT_LIMIT, type OutboxEntry } from './outbox.js';
 import { createSmtpTransport, isPermanentFailure, parseMailFrom, toNodemailerMessage, type StoredAttachment } from './transport.js';
 
@@ -178,7 +178,7 @@ export function createMail(deps: { db: Db; clock: Clock; log: Logger; config: Co
     values: ReturnType<typeof storedColumns> & Pick<MailOutboxTable, 'template' | 'template_data'>,
     deferred?: DeferredRows,
   ): Promise<string> {
-    const id = newId('mail');
+    const id = orderedId('mail');
     const at = iso();
     const row = {
       id,

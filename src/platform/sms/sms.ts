@@ -18,7 +18,7 @@ import type { SmsOutboxTable } from '../../db/platform.table.js';
 import { afterCommit, kyselyOf, type Conn } from '../../db/transaction.js';
 import { textableNumber } from '../../domain/reminder-schedule.js';
 import type { Clock } from '../clock.js';
-import { newId } from '../ids.js';
+import { orderedId } from '../ids.js';
 import { isOptedOut } from './consent.js';
 import { SmsSendError, twilioProvider, type SmsProvider } from './twilio.js';
 
@@ -67,7 +67,7 @@ export function createSms(deps: { db: Db; clock: Clock; log: Logger; config: Con
     await kyselyOf(conn)
       .insertInto('sms_outbox')
       .values({
-        id: newId('sms'),
+        id: orderedId('sms'),
         venue_id: message.venueId,
         recipient: to,
         body,

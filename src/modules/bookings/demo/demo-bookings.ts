@@ -10,7 +10,7 @@ import type { Db } from '../../../db/connect.js';
 import { withTransaction, type Conn } from '../../../db/transaction.js';
 import { localToUtc } from '../../../domain/venue-time.js';
 import { conflict } from '../../../platform/errors.js';
-import { newId } from '../../../platform/ids.js';
+import { orderedId } from '../../../platform/ids.js';
 import { guestForEmail } from '../../auth/index.js';
 import { bookingOrThrow, changeStatus, type StatusChange } from '../core/booking-store.js';
 import { tablesTakenBetween } from '../core/bookings.repository.js';
@@ -65,7 +65,7 @@ async function seedOne(
   const taken = await tablesTakenBetween(trx, venue.id, seed.tableIds, startsAt, endsAt);
   if (taken.size > 0) throw conflict(TABLE_TAKEN_MESSAGE, { table_ids: [...taken] });
 
-  const id = newId('bkg');
+  const id = orderedId('bkg');
   const created = seed.createdAt.toISOString();
   const userId = await guestForEmail(trx, { name: seed.guest.name, email: seed.guest.email }, seed.createdAt);
   await insertBooking(trx, {

@@ -20,7 +20,7 @@ import { kyselyOf, lockKey, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import { badRequest, forbidden, notFound } from '../../../platform/errors.js';
-import { newId } from '../../../platform/ids.js';
+import { orderedId } from '../../../platform/ids.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { venueMessage } from '../../../platform/mail/templates.js';
 import type { RateLimits } from '../../../platform/rate-limit.js';
@@ -257,7 +257,7 @@ export function createGuestlistBookings(deps: GuestlistDeps) {
       }
       const price = quote(option.price_pence, body.party_size, admission.discount_pct, promo?.discount_pct ?? 0);
 
-      const id = newId('bkg');
+      const id = orderedId('bkg');
       const at = now.toISOString();
       const status = admission.auto_approve ? 'approved' : 'pending';
       await insertBooking(trx, {

@@ -18,7 +18,7 @@ import { GroupCommit, type JobControl } from '../../../db/group-commit.js';
 import { lockKey, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import { AppError, badRequest, paymentRequired } from '../../../platform/errors.js';
-import { newId } from '../../../platform/ids.js';
+import { orderedId } from '../../../platform/ids.js';
 import { metrics } from '../../../platform/metrics.js';
 import { recordConsent } from '../../../platform/sms/consent.js';
 import { batchGuestRecord, guestRecordsByEmail, NEW_GUEST_RECORDS, type GuestRecord } from '../../auth/index.js';
@@ -237,7 +237,7 @@ async function placeBooking(ctx: PublicContext, trx: Kysely<Database>, placing: 
     ? undefined
     : await batchGuestRecord(trx, placing.batch.guests, deferred, { name: body.guest_name, email: body.guest_email }, now);
   const userId = request.userId ?? guest?.id ?? null;
-  const id = newId('bkg');
+  const id = orderedId('bkg');
   const at = now.toISOString();
   const row = {
     id,

@@ -99,7 +99,7 @@ describe('POST /api/public/venues/:venueId/book', () => {
     expect({ ok, status }).toEqual({ ok: true, status: 'confirmed' });
     // The manage page the mail links to, for the widget's confirmation.
     expect(manage_url).toMatch(/^http:\/\/maitred\.test\/widget\/manage\?token=\S+$/);
-    expect(booking_id).toMatch(/^bkg_[a-z2-7]{26}$/);
+    expect(booking_id).toMatch(/^bkg_[0-9a-z]{9}[a-z2-7]{26}$/);
     const tables = await t.db.kysely.selectFrom('booking_tables').select('table_id').where('booking_id', '=', booking_id).execute();
     expect(tables).toEqual([{ table_id: tableId }]);
     const mail = await asSent(

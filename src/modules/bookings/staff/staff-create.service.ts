@@ -19,7 +19,7 @@ import { lockKey, type Conn } from '../../../db/transaction.js';
 import type { AuthInfo, VenueRow } from '../../../platform/auth-guard.js';
 import type { Clock } from '../../../platform/clock.js';
 import { badRequest, conflict, notFound } from '../../../platform/errors.js';
-import { newId } from '../../../platform/ids.js';
+import { orderedId } from '../../../platform/ids.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import { clearableText, requiredText } from '../../../platform/text.js';
 import { findGuest, guestForEmail } from '../../auth/index.js';
@@ -144,7 +144,7 @@ export function createStaffBookings(deps: StaffCreateDeps) {
       { scope: `${request.scope}:${venue.id}`, key: request.idempotencyKey, body: request.body, now },
       async (trx) => {
         await lockKey(db, trx, `venue-bookings:${venue.id}`);
-        const id = newId('bkg');
+        const id = orderedId('bkg');
         const { row, tableIds, stay, mail } = await build(trx, id, now);
         const at = now.toISOString();
         await insertBooking(trx, {
