@@ -110,6 +110,15 @@ const soldOutRefusals = new Counter({
   registers,
 });
 
+const staysWindows = new Counter({
+  name: 'maitred_stays_windows_total',
+  help:
+    "Pictures of a date's stays for the booking pre-check and public availability: read from the database after a change " +
+    '(source="read"), or kept from the batch of bookings that had just committed it (source="kept", SQLite)',
+  labelNames: ['source'] as const,
+  registers,
+});
+
 const dbLockWaits = new Counter({
   name: 'maitred_db_lock_waits_total',
   help: 'SQLite: transactions that waited for the write lock held by another connection or process (BEGIN IMMEDIATE over 5 ms)',
@@ -163,6 +172,9 @@ export const metrics = {
   },
   soldOut(kind: 'booking' | 'tickets', stage: 'cached' | 'transaction'): void {
     soldOutRefusals.inc({ kind, stage });
+  },
+  staysWindow(source: 'read' | 'kept'): void {
+    staysWindows.inc({ source });
   },
   fairSharePaced(): void {
     fairSharePaced.inc();

@@ -68,6 +68,16 @@ export class VenueCache<T> {
     }
   }
 
+  /**
+   * Stores `value` for (venue, key) as current now: for an answer the caller knows is the venue's state as of
+   * the last change (the batch that made that change, right after its commit). An answer being computed
+   * for the key meanwhile is not stored over it (its stamp is older).
+   */
+  put(venueId: string, key: string, value: T): void {
+    const now = this.clock.now().getTime();
+    this.store(`${venueId}\u0000${key}`, { stamp: this.changes.stamp(venueId, this.scope), expiresAt: now + this.options.ttlMs, value });
+  }
+
   /** Entries held now, expired or stale ones not yet dropped included. */
   get size(): number {
     return this.entries.size;

@@ -8,7 +8,7 @@ import { createOperator, createTestApp, insertVenue, type TestApp, type TestOper
 import { settleChanges } from '../../../../test/helpers/db.js';
 import { insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
 import { bookPublicly, insertTable } from './bookings.test-support.js';
-import { cachedOccupancy } from './venue-config.js';
+import { cachedOccupancy, withReaching } from './venue-config.js';
 
 let t: TestApp;
 let op: TestOperator;
@@ -82,5 +82,30 @@ describe('cachedOccupancy', () => {
     const first = await stays(t.ctx.db, venueId, FROM, TO);
     t.clock.advance(16_000);
     expect(await stays(t.ctx.db, venueId, FROM, TO)).not.toBe(first);
+  });
+});
+
+describe('withReaching', () => {
+  const stay = (bookingId: string, from: string, to: string) => ({
+    bookingId,
+    tableIds: ['t1'],
+    startsAt: new Date(from),
+    endsAt: new Date(to),
+    covers: 2,
+    accessRuleId: null,
+  });
+  const window = { fromUtc: new Date('2026-06-19T00:00:00Z'), toUtc: new Date('2026-06-21T00:00:00Z') };
+
+  it('adds the stays of other dates that reach into the window, once, and leaves the window as it was when none does', () => {
+    const held = [stay('a', '2026-06-19T18:00:00Z', '2026-06-19T20:00:00Z')];
+    const others = [
+      held[0]!,
+      stay('next-day', '2026-06-20T19:00:00Z', '2026-06-20T21:00:00Z'),
+      stay('past-midnight', '2026-06-20T23:00:00Z', '2026-06-21T01:00:00Z'),
+      stay('after', '2026-06-21T00:00:00Z', '2026-06-21T02:00:00Z'),
+      stay('before', '2026-06-18T20:00:00Z', '2026-06-19T00:00:00Z'),
+    ];
+    expect(withReaching(held, others, window).map((s) => s.bookingId)).toEqual(['a', 'next-day', 'past-midnight']);
+    expect(withReaching(held, [held[0]!, others[3]!], window)).toBe(held);
   });
 });

@@ -12,6 +12,7 @@ import type { VenueRow } from '../../../platform/auth-guard.js';
 import type { ChangeFeed } from '../../../db/change-feed.js';
 import { kyselyOf, type Conn } from '../../../db/transaction.js';
 import type { Clock } from '../../../platform/clock.js';
+import { metrics } from '../../../platform/metrics.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import { availabilityRecords, type AccessRuleRecord, type ShiftRecord } from '../../availability/index.js';
 import { blocksBetween, floorplanRecords, type FloorplanRecords } from '../../tables/index.js';
@@ -233,6 +234,8 @@ const WINDOW_TTL_MS = 15_000;
  *
  * Each window asked for is kept too, frozen: the same window answers with the same array until the
  * venue's bookings change, so the engine indexes it once (engine.ts `indexFor`) rather than per request.
+ * `keep` stores a window its caller knows to be current (a batch of bookings, right after its commit), so
+ * the next ask is answered without a read.
  */
 export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
   const cache = new VenueCache<readonly StayRow[]>(changes, clock, { ttlMs: STAYS_TTL_MS, maxEntries: 20_000 });
@@ -251,7 +254,10 @@ export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
       dates.map((date) =>
         cache.get(venueId, date, () => {
           missing.push(date);
-          batch ??= Promise.resolve().then(() => staysOnDates(conn, venueId, missing));
+          batch ??= Promise.resolve().then(() => {
+            metrics.staysWindow('read');
+            return staysOnDates(conn, venueId, missing);
+          });
           return batch.then((found) => found.get(date) ?? []);
         }),
       ),
@@ -263,8 +269,30 @@ export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
     return Object.freeze(stays);
   };
 
-  return (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> =>
-    windows.get(venueId, `${fromUtc.getTime()}|${toUtc.getTime()}`, () => assemble(conn, venueId, fromUtc, toUtc));
+  const windowKey = (fromUtc: Date, toUtc: Date) => `${fromUtc.getTime()}|${toUtc.getTime()}`;
+  const read = (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> =>
+    windows.get(venueId, windowKey(fromUtc, toUtc), () => assemble(conn, venueId, fromUtc, toUtc));
+  /**
+   * Keeps `stays` as the venue's window [fromUtc, toUtc) as of now. Only for a caller that has just seen
+   * every change since it read them: a batch of bookings on SQLite, right after its commit (its read came
+   * under the database's write lock, and its own bookings are all it added before committing; the
+   * change feed's marks of that commit came before this call, synchronously).
+   */
+  const keep = (venueId: string, fromUtc: Date, toUtc: Date, stays: Occupancy): void => {
+    metrics.staysWindow('kept');
+    windows.put(venueId, windowKey(fromUtc, toUtc), Object.freeze([...stays]));
+  };
+  return Object.assign(read, { keep });
+}
+
+/**
+ * A window's stays with those of `others` that reach into it and it does not hold yet: a batch's
+ * placements on other dates (a date's window runs to 00:00 two days on, so it holds the next date's stays).
+ */
+export function withReaching(stays: Occupancy, others: Occupancy, window: { fromUtc: Date; toUtc: Date }): Occupancy {
+  const held = new Set(stays.map((stay) => stay.bookingId));
+  const reaching = others.filter((stay) => !held.has(stay.bookingId) && stay.startsAt < window.toUtc && stay.endsAt > window.fromUtc);
+  return reaching.length > 0 ? [...stays, ...reaching] : stays;
 }
 
 interface StayRow {

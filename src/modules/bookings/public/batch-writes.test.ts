@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
+import { settleChanges } from '../../../../test/helpers/db.js';
 import { historyOf, insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
 import { insertBooking } from '../core/bookings.test-support.js';
 import { slotsOf, TABLE_TAKEN_MESSAGE } from '../core/slots.js';
@@ -65,7 +66,50 @@ async function batches(): Promise<{ count: number; sum: number }> {
   return { count: value('maitred_booking_batch_size_count'), sum: value('maitred_booking_batch_size_sum') };
 }
 
+/** The stays windows read from the database and kept from a committed batch so far, and the bookings refused from the cached picture. */
+async function stayWindows(): Promise<{ read: number; kept: number; refusedCached: number }> {
+  const text = (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
+  const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    read: value('maitred_stays_windows_total{source="read"}'),
+    kept: value('maitred_stays_windows_total{source="kept"}'),
+    refusedCached: value('maitred_sold_out_refusals_total{kind="booking",stage="cached"}'),
+  };
+}
+
 describe('a batch of public bookings', () => {
+  it('leaves the next pre-check the stays it committed (SQLite: no read of them; PostgreSQL reads them again)', async () => {
+    const { venueId, ruleId } = await venueWith(3);
+    const firstTwo = await Promise.all([40, 41].map((n) => book(venueId, ruleId, '19:00', n)));
+    expect(firstTwo.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    await settleChanges(t.db);
+    const before = await stayWindows();
+    // The last table: its pre-check answers from the picture the batch before left (SQLite) or reads it again.
+    const third = await book(venueId, ruleId, '19:00', 42);
+    expect(third.statusCode, third.body).toBe(200);
+    const between = await stayWindows();
+    if (t.db.engine === 'sqlite') {
+      expect(between.read - before.read).toBe(0);
+      expect(between.kept - before.kept).toBe(1);
+    } else {
+      expect(between.read - before.read).toBeGreaterThanOrEqual(1);
+      expect(between.kept - before.kept).toBe(0);
+    }
+    // Every table taken: refused from the cached picture, which must hold all three stays (the one the third's
+    // batch kept, on SQLite); its alternatives then read other dates.
+    const fourth = await book(venueId, ruleId, '19:00', 43);
+    expect(fourth.statusCode, fourth.body).toBe(409);
+    expect((await stayWindows()).refusedCached - between.refusedCached).toBe(1);
+    // The stored bookings are the three answered.
+    const stored = await t.db.kysely
+      .selectFrom('bookings')
+      .select('id')
+      .where('venue_id', '=', venueId)
+      .where('status', '=', 'confirmed')
+      .execute();
+    expect(stored).toHaveLength(3);
+  });
+
   it('stores every booking of the batch whole: row, tables, slots, history and confirmation mail', async () => {
     const { venueId, ruleId } = await venueWith(6);
     const times = ['12:00', '13:00', '14:00', '15:00', '16:00', '17:00'];

@@ -15,7 +15,7 @@ import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPo
 import type { Database } from '../../../db/schema.js';
 import { DeferredRows } from '../../../db/deferred-rows.js';
 import { GroupCommit, type JobControl } from '../../../db/group-commit.js';
-import { lockKey, type Conn } from '../../../db/transaction.js';
+import { afterCommit, lockKey, type Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
 import { AppError, badRequest, paymentRequired } from '../../../platform/errors.js';
 import { orderedId } from '../../../platform/ids.js';
@@ -32,7 +32,7 @@ import { depositLines, type DepositLine } from '../core/deposit-lines.js';
 import { recordHistory, type Actor } from '../core/history.js';
 import { answeredOnce, idempotentIn, type IdempotentRequest } from '../core/idempotency.js';
 import { checkUnpaidHolds, PAYMENT_WINDOW_MS } from '../core/unpaid-holds.js';
-import type { LoadedVenue } from '../core/venue-config.js';
+import { serviceWindow, withReaching, type LoadedVenue } from '../core/venue-config.js';
 import { assertFreePlaces, assertRoom, committedCovers } from '../guestlist/guestlist-capacity.js';
 import { termsOfRule } from '../guestlist/guestlist-terms.js';
 import { withAlternatives, type Alternatives } from './alternatives.js';
@@ -61,6 +61,10 @@ const guestActor = (body: { guest_name: string }, userId: string | null): Actor 
  */
 interface BatchDays {
   days: Map<string, Promise<{ loaded: LoadedVenue; occupancy: Occupancy[number][] }>>;
+  /** Each date's stays as read, with the batch's placements on that date added (what `keepStays` keeps after the commit). */
+  read: Map<string, Occupancy[number][]>;
+  /** Every stay the batch placed, whatever its date. */
+  placed: Occupancy[number][];
   rows?: DeferredRows;
   /** (A batch of several) the guest records of its placements' emails, read together; new ones as they are made. */
   guests?: Map<string, GuestRecord | null>;
@@ -108,10 +112,12 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       // First the venue's lock (PostgreSQL: every instance's placements at this venue queue here, then the
       // idempotency keys' locks are taken one job at a time, always after it).
       await lockKey(ctx.db, trx, `venue-bookings:${venueId}`);
-      if (jobs.length === 1) return { days: new Map() };
+      const batch: BatchDays = { days: new Map(), read: new Map(), placed: [] };
+      afterCommit(trx, () => keepStays(jobs[0]!.venue, batch));
+      if (jobs.length === 1) return batch;
       // A batch of several: its guests' records read together (a read: refusals still come before any write).
       const emails = jobs.filter((job) => !job.request.userId).map((job) => job.body.guest_email);
-      return { days: new Map(), rows: new DeferredRows([NEW_GUEST_RECORDS]), guests: await guestRecordsByEmail(trx, emails) };
+      return Object.assign(batch, { rows: new DeferredRows([NEW_GUEST_RECORDS]), guests: await guestRecordsByEmail(trx, emails) });
     },
     async end(trx, batch) {
       await batch.rows?.write(trx);
@@ -125,16 +131,31 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
         batch.days.set(body.date, day);
       }
       const { loaded, occupancy } = await day;
+      batch.read.set(body.date, occupancy);
       let placed: Placed | undefined;
       const answer = await idempotentIn(ctx.db, trx, idempotency, async () => {
         placed = await placeBooking(ctx, trx, { venue, loaded, occupancy, body, request, now, batch, control });
         return placed.answer;
       });
       // Written: the placements after it in this batch see its stay.
-      if (placed) occupancy.push(placed.stay);
+      if (placed) {
+        occupancy.push(placed.stay);
+        batch.placed.push(placed.stay);
+      }
       return answer;
     },
   });
+
+  /**
+   * Right after a batch commits (synchronously, in its afterCommit hook): each date it read is kept as the
+   * cached picture (SQLite; ctx.keepDayStays), with the stays the batch placed on other dates that reach
+   * into that date's window, so the next pre-check answers without reading the stays again.
+   */
+  function keepStays(venue: VenueRow, batch: BatchDays): void {
+    for (const [date, occupancy] of batch.read) {
+      ctx.keepDayStays(venue, date, withReaching(occupancy, batch.placed, serviceWindow(venue, date, date)));
+    }
+  }
 
   /** Books, once per Idempotency-Key: a confirmed booking, or one awaiting its deposit (answered with the payment to make). */
   async function book(venueId: string, body: BookBody, request: BookRequest): Promise<BookAnswer> {

@@ -78,5 +78,18 @@ export function publicContext(deps: PublicDeps) {
     return { loaded, occupancy };
   }
 
-  return { deps, db, clock, mails, venueOrThrow, dayState };
+  /**
+   * After a batch of bookings committed on SQLite: the stays of a date as its transaction read them (under
+   * the write lock) with its own bookings added are the cached picture from now on, instead of a re-read
+   * by the next pre-check. To be called synchronously in the commit's `afterCommit` hook, so that no
+   * other write can have come between. PostgreSQL re-reads: a write that does not take the venue's lock
+   * (a cancellation) can commit between the batch's read and its commit.
+   */
+  function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy): void {
+    if (db.engine !== 'sqlite') return;
+    const window = serviceWindow(venue, date, date);
+    cachedStays.keep(venue.id, window.fromUtc, window.toUtc, occupancy);
+  }
+
+  return { deps, db, clock, mails, venueOrThrow, dayState, keepDayStays };
 }
