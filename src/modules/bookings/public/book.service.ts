@@ -113,7 +113,8 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       // idempotency keys' locks are taken one job at a time, always after it).
       await lockKey(ctx.db, trx, `venue-bookings:${venueId}`);
       const batch: BatchDays = { days: new Map(), read: new Map(), placed: [] };
-      afterCommit(trx, () => keepStays(jobs[0]!.venue, batch));
+      const keep = ctx.keepDayStays;
+      if (keep) afterCommit(trx, () => keepStays(keep, jobs[0]!.venue, batch));
       if (jobs.length === 1) return batch;
       // A batch of several: its guests' records read together (a read: refusals still come before any write).
       const emails = jobs.filter((job) => !job.request.userId).map((job) => job.body.guest_email);
@@ -127,11 +128,14 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       const { now } = idempotency;
       let day = batch.days.get(body.date);
       if (!day) {
-        day = ctx.dayState(trx, venue, body.date).then(({ loaded, occupancy }) => ({ loaded, occupancy: [...occupancy] }));
+        day = ctx.dayState(trx, venue, body.date).then(({ loaded, occupancy }) => {
+          const ours = [...occupancy];
+          batch.read.set(body.date, ours);
+          return { loaded, occupancy: ours };
+        });
         batch.days.set(body.date, day);
       }
       const { loaded, occupancy } = await day;
-      batch.read.set(body.date, occupancy);
       let placed: Placed | undefined;
       const answer = await idempotentIn(ctx.db, trx, idempotency, async () => {
         placed = await placeBooking(ctx, trx, { venue, loaded, occupancy, body, request, now, batch, control });
@@ -145,17 +149,6 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       return answer;
     },
   });
-
-  /**
-   * Right after a batch commits (synchronously, in its afterCommit hook): each date it read is kept as the
-   * cached picture (SQLite; ctx.keepDayStays), with the stays the batch placed on other dates that reach
-   * into that date's window, so the next pre-check answers without reading the stays again.
-   */
-  function keepStays(venue: VenueRow, batch: BatchDays): void {
-    for (const [date, occupancy] of batch.read) {
-      ctx.keepDayStays(venue, date, withReaching(occupancy, batch.placed, serviceWindow(venue, date, date)));
-    }
-  }
 
   /** Books, once per Idempotency-Key: a confirmed booking, or one awaiting its deposit (answered with the payment to make). */
   async function book(venueId: string, body: BookBody, request: BookRequest): Promise<BookAnswer> {
@@ -205,6 +198,15 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
   }
 
   return { book };
+}
+
+/**
+ * Right after a batch commits (synchronously, in its afterCommit hook): each date it read is kept as the
+ * cached picture (SQLite: ctx.keepDayStays), with the stays the batch placed on other dates that reach
+ * into that date's window, so the next pre-check answers without reading the stays again.
+ */
+function keepStays(keep: NonNullable<PublicContext['keepDayStays']>, venue: VenueRow, batch: BatchDays): void {
+  for (const [date, occupancy] of batch.read) keep(venue, date, withReaching(occupancy, batch.placed, serviceWindow(venue, date, date)));
 }
 
 interface Placed {

@@ -82,14 +82,22 @@ export function publicContext(deps: PublicDeps) {
    * After a batch of bookings committed on SQLite: the stays of a date as its transaction read them (under
    * the write lock) with its own bookings added are the cached picture from now on, instead of a re-read
    * by the next pre-check. To be called synchronously in the commit's `afterCommit` hook, so that no
-   * other write can have come between. PostgreSQL re-reads: a write that does not take the venue's lock
-   * (a cancellation) can commit between the batch's read and its commit.
+   * other write can have come between.
    */
   function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy): void {
-    if (db.engine !== 'sqlite') return;
     const window = serviceWindow(venue, date, date);
     cachedStays.keep(venue.id, window.fromUtc, window.toUtc, occupancy);
   }
 
-  return { deps, db, clock, mails, venueOrThrow, dayState, keepDayStays };
+  return {
+    deps,
+    db,
+    clock,
+    mails,
+    venueOrThrow,
+    dayState,
+    // PostgreSQL has none and re-reads: a write that does not take the venue's lock (a cancellation) can
+    // commit between the batch's read and its commit.
+    keepDayStays: db.engine === 'sqlite' ? keepDayStays : undefined,
+  };
 }
