@@ -43,6 +43,9 @@ export function newId(prefix: string): string {
   return `${prefix}_${base32(idBytes(16))}`;
 }
 
+/** A millisecond in nine base-36 characters: ids that start with it sort by time in byte order. */
+const millisecond = (ms: number): string => ms.toString(36).padStart(9, '0');
+
 /**
  * An id for rows written at volume (bookings, guest records, mail and texts): the millisecond it was made
  * (nine base-36 characters, so ids sort by time in byte order), then 128 random bits as `newId`. Every
@@ -51,7 +54,7 @@ export function newId(prefix: string): string {
  * its holder is when the row was made, which the row itself answers anyway.
  */
 export function orderedId(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36).padStart(9, '0')}${base32(idBytes(16))}`;
+  return `${prefix}_${millisecond(Date.now())}${base32(idBytes(16))}`;
 }
 
 let lastMs = 0;
@@ -68,7 +71,7 @@ export function sequentialId(prefix: string): string {
     lastMs = now;
     sequence = 0;
   } else sequence++;
-  return `${prefix}_${lastMs.toString(36).padStart(9, '0')}${sequence.toString(36).padStart(4, '0')}${base32(idBytes(10))}`;
+  return `${prefix}_${millisecond(lastMs)}${sequence.toString(36).padStart(4, '0')}${base32(idBytes(10))}`;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface VenueCacheOptions {
   scope?: Scope;
 }
 
+const entryId = (venueId: string, key: string) => `${venueId}\u0000${key}`;
+
 export class VenueCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly inFlight = new Map<string, { stamp: Stamp; promise: Promise<T> }>();
@@ -46,7 +48,7 @@ export class VenueCache<T> {
 
   /** The cached answer for (venue, key), or `compute`'s, stored when nothing changed meanwhile. */
   async get(venueId: string, key: string, compute: () => Promise<T>): Promise<T> {
-    const id = `${venueId}\u0000${key}`;
+    const id = entryId(venueId, key);
     const now = this.clock.now().getTime();
     const entry = this.entries.get(id);
     if (entry && entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId, this.scope)) {
@@ -75,7 +77,7 @@ export class VenueCache<T> {
    */
   put(venueId: string, key: string, value: T): void {
     const now = this.clock.now().getTime();
-    this.store(`${venueId}\u0000${key}`, { stamp: this.changes.stamp(venueId, this.scope), expiresAt: now + this.options.ttlMs, value });
+    this.store(entryId(venueId, key), { stamp: this.changes.stamp(venueId, this.scope), expiresAt: now + this.options.ttlMs, value });
   }
 
   /** Entries held now, expired or stale ones not yet dropped included. */
