@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../src/modules/bookings/core/bookings.test-support.js';
 import { crm } from '../../src/modules/guests/guests.test-support.js';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, venueApi, type TestApp, type TestOperator } from '../helpers/app.js';
-import { ENGINE, type TestDb } from '../helpers/db.js';
+import { ENGINE, settleChanges, type TestDb } from '../helpers/db.js';
 import { insertAccessRule, insertShift } from '../helpers/rows.js';
 
 const FRIDAY = '2026-06-19';
@@ -66,6 +66,9 @@ async function statementsOf(label: string, request: () => Promise<{ statusCode: 
   // The maintenance flag is re-read at most once a second, whenever a request finds it stale: refresh it
   // now so that no request here reads it (its one query is not the request's own).
   await t.ctx.maintenance.set(false);
+  // PostgreSQL: the change notifications of the writes before this one (the setup's, the booking's) arrive
+  // a moment after they commit; one that arrived mid-request would drop a cached row and add its read.
+  await settleChanges(db);
   recorded = [];
   recording = true;
   const res = await request();
