@@ -68,3 +68,30 @@ describe('shiftInstant, remembered by the minute', () => {
     );
   });
 });
+
+describe('utcToLocal, remembered by the minute', () => {
+  it('gives any instant the local date and time luxon does, around DST changes and in zones with odd offsets', () => {
+    const changes = ['2026-03-29T01:00:00Z', '2026-10-25T01:00:00Z', '2026-03-08T07:00:00Z', '2026-04-04T16:00:00Z'].map(Date.parse);
+    const instant = fc.oneof(
+      fc.tuple(fc.constantFrom(...changes), fc.integer({ min: -86_400_000, max: 86_400_000 })).map(([at, by]) => at + by),
+      fc.integer({ min: Date.parse('1980-01-01T00:00:00Z'), max: Date.parse('2040-01-01T00:00:00Z') }),
+    );
+    fc.assert(
+      fc.property(
+        instant,
+        fc.constantFrom('Europe/London', 'America/New_York', 'Australia/Sydney', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'UTC'),
+        (ms, zone) => {
+          const local = DateTime.fromMillis(ms, { zone });
+          expect(utcToLocal(new Date(ms), zone)).toEqual({ date: local.toFormat('yyyy-LL-dd'), time: local.toFormat('HH:mm') });
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('answers the same for every second of a minute', () => {
+    const at = Date.parse('2026-10-25T00:59:00Z');
+    expect(utcToLocal(new Date(at + 59_999), 'Europe/London')).toEqual({ date: '2026-10-25', time: '01:59' });
+    expect(utcToLocal(new Date(at + 60_000), 'Europe/London')).toEqual({ date: '2026-10-25', time: '01:00' });
+  });
+});
