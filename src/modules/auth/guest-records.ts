@@ -61,7 +61,7 @@ export async function guestRecordsByEmail(db: Conn, emails: readonly string[]): 
 }
 
 /**
- * A new guest record for a booking's contact details, not yet written: its row, for `insertGuestRecords`
+ * A new guest record for a booking's contact details, not yet written: its row, for `guestRecordInserts`
  * (a batch writes them together, before the bookings that name them).
  */
 export function newGuestRecord(guest: { name: string; email: string }, now: Date): { record: GuestRecord; row: Insertable<UsersTable> } {
@@ -70,16 +70,18 @@ export function newGuestRecord(guest: { name: string; email: string }, now: Date
 }
 
 /**
- * Writes new guest records in one statement. An email another writer recorded meanwhile keeps that record
- * (the insert does nothing): a booking naming the id made here then fails its foreign key, and the caller's
- * batch is written again booking by booking, where `guestRecordForEmail` finds the other record.
+ * The statement writing new guest records (one: a batch holds a few dozen). An email another writer
+ * recorded meanwhile keeps that record (the insert does nothing): a booking naming the id made here then
+ * fails its foreign key, and the caller's batch is written again booking by booking, where
+ * `guestRecordForEmail` finds the other record.
  */
-export async function insertGuestRecords(db: Conn, rows: readonly Insertable<UsersTable>[]): Promise<void> {
-  await kyselyOf(db)
-    .insertInto('users')
-    .values([...rows])
-    .onConflict((oc) => oc.column('email').doNothing())
-    .execute();
+function guestRecordInserts(db: Conn, rows: readonly Insertable<UsersTable>[]) {
+  return [
+    kyselyOf(db)
+      .insertInto('users')
+      .values([...rows])
+      .onConflict((oc) => oc.column('email').doNothing()),
+  ];
 }
 
 /** The name under which a batch's new guest records wait (`DeferredRows`): written before the rows that name them. */
@@ -107,7 +109,7 @@ export async function batchGuestRecord(
     return record;
   }
   const { record, row } = newGuestRecord(contact, now);
-  deferred.collect(NEW_GUEST_RECORDS, row, insertGuestRecords);
+  deferred.collectStatements(NEW_GUEST_RECORDS, row, guestRecordInserts);
   guests.set(email, record);
   return record;
 }
