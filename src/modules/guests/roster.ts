@@ -52,7 +52,7 @@ const widened = <T extends { first_seen_at: string; last_seen_at: string }>(
 /**
  * `joinRoster` for several entries in one transaction (a group commit's batch of bookings), in three
  * statements whatever their number: the roster rows, their venues, and the search terms (plus a read of
- * the guest records the callers did not have). A guest given twice is one row: the widest span, the
+ * the guest records the callers did not have); on PostgreSQL the first two are one. A guest given twice is one row: the widest span, the
  * latest phone given.
  */
 export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]): Promise<void> {
@@ -82,22 +82,31 @@ export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]
   }
   if (members.size === 0) return;
   const k = kyselyOf(conn);
-  const stored = await k
-    .insertInto('guest_roster')
-    .values([...members.values()])
-    .onConflict((oc) =>
-      oc.columns(['operator_id', 'user_id']).doUpdateSet({
-        ...widenSeen('guest_roster'),
-        phone: sql<string | null>`coalesce(excluded.phone, guest_roster.phone)`,
-      }),
-    )
-    .returning(['operator_id', 'user_id', 'phone'])
-    .execute();
-  await k
-    .insertInto('guest_roster_venues')
-    .values([...venues.values()])
-    .onConflict((oc) => oc.columns(['operator_id', 'user_id', 'venue_id']).doUpdateSet(widenSeen('guest_roster_venues')))
-    .execute();
+  const joinVenues = <Q extends Pick<typeof k, 'insertInto'>>(db: Q) =>
+    db
+      .insertInto('guest_roster_venues')
+      .values([...venues.values()])
+      .onConflict((oc) => oc.columns(['operator_id', 'user_id', 'venue_id']).doUpdateSet(widenSeen('guest_roster_venues')));
+  const join = <Q extends Pick<typeof k, 'insertInto'>>(db: Q) =>
+    db
+      .insertInto('guest_roster')
+      .values([...members.values()])
+      .onConflict((oc) =>
+        oc.columns(['operator_id', 'user_id']).doUpdateSet({
+          ...widenSeen('guest_roster'),
+          phone: sql<string | null>`coalesce(excluded.phone, guest_roster.phone)`,
+        }),
+      )
+      .returning(['operator_id', 'user_id', 'phone']);
+  // PostgreSQL: the venues as a part of the roster's statement (one round trip; the venues' foreign key to
+  // the roster row is checked when the statement ends). SQLite: the roster first, then its venues.
+  let stored: { operator_id: string; user_id: string; phone: string | null }[];
+  if (k.getExecutor().adapter instanceof PostgresAdapter) {
+    stored = await join(k.with('venues', (db) => joinVenues(db))).execute();
+  } else {
+    stored = await join(k).execute();
+    await joinVenues(k).execute();
+  }
   const byOperator = new Map<string, { userId: string; terms: string[] }[]>();
   for (const member of stored) {
     const guests = byOperator.get(member.operator_id) ?? [];
