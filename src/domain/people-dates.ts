@@ -3,7 +3,7 @@
  * venue's locale, for mails and API messages; widgets format the same way (widget/src/lib/format.ts).
  * Pure: formatted from the date's digits (a calendar date has no zone) or in the venue's zone.
  */
-import { utcToLocal } from './venue-time.js';
+import { remembered, utcToLocal } from './venue-time.js';
 
 /**
  * The locale venues write in. Venues have no locale setting yet and the platform is GBP-only, so every
@@ -28,13 +28,21 @@ function formatOf(locale: string, withYear: boolean) {
   return format;
 }
 
-/** A `YYYY-MM-DD` calendar date for people: "Tuesday, 16 June 2026". Anything else is answered as given. */
+/**
+ * A `YYYY-MM-DD` calendar date for people: "Tuesday, 16 June 2026". Anything else is answered as given.
+ * Remembered (Intl's formatting costs microseconds, and every booking's confirmation names its date).
+ */
 export function peopleDate(date: string, locale = VENUE_LOCALE): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  return peopleDateOf(`${locale}|${date}`);
+}
+
+const peopleDateOf = remembered((key: string): string => {
+  const [locale, date] = key.split('|');
   const [y, m, d] = date.split('-').map(Number);
   const instant = new Date(Date.UTC(y, m - 1, d));
   return Number.isNaN(instant.getTime()) ? date : formatOf(locale, true).format(instant);
-}
+}, 10_000);
 
 /** An instant on the venue's clock for people: "Monday, 15 June 2026 at 20:00". */
 export function peopleInstant(instant: Date, zone: string, locale = VENUE_LOCALE): string {
