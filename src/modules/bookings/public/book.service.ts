@@ -32,7 +32,7 @@ import { depositLines, type DepositLine } from '../core/deposit-lines.js';
 import { recordHistory, type Actor } from '../core/history.js';
 import { answeredOnce, idempotentIn, type IdempotentRequest } from '../core/idempotency.js';
 import { checkUnpaidHolds, PAYMENT_WINDOW_MS } from '../core/unpaid-holds.js';
-import { serviceWindow, withReaching, type LoadedVenue } from '../core/venue-config.js';
+import type { LoadedVenue } from '../core/venue-config.js';
 import { assertFreePlaces, assertRoom, committedCovers } from '../guestlist/guestlist-capacity.js';
 import { termsOfRule } from '../guestlist/guestlist-terms.js';
 import { withAlternatives, type Alternatives } from './alternatives.js';
@@ -206,7 +206,7 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
  * into that date's window, so the next pre-check answers without reading the stays again.
  */
 function keepStays(keep: NonNullable<PublicContext['keepDayStays']>, venue: VenueRow, batch: BatchDays): void {
-  for (const [date, occupancy] of batch.read) keep(venue, date, withReaching(occupancy, batch.placed, serviceWindow(venue, date, date)));
+  for (const [date, occupancy] of batch.read) keep(venue, date, occupancy, batch.placed);
 }
 
 interface Placed {

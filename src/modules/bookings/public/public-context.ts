@@ -19,7 +19,14 @@ import type { RateLimits } from '../../../platform/rate-limit.js';
 import type { Payments } from '../../payments/index.js';
 import { bookingMails } from '../core/booking-mail.js';
 import type { DoorKeys } from '../core/door-keys.js';
-import { cachedOccupancy, cachedVenueConfig, occupancyBetween, serviceWindow, type LoadedVenue } from '../core/venue-config.js';
+import {
+  cachedOccupancy,
+  cachedVenueConfig,
+  occupancyBetween,
+  serviceWindow,
+  withReaching,
+  type LoadedVenue,
+} from '../core/venue-config.js';
 
 export interface PublicDeps {
   db: Db;
@@ -80,13 +87,14 @@ export function publicContext(deps: PublicDeps) {
 
   /**
    * After a batch of bookings committed on SQLite: the stays of a date as its transaction read them (under
-   * the write lock) with its own bookings added are the cached picture from now on, instead of a re-read
-   * by the next pre-check. To be called synchronously in the commit's `afterCommit` hook, so that no
-   * other write can have come between.
+   * the write lock) with its own bookings added, and those it placed on other dates that reach into the
+   * date's window (`withReaching`), are the cached picture from now on, instead of a re-read by the next
+   * pre-check. To be called synchronously in the commit's `afterCommit` hook, so that no other write can
+   * have come between.
    */
-  function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy): void {
+  function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy, placed: Occupancy): void {
     const window = serviceWindow(venue, date, date);
-    cachedStays.keep(venue.id, window.fromUtc, window.toUtc, occupancy);
+    cachedStays.keep(venue.id, window.fromUtc, window.toUtc, withReaching(occupancy, placed, window));
   }
 
   return {
