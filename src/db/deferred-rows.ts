@@ -19,10 +19,10 @@
  * of the same transaction until `write`: only rows that nothing later in the transaction reads may be
  * deferred (the caller decides which).
  */
-import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable } from 'kysely';
+import { CompiledQuery, type Compilable, type Insertable } from 'kysely';
 import { chunked } from './batch.js';
 import type { Database } from './schema.js';
-import { kyselyOf, type Conn } from './transaction.js';
+import { kyselyOf, onPostgres, type Conn } from './transaction.js';
 
 type Table = keyof Database & string;
 
@@ -111,7 +111,7 @@ const TOGETHER_PARAMETERS = 30_000;
  */
 export async function executeTogether(conn: Conn, statements: readonly Compilable<unknown>[]): Promise<void> {
   const k = kyselyOf(conn);
-  if (!k.isTransaction || !(k.getExecutor().adapter instanceof PostgresAdapter)) {
+  if (!k.isTransaction || !onPostgres(k)) {
     for (const statement of statements) await k.executeQuery(statement.compile());
     return;
   }

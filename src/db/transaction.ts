@@ -7,7 +7,7 @@
  * (a table slot, a ticket type, a voucher) with `lockKey`, then re-check and write; the lock is
  * released at commit or rollback. Prefer constraints and conditional updates where they suffice.
  */
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { markChanges, notificationPayload } from './change-feed.js';
 import type { Db } from './connect.js';
 import type { Database } from './schema.js';
@@ -20,6 +20,9 @@ export type Conn = Db | Kysely<Database>;
 
 /** The Kysely handle of a Conn. */
 export const kyselyOf = (conn: Conn): Kysely<Database> => ('kysely' in conn ? conn.kysely : conn);
+
+/** Whether a Conn (the database, or a transaction of it) is PostgreSQL's. */
+export const onPostgres = (conn: Conn): boolean => kyselyOf(conn).getExecutor().adapter instanceof PostgresAdapter;
 
 // Hooks registered with afterCommit inside a withTransaction callback, keyed by its transaction.
 const commitHooks = new WeakMap<Kysely<Database>, Array<() => void>>();

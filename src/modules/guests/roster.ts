@@ -4,9 +4,9 @@
  * `joinRoster` in the same transaction; it upserts the membership (and its venue) and refreshes the
  * guest's search terms. Idempotent, and safe under concurrency on both engines (upserts on primary keys).
  */
-import { PostgresAdapter, sql, type DeleteQueryBuilder, type DeleteResult } from 'kysely';
+import { sql, type DeleteQueryBuilder, type DeleteResult } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { kyselyOf, type Conn } from '../../db/transaction.js';
+import { kyselyOf, onPostgres, type Conn } from '../../db/transaction.js';
 import { guestProfiles, type GuestRecord } from '../auth/index.js';
 import { searchTermsOf } from './search-terms.js';
 
@@ -52,8 +52,8 @@ const widened = <T extends { first_seen_at: string; last_seen_at: string }>(
 /**
  * `joinRoster` for several entries in one transaction (a group commit's batch of bookings), in three
  * statements whatever their number: the roster rows, their venues, and the search terms (plus a read of
- * the guest records the callers did not have); on PostgreSQL the first two are one. A guest given twice is one row: the widest span, the
- * latest phone given.
+ * the guest records the callers did not have); on PostgreSQL the first two are one. A guest given twice
+ * is one row: the widest span, the latest phone given.
  */
 export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]): Promise<void> {
   const joining = entries.filter((entry): entry is RosterEntry & { userId: string } => entry.userId !== null);
@@ -101,7 +101,7 @@ export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]
   // PostgreSQL: the venues as a part of the roster's statement (one round trip; the venues' foreign key to
   // the roster row is checked when the statement ends). SQLite: the roster first, then its venues.
   let stored: { operator_id: string; user_id: string; phone: string | null }[];
-  if (k.getExecutor().adapter instanceof PostgresAdapter) {
+  if (onPostgres(k)) {
     stored = await join(k.with('venues', (db) => joinVenues(db))).execute();
   } else {
     stored = await join(k).execute();
@@ -179,7 +179,7 @@ async function replaceSearchTerms(conn: Conn, operatorId: string, guests: readon
       ),
     );
   };
-  if (rows.length > 0 && k.getExecutor().adapter instanceof PostgresAdapter) {
+  if (rows.length > 0 && onPostgres(k)) {
     await k
       .with('stale', (db) => stale(db.deleteFrom('guest_search_terms')))
       .insertInto('guest_search_terms')
