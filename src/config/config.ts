@@ -341,7 +341,7 @@ export function loadConfig(env: Env): Config {
       eventLoopDelayMs: integer(env, 'SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
       heapMb: integer(env, 'SHED_HEAP_MB', 0, 0, 1_000_000),
     },
-    fairSharePerTurn: integer(env, 'FAIR_SHARE_PER_TURN', 2, 0, 1000),
+    fairSharePerTurn: integer(env, 'FAIR_SHARE_PER_TURN', 1, 0, 1000),
     liveStream: {
       // Under a minute: proxies commonly close a connection silent for 60 s.
       pingMs: integer(env, 'LIVE_STREAM_PING_MS', 15_000, 100, 60_000),

@@ -34,7 +34,7 @@ export interface FairShareOptions {
   defer?: (tick: () => void) => void;
 }
 
-export const FAIR_SHARE_DEFAULTS: FairShareOptions = { perTurn: 2, windowMs: 50 };
+export const FAIR_SHARE_DEFAULTS: FairShareOptions = { perTurn: 1, windowMs: 50 };
 
 /** Where the rest of the requests count: the tenant of routes without a venue or event of their own. */
 const OTHERS = '';

@@ -44,7 +44,7 @@ describe('configuration', () => {
     expect(loadConfig({ SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
     expect(loadConfig({ SESSION_MAX_DAYS: '7' }).sessionMaxDays).toBe(7);
     // Fair shares under a crowd: 2 a turn by default, 0 turns pacing off, a negative count is refused.
-    expect(loadConfig({}).fairSharePerTurn).toBe(2);
+    expect(loadConfig({}).fairSharePerTurn).toBe(1);
     expect(loadConfig({ FAIR_SHARE_PER_TURN: '0' }).fairSharePerTurn).toBe(0);
     expect(() => loadConfig({ FAIR_SHARE_PER_TURN: '-1' })).toThrow(ConfigError);
     expect(loadConfig({ RATE_LIMITS: 'login_failures_email=5/900' }).rateLimits.login_failures_email).toEqual({
