@@ -8,6 +8,7 @@ import { scheduleJobs } from './jobs.js';
 import { forgetInstance, heartbeat } from './platform/instances.js';
 import { ensureWebhookSecret } from './modules/payments/index.js';
 import { serveMetricsPort } from './platform/metrics-route.js';
+import { collectWhenQuiet, QUIET_COLLECTION_DEFAULTS } from './platform/quiet-gc.js';
 import { listenOrExplain, migrateOrExplain, openDatabaseOrExplain, StartupError } from './startup.js';
 
 export interface Server {
@@ -44,7 +45,17 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   const instanceId = randomUUID();
   const jobs = scheduleJobs(ctx, instanceId);
   let metricsServer: { close(): Promise<void> } | undefined;
+  // A burst's garbage given back once the server goes quiet (platform/quiet-gc.ts).
+  const quiet = config.quietGcMs
+    ? collectWhenQuiet(app.server, {
+        ...QUIET_COLLECTION_DEFAULTS,
+        quietMs: config.quietGcMs,
+        onCollected: ({ ms, heapBefore, heapAfter }) =>
+          ctx.log.debug({ ms: Math.round(ms), heapBeforeMb: mb(heapBefore), heapAfterMb: mb(heapAfter) }, 'quiet: heap collected'),
+      })
+    : undefined;
   const close = async () => {
+    quiet?.stop();
     jobs.stop();
     await metricsServer?.close();
     await app.close();
@@ -89,6 +100,8 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   return { app, ctx, close };
 }
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 /** Runs one start-up step; if it fails, closes what the earlier steps opened and rethrows. */
 async function orClose<T>(close: () => Promise<unknown>, step: () => Promise<T>): Promise<T> {

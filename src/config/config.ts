@@ -126,6 +126,11 @@ export interface Config {
    * (FAIR_SHARE_PER_TURN); 0 turns pacing off.
    */
   fairSharePerTurn: number;
+  /**
+   * Memory given back when quiet (platform/quiet-gc.ts): after this many ms without a request, and once the
+   * heap's committed size has grown by 16 MB since, one full garbage collection runs (QUIET_GC_MS); 0 turns it off.
+   */
+  quietGcMs: number;
   /** The live floor stream (decisions: Live floor stream): keep-alive comment interval and open-stream caps. */
   liveStream: { pingMs: number; perAccount: number; max: number };
   /**
@@ -342,6 +347,7 @@ export function loadConfig(env: Env): Config {
       heapMb: integer(env, 'SHED_HEAP_MB', 0, 0, 1_000_000),
     },
     fairSharePerTurn: integer(env, 'FAIR_SHARE_PER_TURN', 1, 0, 1000),
+    quietGcMs: integer(env, 'QUIET_GC_MS', 2000, 0, 3_600_000),
     liveStream: {
       // Under a minute: proxies commonly close a connection silent for 60 s.
       pingMs: integer(env, 'LIVE_STREAM_PING_MS', 15_000, 100, 60_000),

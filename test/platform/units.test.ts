@@ -43,10 +43,14 @@ describe('configuration', () => {
     expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secretsKey).toEqual(key);
     expect(loadConfig({ SECRETS_KEY: key.toString('base64url') }).secretsKey).toEqual(key);
     expect(loadConfig({ SESSION_MAX_DAYS: '7' }).sessionMaxDays).toBe(7);
-    // Fair shares under a crowd: 2 a turn by default, 0 turns pacing off, a negative count is refused.
+    // Fair shares under a crowd: 1 a turn by default, 0 turns pacing off, a negative count is refused.
     expect(loadConfig({}).fairSharePerTurn).toBe(1);
     expect(loadConfig({ FAIR_SHARE_PER_TURN: '0' }).fairSharePerTurn).toBe(0);
     expect(() => loadConfig({ FAIR_SHARE_PER_TURN: '-1' })).toThrow(ConfigError);
+    // Memory given back when quiet: after 2 s by default, 0 off, a negative wait refused.
+    expect(loadConfig({}).quietGcMs).toBe(2000);
+    expect(loadConfig({ QUIET_GC_MS: '0' }).quietGcMs).toBe(0);
+    expect(() => loadConfig({ QUIET_GC_MS: '-5' })).toThrow(ConfigError);
     expect(loadConfig({ RATE_LIMITS: 'login_failures_email=5/900' }).rateLimits.login_failures_email).toEqual({
       points: 5,
       durationSeconds: 900,
