@@ -128,7 +128,7 @@ export interface Config {
   fairSharePerTurn: number;
   /**
    * Memory given back when quiet (platform/quiet-gc.ts): after this many ms without a request, and once the
-   * heap's committed size has grown by 16 MB since, one full garbage collection runs (QUIET_GC_MS); 0 turns it off.
+   * heap's committed size has grown by 4 MB since, one full garbage collection runs (QUIET_GC_MS); 0 turns it off.
    */
   quietGcMs: number;
   /** The live floor stream (decisions: Live floor stream): keep-alive comment interval and open-stream caps. */

@@ -1,7 +1,8 @@
 /**
  * Rows left to be written together at the end of a transaction: a group commit's jobs each add the
  * rows of what they write, and the batch inserts every table's rows with one multi-row statement (in
- * slices far below the bound-parameter limits) instead of a statement per job and table. On
+ * slices far below the bound-parameter limits; on SQLite, slices of a power of two rows, so that the
+ * statements it compiles and keeps are few) instead of a statement per job and table. On
  * PostgreSQL, where each statement is a round trip made under the batch's lock, that is most of a
  * batch's time (docs/performance.md, "Round 2, fourth pass"), so there the inserts go further: they are
  * sent as one statement, each a data-modifying `with` of it (`executeTogether`). Writes that are one
@@ -20,7 +21,7 @@
  * deferred (the caller decides which).
  */
 import { CompiledQuery, type Compilable, type Insertable } from 'kysely';
-import { chunked } from './batch.js';
+import { chunked, chunkedByPowersOfTwo } from './batch.js';
 import type { Database } from './schema.js';
 import { kyselyOf, onPostgres, type Conn } from './transaction.js';
 
@@ -82,13 +83,15 @@ export class DeferredRows {
     this.waiting = new Map();
     const order = [...this.first.filter((name) => waiting.has(name)), ...[...waiting.keys()].filter((name) => !this.first.includes(name))];
     const k = kyselyOf(conn);
+    // SQLite keeps each statement text it compiles: row counts in powers of two keep those few.
+    const slices = onPostgres(k) ? chunked : chunkedByPowersOfTwo;
     const inserts: Compilable<unknown>[] = [];
     const flushes: (() => Promise<void>)[] = [];
     for (const name of order) {
       const next = waiting.get(name)!;
       if (next.kind === 'items') flushes.push(() => next.flush(conn, next.items));
       else if (next.kind === 'statements') inserts.push(...next.build(conn, next.items));
-      else for (const chunk of chunked(next.rows)) inserts.push(k.insertInto(next.table).values(chunk));
+      else for (const chunk of slices(next.rows)) inserts.push(k.insertInto(next.table).values(chunk));
     }
     await executeTogether(conn, inserts);
     for (const flush of flushes) await flush();
