@@ -111,9 +111,8 @@ describe('fullCollection', () => {
     const hadGc = 'gc' in globalThis;
     const collect = fullCollection(v8Major);
     expect(typeof collect).toBe('function');
-    let garbage: number[][] | null = Array.from({ length: 200 }, () => new Array<number>(10_000).fill(1));
-    const weak = new WeakRef(garbage);
-    garbage = null;
+    // 16 MB that nothing refers to but a weak reference.
+    const weak = new WeakRef(Array.from({ length: 200 }, () => new Array<number>(10_000).fill(1)));
     // A WeakRef keeps its target for the rest of the job that made it.
     await new Promise((resolve) => setImmediate(resolve));
     collect();
