@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/helpers/db.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, inFlightFor } from './group-commit.js';
 import { afterCommit } from './transaction.js';
 
 let db: TestDb;
@@ -253,5 +253,36 @@ describe('group commit', () => {
       expect(ends).toBe(3);
       expect(await written('i-')).toEqual(['i-1', 'i-2']);
     });
+  });
+});
+
+describe('admission to a slot', () => {
+  it('lets on all of the room, up to twice it within the floor, and never the floor for a little room', () => {
+    expect(inFlightFor(4, 8)).toBe(8);
+    expect(inFlightFor(3, 8)).toBe(6);
+    expect(inFlightFor(1, 8)).toBe(2);
+    expect(inFlightFor(0, 8)).toBe(0);
+    expect(inFlightFor(40, 8)).toBe(40);
+    expect(inFlightFor(Infinity, 8)).toBe(Infinity);
+  });
+
+  it('holds back the rest once the room left is small, and lets one on when one answered leaves space', async () => {
+    const group = committer();
+    let room = 4;
+    const recheck = async () => room;
+    const admit = () => group.admit('venue', 'slot', { amount: 1, floor: 8, room, recheck });
+    // Four places: eight on their way at once.
+    const releases = await Promise.all(Array.from({ length: 8 }, admit));
+    let ninth: (() => void) | undefined;
+    const waiting = admit().then((release) => (ninth = release));
+    // Three of the eight booked (one place left): the five still in flight are more than twice it.
+    room = 1;
+    for (const release of releases.splice(0, 3)) release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ninth).toBeUndefined();
+    // All but one answered: one in flight is less than two, so the ninth goes on.
+    for (const release of releases.splice(0, 4)) release();
+    await waiting;
+    expect(ninth).toBeTypeOf('function');
   });
 });

@@ -104,7 +104,7 @@ export class GroupCommit<J, R, S> {
 
   /**
    * Lets `amount` of work for `slot` (a part of `key`: one time of a venue, an event's tickets) go on to this
-   * group commit while less than the larger of `floor` and `room` is already on its way there; otherwise it
+   * group commit while less than `inFlightFor(room, floor)` is already on its way there; otherwise it
    * waits for the key's batch being written and asks `recheck` for the room again (which may throw: a
    * refusal from the cached picture). Answers the release, to call once (when the work is answered).
    */
@@ -114,7 +114,7 @@ export class GroupCommit<J, R, S> {
     work: { amount: number; floor: number; room: number; recheck: () => Promise<number> },
   ): Promise<() => void> {
     let { room } = work;
-    while ((this.admitted.get(slot) ?? 0) + work.amount > Math.max(work.floor, room)) {
+    while ((this.admitted.get(slot) ?? 0) + work.amount > inFlightFor(room, work.floor)) {
       await this.settled(key);
       room = await work.recheck();
     }
@@ -236,4 +236,15 @@ export class GroupCommit<J, R, S> {
       return { ok: false, error };
     }
   }
+}
+
+/**
+ * How much of a slot may be on its way to the transaction at once when the cached picture shows `room`
+ * left: all of it, and up to twice as much but no more than `floor` (work the picture may have wrong:
+ * placements that need two tables, a hold that lapsed). With a little room left, few go on (one place
+ * left: two, not `floor`), so once a batch has taken most of a drop's places the rest wait for it and are
+ * refused from the picture, not by the transaction's re-check, whichever turns their requests came in.
+ */
+export function inFlightFor(room: number, floor: number): number {
+  return Math.max(room, Math.min(floor, 2 * room));
 }
