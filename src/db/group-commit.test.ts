@@ -285,4 +285,10 @@ describe('admission to a slot', () => {
     await waiting;
     expect(ninth).toBeTypeOf('function');
   });
+
+  it('lets work on when nothing of its slot is on its way, whatever room the picture shows', async () => {
+    const group = committer();
+    const release = await group.admit('venue', 'empty', { amount: 4, floor: 8, room: 0, recheck: async () => 0 });
+    expect(release).toBeTypeOf('function');
+  });
 });

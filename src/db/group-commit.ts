@@ -114,11 +114,13 @@ export class GroupCommit<J, R, S> {
     work: { amount: number; floor: number; room: number; recheck: () => Promise<number> },
   ): Promise<() => void> {
     let { room } = work;
-    while ((this.admitted.get(slot) ?? 0) + work.amount > inFlightFor(room, work.floor)) {
+    const inFlight = () => this.admitted.get(slot) ?? 0;
+    // Nothing of the slot on its way: nothing to wait for, whatever the picture says (the transaction decides).
+    while (inFlight() > 0 && inFlight() + work.amount > inFlightFor(room, work.floor)) {
       await this.settled(key);
       room = await work.recheck();
     }
-    this.admitted.set(slot, (this.admitted.get(slot) ?? 0) + work.amount);
+    this.admitted.set(slot, inFlight() + work.amount);
     return () => {
       const left = this.admitted.get(slot)! - work.amount;
       if (left > 0) this.admitted.set(slot, left);
