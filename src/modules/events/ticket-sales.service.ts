@@ -53,9 +53,10 @@ export type { TicketSalesDeps };
 export const SOLD_OUT = 'Not enough tickets left';
 
 /**
- * Tickets let on to an event's transaction at once: as many as the cached picture has left, and up to twice
- * that but no more than this (`inFlightFor`). The rest wait for the batch being written and ask the picture again, so that once the event sells
- * out they are refused from it rather than by the transaction's re-check after queueing behind the sales.
+ * Tickets let on to an event's transaction at once: as many as the cached picture has left, and up to
+ * twice that but no more than this (`inFlightFor`). The rest wait for the batch being written and ask the
+ * picture again, so that once the event sells out they are refused from it rather than by the
+ * transaction's re-check after queueing behind the sales.
  */
 const MIN_TICKETS_IN_FLIGHT = 64;
 

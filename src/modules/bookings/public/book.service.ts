@@ -86,10 +86,11 @@ interface Placement {
 const MAX_BATCH = { sqlite: 32, postgres: 16 } as const;
 
 /**
- * A slot's placements let on to the transaction at once: as many as the cached picture has free tables for,
- * and up to twice that but no more than this (`inFlightFor`: one table left lets two on). Under a drop, the rest wait for the batch being written and are then
- * mostly refused from the cached picture, instead of queueing behind the writes only to be refused by the
- * transaction's re-check (the tail of a drop's refusals). A crowd asking for different times never waits.
+ * A slot's placements let on to the transaction at once: as many as the cached picture has free tables
+ * for, and up to twice that but no more than this (`inFlightFor`: one table left lets two on). Under a
+ * drop, the rest wait for the batch being written and are then mostly refused from the cached picture,
+ * instead of queueing behind the writes only to be refused by the transaction's re-check (the tail of a
+ * drop's refusals). A crowd asking for different times never waits.
  */
 const MIN_IN_FLIGHT = 8;
 
