@@ -107,6 +107,11 @@ export interface Change {
 
 export type Scope = 'everything' | 'configuration';
 
+/** A cache that can drop the answers it may no longer serve (platform/venue-cache.ts). */
+export interface Sweepable {
+  sweep(): number;
+}
+
 /** A cached answer's stamp: the generations of its scope current when it was computed. */
 export interface Stamp {
   global: number;
@@ -166,6 +171,8 @@ export class ChangeFeed {
   poll?: () => void;
   readonly plugin: KyselyPlugin;
   private readonly listeners = new Set<(venues: Touched, staysOnly: boolean) => void>();
+  /** The caches kept correct by this feed (platform/venue-cache.ts), held weakly: a closed app's go with it. */
+  private readonly caches = new Set<WeakRef<Sweepable>>();
 
   constructor() {
     this.plugin = new WriteWatch(this);
@@ -203,6 +210,26 @@ export class ChangeFeed {
   onMark(listener: (venues: Touched, staysOnly: boolean) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Registers a cache kept correct by this feed, for `sweepCaches`. */
+  register(cache: Sweepable): void {
+    this.caches.add(new WeakRef(cache));
+  }
+
+  /**
+   * Drops from every registered cache the answers it may no longer serve (expired, or older than a change
+   * of their venue), so the memory they hold can be collected: run when the server goes quiet
+   * (platform/quiet-gc.ts). Answers how many went.
+   */
+  sweepCaches(): number {
+    let dropped = 0;
+    for (const ref of this.caches) {
+      const cache = ref.deref();
+      if (cache) dropped += cache.sweep();
+      else this.caches.delete(ref);
+    }
+    return dropped;
   }
 
   /** A plugin for one transaction's handle, recording what the transaction writes. */

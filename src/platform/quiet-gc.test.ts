@@ -48,6 +48,33 @@ describe('collectWhenQuiet', () => {
     watcher.stop();
   });
 
+  it('runs beforeCollect just before each collection, and only then', () => {
+    const server = new EventEmitter();
+    const order: string[] = [];
+    let heap = 40 * MB;
+    let now = 0;
+    const watcher = collectWhenQuiet(server, {
+      quietMs: 2000,
+      grownBytes: 4 * MB,
+      checkEveryMs: 60_000,
+      now: () => now,
+      heapSize: () => heap,
+      beforeCollect: () => order.push('sweep'),
+      collect: () => {
+        order.push('collect');
+        heap = 41 * MB;
+      },
+    });
+    now = 5000;
+    // Quiet, but the heap has not grown: neither runs.
+    expect(watcher.check()).toBe(false);
+    expect(order).toEqual([]);
+    heap = 60 * MB;
+    expect(watcher.check()).toBe(true);
+    expect(order).toEqual(['sweep', 'collect']);
+    watcher.stop();
+  });
+
   it('never collects while requests keep starting, however much the heap grows', () => {
     const { state, watcher, request } = watched();
     for (let t = 0; t <= 20_000; t += 500) {

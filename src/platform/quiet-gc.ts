@@ -25,6 +25,8 @@ export interface QuietCollectionOptions {
   /** The heap's committed size (V8's total heap size). */
   heapSize?: () => number;
   collect?: () => void;
+  /** Run just before each collection: what can drop memory it no longer needs does it then (the caches' sweep). */
+  beforeCollect?: () => void;
   /** Told what each collection did. */
   onCollected?: (result: { ms: number; heapBefore: number; heapAfter: number }) => void;
 }
@@ -77,6 +79,7 @@ export function collectWhenQuiet(server: Pick<EventEmitter, 'on' | 'off'>, optio
     if (at - lastRequestAt < options.quietMs) return false;
     const before = heapSize();
     if (before - baseline < options.grownBytes) return false;
+    options.beforeCollect?.();
     collect();
     baseline = heapSize();
     options.onCollected?.({ ms: now() - at, heapBefore: before, heapAfter: baseline });

@@ -47,4 +47,27 @@ describe('VenueCache memory', () => {
     expect(await cache.get('ven_a', 'a', async () => ++computed)).toBe(5);
     expect(computed).toBe(5);
   });
+
+  it('a sweep drops what can no longer be served (expired, or older than a change of its venue) and keeps the rest', async () => {
+    const clock = fixedClock(at);
+    const changes = new ChangeFeed();
+    const cache = new VenueCache<number>(changes, clock, { ttlMs: 15_000 });
+    const configs = new VenueCache<number>(changes, clock, { ttlMs: 60_000, scope: 'configuration' });
+    await cache.get('ven_a', 'old', async () => 1);
+    clock.advance(10_000);
+    await cache.get('ven_a', 'recent', async () => 2);
+    await cache.get('ven_b', 'recent', async () => 3);
+    await configs.get('ven_a', 'config', async () => 4);
+    clock.advance(6_000);
+    // A booking at ven_a: its stays changed, its configuration did not.
+    changes.mark(['ven_a'], true);
+    expect(cache.size).toBe(3);
+    // ven_a's 'old' expired and its 'recent' went stale; ven_b's and ven_a's configuration are still current.
+    expect(changes.sweepCaches()).toBe(2);
+    expect(cache.size).toBe(1);
+    expect(configs.size).toBe(1);
+    expect(await cache.get('ven_b', 'recent', async () => 30)).toBe(3);
+    expect(await configs.get('ven_a', 'config', async () => 40)).toBe(4);
+    expect(changes.sweepCaches()).toBe(0);
+  });
 });

@@ -7,7 +7,8 @@
  * misses of one key share a single computation.
  * Entries are kept in the order they were stored, which with one `ttlMs` is the order they expire in: each
  * store drops the expired ones from the front, so the cache holds what was stored within the last `ttlMs`
- * (at most `maxEntries`), not every key ever asked for until `maxEntries` pushes it out.
+ * (at most `maxEntries`), not every key ever asked for until `maxEntries` pushes it out. Each cache is
+ * registered with its change feed, which sweeps it when the server goes quiet (`sweep`).
  */
 import type { ChangeFeed, Scope, Stamp } from '../db/change-feed.js';
 import type { Clock } from './clock.js';
@@ -44,6 +45,7 @@ export class VenueCache<T> {
   ) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.scope = options.scope ?? 'everything';
+    changes.register(this);
   }
 
   /** The cached answer for (venue, key), or `compute`'s, stored when nothing changed meanwhile. */
@@ -83,6 +85,24 @@ export class VenueCache<T> {
   /** Entries held now, expired or stale ones not yet dropped included. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /**
+   * Drops every entry that can no longer be served: expired, or stamped before a change of its venue. A
+   * store drops only the expired ones at the front; this also finds those a write made stale, which would
+   * otherwise be held until they expire (a venue taking bookings leaves behind a window of stays per batch).
+   * Answers how many went.
+   */
+  sweep(): number {
+    const now = this.clock.now().getTime();
+    let dropped = 0;
+    for (const [id, entry] of this.entries) {
+      const venueId = id.slice(0, id.indexOf('\u0000'));
+      if (entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId, this.scope)) continue;
+      this.entries.delete(id);
+      dropped++;
+    }
+    return dropped;
   }
 
   private store(id: string, entry: Entry<T>): void {
