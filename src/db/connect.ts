@@ -50,6 +50,11 @@ export interface Db {
   checkpointer?: Checkpointer;
   /** PostgreSQL: the pool's connections now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * SQLite: lets go of what the handle keeps only for speed (its compiled statements, SQLite's page
+   * cache), for when the server goes quiet (platform/quiet-gc.ts); the next statements compile again.
+   */
+  release?(): void;
   close(): Promise<void>;
 }
 
@@ -165,7 +170,8 @@ export function openSqlite(file: string): Db {
           },
           onFailure: (error) => process.emitWarning(`SQLite checkpoints are back in the server's commits: ${error.message}`),
         });
-  const dialect: Dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, checkpointer?.nudge);
+  const database = withStatementCache(sqlite);
+  const dialect: Dialect = new ImmediateSqliteDialect({ database }, checkpointer?.nudge);
   const changes = new ChangeFeed();
   // `data_version` changes when another connection (another process: the CLI, a second server) commits
   // to the file. Read at most every DATA_VERSION_EVERY_MS (a read costs about a microsecond, and cache
@@ -188,13 +194,20 @@ export function openSqlite(file: string): Db {
     await checkpointer?.stop();
     await kysely.destroy();
   };
-  return { kysely, engine: 'sqlite', changes, checkpointer, close };
+  const release = () => {
+    if (!sqlite.open || sqlite.inTransaction) return;
+    database.forget();
+    sqlite.pragma('shrink_memory');
+  };
+  return { kysely, engine: 'sqlite', changes, checkpointer, release, close };
 }
 
 /**
  * Kysely prepares every query it runs; better-sqlite3's prepare compiles the SQL each time. The same few
  * hundred statements run over and over, so compiled statements are kept by their text (a statement
- * runs to completion before the next, so one can be reused).
+ * runs to completion before the next, so one can be reused). `forget` drops them all (a dropped statement
+ * is finalised when it is collected), for a quiet server: a few hundred compiled statements, the multi-row
+ * inserts of batches the largest, hold megabytes that a request then compiles again in microseconds each.
  */
 function withStatementCache(sqlite: SQLite.Database, limit = 2000) {
   const statements = new Map<string, SQLite.Statement>();
@@ -207,6 +220,9 @@ function withStatementCache(sqlite: SQLite.Database, limit = 2000) {
         statements.set(text, statement);
       }
       return statement;
+    },
+    forget(): void {
+      statements.clear();
     },
     close(): void {
       statements.clear();

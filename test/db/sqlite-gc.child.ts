@@ -1,7 +1,8 @@
 /**
  * Child process of sqlite-driver.test.ts, run with --expose-gc: opens a SQLite file through our driver
  * choice, runs the migrations, then prepares thousands of distinct statements through the statement
- * cache (which drops them in batches) while forcing collections, and exits with statements still alive.
+ * cache (which drops them in batches, and all of them at each `release`) while forcing collections, and
+ * exits with statements still alive.
  * better-sqlite3 12 on Node 24 aborted (SIGABRT in Statement::~Statement) on exactly this.
  */
 import { sql } from 'kysely';
@@ -16,8 +17,14 @@ if (!gc) throw new Error('run with --expose-gc');
 const db = openSqlite(file);
 const applied = await migrateToLatest(db);
 for (let i = 0; i < Number(count); i++) {
-  await sql`select ${sql.lit(i)} as n, count(*) as c from platform_settings`.execute(db.kysely);
+  const { rows } = await sql<{ n: number }>`select ${sql.lit(i)} as n, count(*) as c from platform_settings`.execute(db.kysely);
+  if (rows[0]?.n !== i) throw new Error(`statement ${i} answered ${JSON.stringify(rows)}`);
   if (i % 250 === 0) gc();
+  // A quiet server's release (platform/quiet-gc.ts): every cached statement dropped, then collected.
+  if (i % 1000 === 500) {
+    db.release!();
+    gc();
+  }
 }
 gc();
 process.stdout.write(`${JSON.stringify({ driver: sqliteDriverPackage(), node: process.versions.node, applied: applied.length })}\n`);
