@@ -19,15 +19,18 @@ const OUTPUT_KEPT = 16_384;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The node flags `npm start` gives the server (package.json's start script, the words before
- * bin/maitred; docs/decisions.md, "Server memory"), so the bench measures the server as it is started.
- * BENCH_PLAIN_NODE=1: none, to measure what plain `node bin/maitred serve` does.
+ * How `npm start` starts the server (package.json's start script; docs/decisions.md, "Server memory"):
+ * the environment it sets (the `NAME=value` words before `node`, such as glibc's MALLOC_ARENA_MAX) and the
+ * node flags it gives (the words before bin/maitred), so the bench measures the server as it is started.
+ * BENCH_PLAIN_NODE=1: neither, to measure what plain `node bin/maitred serve` does.
  */
-export function serverNodeFlags(): string[] {
-  if (process.env.BENCH_PLAIN_NODE === '1') return [];
+export function serverStart(): { env: Record<string, string>; flags: string[] } {
+  if (process.env.BENCH_PLAIN_NODE === '1') return { env: {}, flags: [] };
   const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.split(/\s+/);
-  return words.slice(0, words.indexOf('bin/maitred')).filter((word) => word.startsWith('--'));
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(words.slice(0, node).map((word) => word.split('=', 2) as [string, string]));
+  return { env, flags: words.slice(node + 1, words.indexOf('bin/maitred')).filter((word) => word.startsWith('--')) };
 }
 
 export async function freePort(): Promise<number> {
@@ -101,14 +104,15 @@ export async function startServer(env: Record<string, string>): Promise<BenchSer
   const base = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_NODE_ARGS: node flags for the servers only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
   // to profile what a scenario costs the server (node refuses --cpu-prof in NODE_OPTIONS).
-  const nodeArgs = [...serverNodeFlags(), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  const start = serverStart();
+  const nodeArgs = [...start.flags, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
   const snapshotDir = process.env.BENCH_HEAP_SNAPSHOT;
   if (snapshotDir) {
     fs.mkdirSync(snapshotDir, { recursive: true });
     nodeArgs.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${path.resolve(snapshotDir)}`);
   }
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], {
-    env: { ...process.env, METRICS_TOKEN: BENCH_METRICS_TOKEN, ...env, HOST: '127.0.0.1', PORT: String(port) },
+    env: { ...process.env, ...start.env, METRICS_TOKEN: BENCH_METRICS_TOKEN, ...env, HOST: '127.0.0.1', PORT: String(port) },
     // Read, never left to fill: a server blocked on a full pipe would measure the pipe.
     stdio: ['ignore', 'pipe', 'pipe'],
   });

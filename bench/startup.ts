@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, memoryOf, serverNodeFlags } from './server.js';
+import { freePort, memoryOf, serverStart } from './server.js';
 
 export interface StartupOptions {
   /** The checkout to measure (its bin/maitred). */
@@ -35,8 +35,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startServer(bin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; rss: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...serverNodeFlags(), bin, 'serve'], {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+  const start = serverStart();
+  const child = spawn(process.execPath, [...start.flags, bin, 'serve'], {
+    env: { ...env, ...start.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
