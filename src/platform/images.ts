@@ -71,6 +71,13 @@ export type ImageJobResult = { id: number; bytes: Uint8Array } | { id: number; e
 /** How long the image process waits for the next upload before it exits (its memory goes with it). */
 export const IMAGE_PROCESS_IDLE_MS = 30_000;
 
+/**
+ * How long one re-encode may take before the image process is stopped (its jobs fail with a 500, and the
+ * next job starts a new one). The pixel and frame caps keep an honest upload to a few seconds; a job still
+ * unanswered after a minute is a process stuck in libvips, which would otherwise hold every later upload.
+ */
+export const IMAGE_JOB_TIMEOUT_MS = 60_000;
+
 export const IMAGE_PROCESS_STOPPED_MESSAGE = 'Image processing stopped unexpectedly. Please try again.';
 
 /**
@@ -89,6 +96,7 @@ function workerCommand(): { file: string; execArgv: string[] } {
 interface Pending {
   resolve(bytes: Buffer): void;
   reject(error: Error): void;
+  timer: NodeJS.Timeout;
 }
 
 /** One running image process and the jobs it owes an answer. */
@@ -110,10 +118,11 @@ export interface ImageProcess {
 /**
  * Runs re-encodes in one child process, started when a job comes and none runs. Each job has an id, so
  * the jobs the queue lets run at once share the process. It never keeps this process alive while idle
- * (`unref`) and exits after `idleMs` without a job; if it dies, the jobs it had fail with a 500 and the
- * next job starts another one. The child exits on its own when this process dies (its channel closes).
+ * (`unref`) and exits after `idleMs` without a job; if it dies, or leaves a job unanswered for
+ * `jobTimeoutMs` (then it is killed), the jobs it had fail with a 500 and the next job starts another one. The child exits on its own when this process dies (its channel closes).
  */
-export function createImageProcess(options: { idleMs: number }): ImageProcess {
+export function createImageProcess(options: { idleMs: number; jobTimeoutMs?: number }): ImageProcess {
+  const jobTimeoutMs = options.jobTimeoutMs ?? IMAGE_JOB_TIMEOUT_MS;
   let current: Session | undefined;
   let nextId = 0;
 
@@ -122,7 +131,10 @@ export function createImageProcess(options: { idleMs: number }): ImageProcess {
     session.ended = true;
     if (current === session) current = undefined;
     clearTimeout(session.idle);
-    for (const job of session.pending.values()) job.reject(error);
+    for (const job of session.pending.values()) {
+      clearTimeout(job.timer);
+      job.reject(error);
+    }
     session.pending.clear();
   };
 
@@ -136,6 +148,7 @@ export function createImageProcess(options: { idleMs: number }): ImageProcess {
       const job = session.pending.get(result.id);
       if (!job) return;
       session.pending.delete(result.id);
+      clearTimeout(job.timer);
       if ('bytes' in result) job.resolve(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
       else if (result.error.status !== undefined) job.reject(new AppError(result.error.status, result.error.message));
       else job.reject(new Error(`image process: ${result.error.message}`));
@@ -174,10 +187,18 @@ export function createImageProcess(options: { idleMs: number }): ImageProcess {
       session.child.channel?.ref();
       const id = ++nextId;
       return new Promise<Buffer>((resolve, reject) => {
-        session.pending.set(id, { resolve, reject });
+        // Unanswered in time: the process is stuck, so it goes (with it the jobs it holds; `end` on its exit).
+        const timer = setTimeout(() => {
+          if (!session.pending.has(id)) return;
+          end(session, stopped(`did not answer a job within ${jobTimeoutMs} ms and was stopped`));
+          session.child.kill('SIGKILL');
+        }, jobTimeoutMs);
+        timer.unref();
+        session.pending.set(id, { resolve, reject, timer });
         const job: ImageJob = { id, bytes, type };
         session.child.send(job, (error) => {
           if (!error || !session.pending.delete(id)) return;
+          clearTimeout(timer);
           reject(stopped(`could not be sent the job: ${error.message}`));
           if (session.pending.size === 0) idle(session);
         });

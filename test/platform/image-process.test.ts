@@ -1,8 +1,8 @@
 /**
  * The image process (src/platform/images.ts, src/platform/image-worker.ts): uploads are re-encoded in one
  * child process, so sharp is never loaded by the server. Concurrent re-encodes share it and get their own
- * answers, it exits when idle and with the application or its parent, and when it dies mid-job its jobs
- * fail with a 500 and the next one starts a new process.
+ * answers, it exits when idle and with the application or its parent, and when it dies mid-job (or is
+ * stopped for leaving a job unanswered too long) its jobs fail with a 500 and the next one starts a new process.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -110,6 +110,28 @@ describe('the image process', () => {
       }
       expect((await sharp(await images.reencode(PNG, 'png')).metadata()).format).toBe('png');
       expect(images.pid).not.toBe(first);
+    } finally {
+      await images.close();
+    }
+  });
+
+  it('a job left unanswered past jobTimeoutMs stops the process: its jobs fail with a 500 saying so', async () => {
+    // 1 ms: no job can be answered in time (the process alone takes longer to start).
+    const images = createImageProcess({ idleMs: 60_000, jobTimeoutMs: 1 });
+    try {
+      const jobs = [images.reencode(PNG, 'png'), images.reencode(PNG, 'png')];
+      const pid = images.pid!;
+      for (const job of jobs) {
+        const error = await job.then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        expect(error).toBeInstanceOf(AppError);
+        expect(error).toMatchObject({ status: 500, message: IMAGE_PROCESS_STOPPED_MESSAGE });
+        expect(String((error as Error).cause)).toMatch(/did not answer a job within 1 ms/);
+      }
+      expect(images.pid).toBeUndefined();
+      await expect.poll(() => running(pid), { timeout: 10_000 }).toBe(false);
     } finally {
       await images.close();
     }
