@@ -34,6 +34,17 @@ function running(pid: number): boolean {
   }
 }
 
+/** `job` failed with the image process's 500, its cause matching `cause`. */
+async function expectStopped(job: Promise<Buffer>, cause: RegExp) {
+  const error = await job.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect(error).toMatchObject({ status: 500, message: IMAGE_PROCESS_STOPPED_MESSAGE });
+  expect(String((error as Error).cause)).toMatch(cause);
+}
+
 const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#336699' } });
 
 describe('the image process', () => {
@@ -99,15 +110,7 @@ describe('the image process', () => {
       const first = images.pid!;
       const jobs = [images.reencode(PNG, 'png'), images.reencode(PNG, 'png')];
       process.kill(first, 'SIGKILL');
-      for (const job of jobs) {
-        const error = await job.then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        expect(error).toBeInstanceOf(AppError);
-        expect(error).toMatchObject({ status: 500, message: IMAGE_PROCESS_STOPPED_MESSAGE });
-        expect(String((error as Error).cause)).toMatch(/SIGKILL/);
-      }
+      for (const job of jobs) await expectStopped(job, /SIGKILL/);
       expect((await sharp(await images.reencode(PNG, 'png')).metadata()).format).toBe('png');
       expect(images.pid).not.toBe(first);
     } finally {
@@ -121,15 +124,7 @@ describe('the image process', () => {
     try {
       const jobs = [images.reencode(PNG, 'png'), images.reencode(PNG, 'png')];
       const pid = images.pid!;
-      for (const job of jobs) {
-        const error = await job.then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        expect(error).toBeInstanceOf(AppError);
-        expect(error).toMatchObject({ status: 500, message: IMAGE_PROCESS_STOPPED_MESSAGE });
-        expect(String((error as Error).cause)).toMatch(/did not answer a job within 1 ms/);
-      }
+      for (const job of jobs) await expectStopped(job, /did not answer a job within 1 ms/);
       expect(images.pid).toBeUndefined();
       await expect.poll(() => running(pid), { timeout: 10_000 }).toBe(false);
     } finally {
