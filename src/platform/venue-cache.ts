@@ -28,7 +28,9 @@ export interface VenueCacheOptions {
   scope?: Scope;
 }
 
-const entryId = (venueId: string, key: string) => `${venueId}\u0000${key}`;
+const SEPARATOR = '\u0000';
+const entryId = (venueId: string, key: string) => `${venueId}${SEPARATOR}${key}`;
+const venueOf = (id: string) => id.slice(0, id.indexOf(SEPARATOR));
 
 export class VenueCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -53,7 +55,7 @@ export class VenueCache<T> {
     const id = entryId(venueId, key);
     const now = this.clock.now().getTime();
     const entry = this.entries.get(id);
-    if (entry && entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId, this.scope)) {
+    if (entry && this.servable(entry, venueId, now)) {
       this.hits++;
       return entry.value;
     }
@@ -97,12 +99,16 @@ export class VenueCache<T> {
     const now = this.clock.now().getTime();
     let dropped = 0;
     for (const [id, entry] of this.entries) {
-      const venueId = id.slice(0, id.indexOf('\u0000'));
-      if (entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId, this.scope)) continue;
+      if (this.servable(entry, venueOf(id), now)) continue;
       this.entries.delete(id);
       dropped++;
     }
     return dropped;
+  }
+
+  /** Whether `entry` (of `venueId`) may still be served at `now`: not expired, and nothing of its venue changed since. */
+  private servable(entry: Entry<T>, venueId: string, now: number): boolean {
+    return entry.expiresAt > now && this.changes.isCurrent(entry.stamp, venueId, this.scope);
   }
 
   private store(id: string, entry: Entry<T>): void {
