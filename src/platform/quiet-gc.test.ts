@@ -9,7 +9,7 @@ const MB = 1024 * 1024;
 /** A watcher on a fake server, clock and heap; `check` is called by the test, never by the timer. */
 function watched(quietMs = 2000, grownBytes = 16 * MB) {
   const server = new EventEmitter();
-  const state = { now: 0, heap: 40 * MB, collections: 0 };
+  const state = { now: 0, heap: 40 * MB, collections: 0, order: [] as string[] };
   const results: { ms: number; heapBefore: number; heapAfter: number }[] = [];
   const watcher = collectWhenQuiet(server, {
     quietMs,
@@ -17,8 +17,10 @@ function watched(quietMs = 2000, grownBytes = 16 * MB) {
     checkEveryMs: 60_000,
     now: () => state.now,
     heapSize: () => state.heap,
+    beforeCollect: () => state.order.push('sweep'),
     collect: () => {
       state.collections++;
+      state.order.push('collect');
       state.heap = 42 * MB;
     },
     onCollected: (result) => results.push(result),
@@ -49,29 +51,14 @@ describe('collectWhenQuiet', () => {
   });
 
   it('runs beforeCollect just before each collection, and only then', () => {
-    const server = new EventEmitter();
-    const order: string[] = [];
-    let heap = 40 * MB;
-    let now = 0;
-    const watcher = collectWhenQuiet(server, {
-      quietMs: 2000,
-      grownBytes: 4 * MB,
-      checkEveryMs: 60_000,
-      now: () => now,
-      heapSize: () => heap,
-      beforeCollect: () => order.push('sweep'),
-      collect: () => {
-        order.push('collect');
-        heap = 41 * MB;
-      },
-    });
-    now = 5000;
+    const { state, watcher } = watched(2000, 4 * MB);
+    state.now = 5000;
     // Quiet, but the heap has not grown: neither runs.
     expect(watcher.check()).toBe(false);
-    expect(order).toEqual([]);
-    heap = 60 * MB;
+    expect(state.order).toEqual([]);
+    state.heap = 60 * MB;
     expect(watcher.check()).toBe(true);
-    expect(order).toEqual(['sweep', 'collect']);
+    expect(state.order).toEqual(['sweep', 'collect']);
     watcher.stop();
   });
 
