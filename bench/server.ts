@@ -29,7 +29,7 @@ export function serverStart(): { env: Record<string, string>; flags: string[] } 
   const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.split(/\s+/);
   const node = words.indexOf('node');
-  const env = Object.fromEntries(words.slice(0, node).map((word) => word.split('=', 2) as [string, string]));
+  const env = Object.fromEntries(words.slice(0, node).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]));
   return { env, flags: words.slice(node + 1, words.indexOf('bin/maitred')).filter((word) => word.startsWith('--')) };
 }
 
