@@ -119,7 +119,8 @@ export interface ImageProcess {
  * Runs re-encodes in one child process, started when a job comes and none runs. Each job has an id, so
  * the jobs the queue lets run at once share the process. It never keeps this process alive while idle
  * (`unref`) and exits after `idleMs` without a job; if it dies, or leaves a job unanswered for
- * `jobTimeoutMs` (then it is killed), the jobs it had fail with a 500 and the next job starts another one. The child exits on its own when this process dies (its channel closes).
+ * `jobTimeoutMs` (then it is killed), the jobs it had fail with a 500 and the next job starts another
+ * one. The child exits on its own when this process dies (its channel closes).
  */
 export function createImageProcess(options: { idleMs: number; jobTimeoutMs?: number }): ImageProcess {
   const jobTimeoutMs = options.jobTimeoutMs ?? IMAGE_JOB_TIMEOUT_MS;
