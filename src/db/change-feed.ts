@@ -76,6 +76,8 @@ const IGNORED = new Set([
   // The guest account's sign-in codes and contact preferences (account module): no cache reads them.
   'account_sign_in_codes',
   'account_preferences',
+  // Email verification codes (auth module), pruned by the daily retention pass.
+  'email_verifications',
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
@@ -89,6 +91,9 @@ const IGNORED = new Set([
   // Promoters' pending sign-ups (no venue: every sign-up emptied every cache) and their ledger: no cache reads them.
   'promoter_sign_ups',
   'promoter_ledger',
+  // The scheduler's own bookkeeping (platform/scheduler.ts): every beat of a one-instance job claims its row,
+  // and counted as a change, each claim emptied every venue's caches on every instance.
+  'job_runs',
 ]);
 const ignored = (table: string) => IGNORED.has(table) || table.startsWith('sim_') || table.startsWith('kysely_');
 

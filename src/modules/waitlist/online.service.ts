@@ -233,13 +233,26 @@ export function createOnlineWaitlist(deps: WaitlistDeps) {
      */
     async runOffers(): Promise<string[]> {
       const now = clock.now();
-      await db.kysely
-        .updateTable('waitlist_entries')
-        .set({ status: 'expired', status_changed_at: now.toISOString(), updated_at: now.toISOString() })
+      // Venue by venue, and only where an offer lapsed: a write naming no venue marks every venue changed
+      // (db/change-feed.ts), and on every beat that emptied every venue's caches on every instance.
+      const lapsed = await db.kysely
+        .selectFrom('waitlist_entries')
+        .select('venue_id')
+        .distinct()
         .where('kind', '=', 'online')
         .where('status', '=', 'offered')
         .where('offer_expires_at', '<=', now.toISOString())
         .execute();
+      for (const { venue_id: venueId } of lapsed) {
+        await db.kysely
+          .updateTable('waitlist_entries')
+          .set({ status: 'expired', status_changed_at: now.toISOString(), updated_at: now.toISOString() })
+          .where('venue_id', '=', venueId)
+          .where('kind', '=', 'online')
+          .where('status', '=', 'offered')
+          .where('offer_expires_at', '<=', now.toISOString())
+          .execute();
+      }
       const dates = await db.kysely
         .selectFrom('waitlist_entries')
         .select(['venue_id', 'date'])
