@@ -8,6 +8,7 @@ import { scheduleJobs } from './jobs.js';
 import { forgetInstance, heartbeat } from './platform/instances.js';
 import { ensureWebhookSecret } from './modules/payments/index.js';
 import { serveMetricsPort } from './platform/metrics-route.js';
+import { freedMemoryReleaser } from './platform/malloc-trim.js';
 import { collectWhenQuiet, QUIET_COLLECTION_DEFAULTS } from './platform/quiet-gc.js';
 import { listenOrExplain, migrateOrExplain, openDatabaseOrExplain, StartupError } from './startup.js';
 
@@ -47,6 +48,8 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
   let metricsServer: { close(): Promise<void> } | undefined;
   // A burst's garbage given back once the server goes quiet (platform/quiet-gc.ts), the caches' stale answers first.
   let swept = 0;
+  let trimmed = '';
+  const releaseFreedMemory = freedMemoryReleaser();
   const quiet = config.quietGcMs
     ? collectWhenQuiet(app.server, {
         ...QUIET_COLLECTION_DEFAULTS,
@@ -55,9 +58,18 @@ export async function serve(env: Env = readEnv()): Promise<Server> {
           swept = ctx.db.changes.sweepCaches();
           ctx.db.release?.();
         },
+        afterCollect: () => {
+          trimmed = releaseFreedMemory();
+        },
         onCollected: ({ ms, heapBefore, heapAfter }) =>
           ctx.log.debug(
-            { ms: Math.round(ms), heapBeforeMb: mb(heapBefore), heapAfterMb: mb(heapAfter), cacheEntriesDropped: swept },
+            {
+              ms: Math.round(ms),
+              heapBeforeMb: mb(heapBefore),
+              heapAfterMb: mb(heapAfter),
+              cacheEntriesDropped: swept,
+              mallocTrim: trimmed,
+            },
             'quiet: heap collected',
           ),
       })

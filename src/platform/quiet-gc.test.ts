@@ -18,6 +18,7 @@ function watched(quietMs = 2000, grownBytes = 16 * MB) {
     now: () => state.now,
     heapSize: () => state.heap,
     beforeCollect: () => state.order.push('sweep'),
+    afterCollect: () => state.order.push('trim'),
     collect: () => {
       state.collections++;
       state.order.push('collect');
@@ -50,7 +51,7 @@ describe('collectWhenQuiet', () => {
     watcher.stop();
   });
 
-  it('runs beforeCollect just before each collection, and only then', () => {
+  it('runs beforeCollect just before each collection and afterCollect just after it, and only then', () => {
     const { state, watcher } = watched(2000, 4 * MB);
     state.now = 5000;
     // Quiet, but the heap has not grown: neither runs.
@@ -58,7 +59,7 @@ describe('collectWhenQuiet', () => {
     expect(state.order).toEqual([]);
     state.heap = 60 * MB;
     expect(watcher.check()).toBe(true);
-    expect(state.order).toEqual(['sweep', 'collect']);
+    expect(state.order).toEqual(['sweep', 'collect', 'trim']);
     watcher.stop();
   });
 

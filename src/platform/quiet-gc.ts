@@ -27,6 +27,8 @@ export interface QuietCollectionOptions {
   collect?: () => void;
   /** Run just before each collection: what can drop memory it no longer needs does it then (the caches' sweep). */
   beforeCollect?: () => void;
+  /** Run just after each collection: what it freed below V8 is handed back to the system then (platform/malloc-trim.ts). */
+  afterCollect?: () => void;
   /** Told what each collection did. */
   onCollected?: (result: { ms: number; heapBefore: number; heapAfter: number }) => void;
 }
@@ -81,6 +83,7 @@ export function collectWhenQuiet(server: Pick<EventEmitter, 'on' | 'off'>, optio
     if (before - baseline < options.grownBytes) return false;
     options.beforeCollect?.();
     collect();
+    options.afterCollect?.();
     baseline = heapSize();
     options.onCollected?.({ ms: now() - at, heapBefore: before, heapAfter: baseline });
     return true;

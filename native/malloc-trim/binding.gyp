@@ -1,0 +1,8 @@
+{
+  "targets": [
+    {
+      "target_name": "malloc_trim",
+      "sources": ["malloc_trim.c"]
+    }
+  ]
+}
