@@ -97,6 +97,10 @@ export function createScheduler(deps: { db: Db; clock: Clock; log: Logger; tickM
       if (jobs.some((j) => j.name === job.name)) throw new Error(`A job named "${job.name}" is already scheduled`);
       jobs.push(job);
     },
+    /** The names of the jobs scheduled, in the order they were added. */
+    names(): string[] {
+      return jobs.map((job) => job.name);
+    },
     start(): void {
       timer ??= setInterval(() => void tick(), deps.tickMs);
       timer.unref();

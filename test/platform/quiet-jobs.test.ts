@@ -4,7 +4,7 @@
  * (PostgreSQL) on any other through the change notifications.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_VENUES, type Touched } from '../../src/db/change-feed.js';
+import type { Touched } from '../../src/db/change-feed.js';
 import { scheduleJobs } from '../../src/jobs.js';
 import { createOperator, createTestApp, insertVenue, type TestApp } from '../helpers/app.js';
 import { settleChanges } from '../helpers/db.js';
@@ -18,31 +18,52 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-/** The marks heard while `run` runs, less settleChanges' own marker (PostgreSQL). */
+/**
+ * The marks this instance's own statements make while `run` runs. PostgreSQL: notifications heard meanwhile
+ * are set aside (a late one from the set-up would be counted against the job); what a statement
+ * announces to the other instances is the mark it makes here, so its own marks are what to check.
+ */
 async function marksDuring(run: () => Promise<unknown>): Promise<Touched[]> {
+  await settleChanges(t.db);
+  const feed = t.ctx.db.changes;
+  const hear = feed.received.bind(feed);
   const marks: Touched[] = [];
-  const stop = t.ctx.db.changes.onMark((venues) => marks.push(venues));
+  const stop = feed.onMark((venues) => marks.push(venues));
+  feed.received = () => undefined;
   try {
     await run();
-    await settleChanges(t.db);
   } finally {
+    feed.received = hear;
     stop();
   }
-  return marks.filter((venues) => venues === ALL_VENUES || !venues.every((id) => id.startsWith('ven_settle_')));
+  return marks;
 }
 
-const JOBS = ['heartbeat', 'release-unpaid', 'smart-tables', 'webhooks', 'sms', 'reminders', 'waitlist-offers', 'retention'];
-
 describe('background jobs on a quiet server', () => {
-  it.each(JOBS)('%s marks no venue changed', async (name) => {
+  it('every scheduled job marks no venue changed', async () => {
     const scheduler = scheduleJobs(t.ctx, 'quiet-test');
-    expect(await scheduler.run(name)).toBe(true);
-    await settleChanges(t.db);
-    // A day on: a one-instance job is due again (its claim is refused within its period).
+    const names = scheduler.names();
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'heartbeat',
+        'release-unpaid',
+        'smart-tables',
+        'webhooks',
+        'sms',
+        'reminders',
+        'waitlist-offers',
+        'retention',
+      ]),
+    );
+    for (const name of names) expect(await scheduler.run(name)).toBe(true);
+    // A day on: every job is due again (a one-instance job's claim is refused within its period).
     t.clock.advance(86_400_000);
-    const marks = await marksDuring(async () => expect(await scheduler.run(name)).toBe(true));
-    expect(marks.filter((venues) => venues === ALL_VENUES)).toEqual([]);
-    expect(marks).toEqual([]);
+    const marked: Record<string, Touched[]> = {};
+    for (const name of names) {
+      const marks = await marksDuring(async () => expect(await scheduler.run(name)).toBe(true));
+      if (marks.length > 0) marked[name] = marks;
+    }
+    expect(marked).toEqual({});
   });
 
   it('a lapsed waitlist offer marks its own venue only', async () => {
@@ -63,7 +84,6 @@ describe('background jobs on a quiet server', () => {
         updated_at: at,
       })
       .execute();
-    await settleChanges(t.db);
     const marks = await marksDuring(() => t.ctx.waitlist.online.runOffers());
     const entry = await t.db.kysely
       .selectFrom('waitlist_entries')
