@@ -9,9 +9,11 @@
  * claims `offered → accepting` while the offer is live, so of two racing accepts one books; offers of one
  * venue and date are made one at a time, under a lock, so one freed table is never held out twice.
  */
+import type { ExpressionBuilder } from 'kysely';
 import { signWaitlistToken, verifyWaitlistToken } from '../../domain/booking-tokens/index.js';
 import { addDays, isCalendarDate, utcToLocal } from '../../domain/venue-time.js';
 import { movesInto, slotToOffer } from '../../domain/waitlist.js';
+import type { Database } from '../../db/schema.js';
 import { lockKey, withTransaction, type Conn } from '../../db/transaction.js';
 import type { VenueRow } from '../../platform/auth-guard.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -233,24 +235,17 @@ export function createOnlineWaitlist(deps: WaitlistDeps) {
      */
     async runOffers(): Promise<string[]> {
       const now = clock.now();
+      const lapsedOffer = (eb: ExpressionBuilder<Database, 'waitlist_entries'>) =>
+        eb.and([eb('kind', '=', 'online'), eb('status', '=', 'offered'), eb('offer_expires_at', '<=', now.toISOString())]);
       // Venue by venue, and only where an offer lapsed: a write naming no venue marks every venue changed
       // (db/change-feed.ts), and on every beat that emptied every venue's caches on every instance.
-      const lapsed = await db.kysely
-        .selectFrom('waitlist_entries')
-        .select('venue_id')
-        .distinct()
-        .where('kind', '=', 'online')
-        .where('status', '=', 'offered')
-        .where('offer_expires_at', '<=', now.toISOString())
-        .execute();
+      const lapsed = await db.kysely.selectFrom('waitlist_entries').select('venue_id').distinct().where(lapsedOffer).execute();
       for (const { venue_id: venueId } of lapsed) {
         await db.kysely
           .updateTable('waitlist_entries')
           .set({ status: 'expired', status_changed_at: now.toISOString(), updated_at: now.toISOString() })
           .where('venue_id', '=', venueId)
-          .where('kind', '=', 'online')
-          .where('status', '=', 'offered')
-          .where('offer_expires_at', '<=', now.toISOString())
+          .where(lapsedOffer)
           .execute();
       }
       const dates = await db.kysely
