@@ -108,6 +108,8 @@ describe('the image process', () => {
     try {
       await images.reencode(PNG, 'png');
       const first = images.pid!;
+      // Stopped first, so it cannot answer the jobs before it is killed (on a busy machine it could).
+      process.kill(first, 'SIGSTOP');
       const jobs = [images.reencode(PNG, 'png'), images.reencode(PNG, 'png')];
       process.kill(first, 'SIGKILL');
       for (const job of jobs) await expectStopped(job, /SIGKILL/);
