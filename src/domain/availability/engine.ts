@@ -4,7 +4,16 @@
  * `now` are arguments. Semantics, worked examples and cost: docs/availability.md.
  */
 import { addDays, shiftInstant } from '../venue-time.js';
-import { indexOccupancy, intervalsFree, NO_COVERS, peakCovers, type CoverSteps, type OccupancyIndex } from './occupancy-index.js';
+import { GrownFromStays, isAppendOnly } from './appended.js';
+import {
+  addToIndex,
+  indexOccupancy,
+  intervalsFree,
+  NO_COVERS,
+  peakCovers,
+  type CoverSteps,
+  type OccupancyIndex,
+} from './occupancy-index.js';
 import {
   maxCoversOf,
   partyLimits,
@@ -149,7 +158,17 @@ function evaluateSlot(ctx: Context, plan: DayPlan, terms: Terms, start: number, 
   return found ? undefined : 'no_table';
 }
 
-const toCandidate = (unit: Unit): Candidate => ({ kind: unit.kind, id: unit.id, tableIds: unit.tableIds, capacity: unit.capacity });
+/** Each unit's candidate, made once (frozen: every answer about the unit shares it). */
+const candidates = new WeakMap<Unit, Candidate>();
+
+function toCandidate(unit: Unit): Candidate {
+  let candidate = candidates.get(unit);
+  if (!candidate) {
+    candidate = Object.freeze({ kind: unit.kind, id: unit.id, tableIds: unit.tableIds, capacity: unit.capacity });
+    candidates.set(unit, candidate);
+  }
+  return candidate;
+}
 
 function toSlot(rule: PreparedRule, minute: number, start: number, stayMs: number, reason: SlotReason | undefined): Slot {
   const time = clockLabel(minute);
@@ -202,14 +221,24 @@ function slotsOfDay(ctx: Context, date: string, type: BookingType, stopAtAvailab
 
 /** Frozen occupancies indexed for each prepared configuration (the index reads its tables and blocks). */
 const indexes = new WeakMap<PreparedConfig, WeakMap<Occupancy, OccupancyIndex>>();
+/** Append-only occupancies' indexes for each prepared configuration, grown as their stays are. */
+const grownIndexes = new WeakMap<PreparedConfig, GrownFromStays<OccupancyIndex>>();
 
 /**
  * The stays indexed for the configuration. A frozen occupancy (the stays cache hands out frozen windows,
  * the same one until the venue's bookings change) is indexed once per configuration and shared by every
- * request about that window; any other is indexed per call, since its owner may add to it (the booking
- * path adds each placement of a batch to its own copy).
+ * request about that window; an append-only one (appended.ts: a booking batch's day, each placement added
+ * once written) is indexed once and its index grown with each stay added; any other is indexed per call.
  */
 function indexFor(prepared: PreparedConfig, occupancy: Occupancy, excludeBookingId?: string): OccupancyIndex {
+  if (excludeBookingId === undefined && isAppendOnly(occupancy)) {
+    let grown = grownIndexes.get(prepared);
+    if (!grown) {
+      const build = (stays: Occupancy) => indexOccupancy(prepared.tableIndex, stays, prepared.config.blocks);
+      grownIndexes.set(prepared, (grown = new GrownFromStays(build, (index, stay) => addToIndex(index, prepared.tableIndex, stay))));
+    }
+    return grown.of(occupancy);
+  }
   if (excludeBookingId !== undefined || !Object.isFrozen(occupancy))
     return indexOccupancy(prepared.tableIndex, occupancy, prepared.config.blocks, excludeBookingId);
   let byOccupancy = indexes.get(prepared);

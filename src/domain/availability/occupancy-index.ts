@@ -21,6 +21,18 @@ function mergeIntervals(raw: [number, number][]): Intervals {
   return out;
 }
 
+/** Adds [start, end) to sorted, disjoint intervals in place, merging as `mergeIntervals` does (touching ones too). */
+function insertInterval(intervals: Intervals, start: number, end: number): void {
+  if (!(end > start)) return;
+  // The first interval ending at or after `start`, and the first starting after `end`: those between merge.
+  let first = 0;
+  while (first < intervals.length && intervals[first + 1] < start) first += 2;
+  let after = first;
+  while (after < intervals.length && intervals[after] <= end) after += 2;
+  const merged = after > first ? [Math.min(start, intervals[first]), Math.max(end, intervals[after - 1])] : [start, end];
+  intervals.splice(first, after - first, ...merged);
+}
+
 /** True when no interval overlaps [start, end). */
 export function intervalsFree(intervals: Intervals, start: number, end: number): boolean {
   // First interval whose end is after `start`: the only one that can overlap, the list being disjoint.
@@ -69,6 +81,25 @@ function coverSteps(stays: { start: number; end: number; covers: number }[]): Co
     }
   }
   return { times, covers };
+}
+
+/** The index of the step at `time`, inserted (with the covers seated just before it) when there is none. */
+function stepAt(steps: CoverSteps, time: number): number {
+  const { times, covers } = steps;
+  let i = times.length;
+  while (i > 0 && times[i - 1] > time) i--;
+  if (i > 0 && times[i - 1] === time) return i - 1;
+  times.splice(i, 0, time);
+  covers.splice(i, 0, i > 0 ? covers[i - 1] : 0);
+  return i;
+}
+
+/** Adds a stay's covers to the steps in place: the same steps `coverSteps` makes with the stay among the others. */
+function addCovers(steps: CoverSteps, start: number, end: number, seated: number): void {
+  if (!(end > start) || !(seated > 0)) return;
+  const from = stepAt(steps, start);
+  const to = stepAt(steps, end);
+  for (let i = from; i < to; i++) steps.covers[i] += seated;
 }
 
 /** The most covers seated at any moment of [start, end). */
@@ -130,4 +161,22 @@ export function indexOccupancy(
   const ruleCovers = new Map<string, CoverSteps>();
   for (const [ruleId, stays] of byRule) ruleCovers.set(ruleId, coverSteps(stays));
   return { tableBusy: raw.map(mergeIntervals), ruleCovers };
+}
+
+/**
+ * Adds one more stay to an index in place: the index is then the one `indexOccupancy` makes with the stay
+ * among the others (a booking batch's placements, each added after it is written, instead of every stay
+ * indexed again for the next one).
+ */
+export function addToIndex(index: OccupancyIndex, tableIndex: ReadonlyMap<string, number>, stay: Occupancy[number]): void {
+  const start = stay.startsAt.getTime();
+  const end = stay.endsAt.getTime();
+  for (const tableId of stay.tableIds) {
+    const at = tableIndex.get(tableId);
+    if (at !== undefined) insertInterval(index.tableBusy[at], start, end);
+  }
+  if (stay.accessRuleId === null) return;
+  let steps = index.ruleCovers.get(stay.accessRuleId);
+  if (!steps) index.ruleCovers.set(stay.accessRuleId, (steps = { times: [], covers: [] }));
+  addCovers(steps, start, end, stay.covers);
 }
