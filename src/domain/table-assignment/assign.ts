@@ -10,7 +10,7 @@
  * 4. table number in natural order, then id: stable, and the order staff read the floorplan in.
  */
 import { type SeatingCandidate, compareTableLabels } from './candidates.js';
-import { type Stay, staysShareSlot } from './slots.js';
+import { claimsSlotIn, slotSpanOf, type Stay } from './slots.js';
 
 /** A hold on one table: a booking's stay or a block. */
 export interface TableStay extends Stay {
@@ -31,8 +31,11 @@ export interface ChooseTablesInput {
   partySize: number;
   /** The new stay. An empty or reversed stay is never assigned. */
   stay: Stay;
-  /** Every hold on the venue's tables around the stay; holds sharing a slot with it make a table unavailable. */
-  occupied: readonly TableStay[];
+  /**
+   * Every hold on the venue's tables around the stay, or the same already grouped by table (`holdsByTable`);
+   * holds sharing a slot with it make a table unavailable.
+   */
+  occupied: readonly TableStay[] | TableHolds;
   guestPick?: GuestPick;
   /** Leftovers shorter than this are counted as wasted (default: the new stay's own length). */
   minUsableMinutes?: number;
@@ -63,18 +66,29 @@ export interface RankedCandidate {
 
 const MINUTE_MS = 60_000;
 
+const NO_HOLDS: readonly Stay[] = [];
+
+/** A leftover bounded by a hold and shorter than the minimum usable length (an open side is infinite). */
+const wastedOf = (leftover: number, minUsableMs: number) => (leftover > 0 && leftover < minUsableMs ? leftover : 0);
+
 const compareNumbers = (a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0);
 const compareCodePoints = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Holds per table, skipping empty ones (they claim no slot). */
-function holdsByTable(occupied: readonly TableStay[]): Map<string, Stay[]> {
+/** Holds grouped by table id. */
+export type TableHolds = ReadonlyMap<string, readonly Stay[]>;
+
+/** Adds a hold on `tableId` to its table's holds, unless it is empty (it claims no slot). */
+export function addHold(byTable: Map<string, Stay[]>, tableId: string, hold: Stay): void {
+  if (!(hold.endsAt.getTime() > hold.startsAt.getTime())) return;
+  const holds = byTable.get(tableId);
+  if (holds) holds.push(hold);
+  else byTable.set(tableId, [hold]);
+}
+
+/** Holds per table, skipping empty ones. */
+export function holdsByTable(occupied: readonly TableStay[]): Map<string, Stay[]> {
   const byTable = new Map<string, Stay[]>();
-  for (const hold of occupied) {
-    if (!(hold.endsAt.getTime() > hold.startsAt.getTime())) continue;
-    const holds = byTable.get(hold.tableId);
-    if (holds) holds.push(hold);
-    else byTable.set(hold.tableId, [hold]);
-  }
+  for (const hold of occupied) addHold(byTable, hold.tableId, hold);
   return byTable;
 }
 
@@ -90,23 +104,23 @@ export function fragmentationOf(
 ): Fragmentation | undefined {
   const start = stay.startsAt.getTime();
   const end = stay.endsAt.getTime();
+  const span = slotSpanOf(stay.startsAt, stay.endsAt);
   let wasted = 0;
   let newGaps = 0;
   let slack = 0;
   for (const tableId of tableIds) {
     let previousEnd = -Infinity;
     let nextStart = Infinity;
-    for (const hold of holds.get(tableId) ?? []) {
-      if (staysShareSlot(hold, stay)) return undefined;
+    for (const hold of holds.get(tableId) ?? NO_HOLDS) {
+      if (span && claimsSlotIn(hold, span)) return undefined;
       if (hold.endsAt.getTime() <= start) previousEnd = Math.max(previousEnd, hold.endsAt.getTime());
       else nextStart = Math.min(nextStart, hold.startsAt.getTime());
     }
-    for (const leftover of [start - previousEnd, nextStart - end]) {
-      if (leftover > 0 && leftover < minUsableMs) wasted += leftover;
-      if (leftover > 0) newGaps += 1;
-      slack += leftover;
-    }
-    newGaps -= 1;
+    const before = start - previousEnd;
+    const after = nextStart - end;
+    wasted += wastedOf(before, minUsableMs) + wastedOf(after, minUsableMs);
+    newGaps += (before > 0 ? 1 : 0) + (after > 0 ? 1 : 0) - 1;
+    slack += before + after;
   }
   return { wastedMinutes: wasted / MINUTE_MS, newGaps, slackMinutes: slack / MINUTE_MS };
 }
@@ -131,23 +145,33 @@ function guestMayPick(candidate: SeatingCandidate, guestPick: GuestPick | undefi
   return candidate.areaIds.every((area) => area !== null && guestPick.areaIds.includes(area));
 }
 
-/** Every free candidate that seats the party and the guest may pick, best first (the order in the module comment). */
-export function rankCandidates(input: ChooseTablesInput): RankedCandidate[] {
+/** Every free candidate that seats the party and the guest may pick, in the candidates' order. */
+function freeRanked(input: ChooseTablesInput): RankedCandidate[] {
   const { stay, partySize } = input;
   const length = stay.endsAt.getTime() - stay.startsAt.getTime();
   if (!(length > 0) || !(partySize >= 1)) return [];
   const minUsableMs = input.minUsableMinutes === undefined ? length : input.minUsableMinutes * MINUTE_MS;
-  const holds = holdsByTable(input.occupied);
+  const holds = input.occupied instanceof Map ? input.occupied : holdsByTable(input.occupied as readonly TableStay[]);
   const ranked: RankedCandidate[] = [];
   for (const candidate of input.candidates) {
     if (candidate.capacity < partySize || !guestMayPick(candidate, input.guestPick)) continue;
     const fragmentation = fragmentationOf(candidate.tableIds, stay, holds, minUsableMs);
     if (fragmentation) ranked.push({ candidate, fragmentation });
   }
-  return ranked.sort(compareRanked);
+  return ranked;
 }
 
-/** The best free candidate for the stay, or null when none is free, fits and may be picked. */
+/** Every free candidate that seats the party and the guest may pick, best first (the order in the module comment). */
+export function rankCandidates(input: ChooseTablesInput): RankedCandidate[] {
+  return freeRanked(input).sort(compareRanked);
+}
+
+/**
+ * The best free candidate for the stay, or null when none is free, fits and may be picked: the first of
+ * `rankCandidates`, found in one pass (the order is total: the id breaks every tie).
+ */
 export function chooseTables(input: ChooseTablesInput): SeatingCandidate | null {
-  return rankCandidates(input)[0]?.candidate ?? null;
+  let best: RankedCandidate | undefined;
+  for (const ranked of freeRanked(input)) if (!best || compareRanked(ranked, best) < 0) best = ranked;
+  return best?.candidate ?? null;
 }

@@ -45,7 +45,7 @@ export function slotStartOf(key: SlotKey): Date {
 }
 
 /** The first and last slot a stay touches, or undefined for an empty or reversed stay (it holds nothing). */
-function slotSpanOf(startsAt: Date, endsAt: Date): { first: SlotKey; last: SlotKey } | undefined {
+export function slotSpanOf(startsAt: Date, endsAt: Date): { first: SlotKey; last: SlotKey } | undefined {
   const start = millisOf(startsAt);
   const end = millisOf(endsAt);
   if (end <= start) return undefined;
@@ -78,7 +78,13 @@ export function staysOverlap(a: Stay, b: Stay): boolean {
  * uses. It implies `staysOverlap` and adds the slot-rounding cases (a 21:10 end against a 21:00 start).
  */
 export function staysShareSlot(a: Stay, b: Stay): boolean {
-  const x = slotSpanOf(a.startsAt, a.endsAt);
-  const y = slotSpanOf(b.startsAt, b.endsAt);
-  return x !== undefined && y !== undefined && x.first <= y.last && y.first <= x.last;
+  const span = slotSpanOf(b.startsAt, b.endsAt);
+  return span !== undefined && claimsSlotIn(a, span);
+}
+
+/** `staysShareSlot` against a stay whose slot span is already known (worked out once for many holds). */
+export function claimsSlotIn(hold: Stay, span: { first: SlotKey; last: SlotKey }): boolean {
+  const start = millisOf(hold.startsAt);
+  const end = millisOf(hold.endsAt);
+  return end > start && Math.floor(start / SLOT_MS) <= span.last && span.first <= Math.ceil(end / SLOT_MS) - 1;
 }

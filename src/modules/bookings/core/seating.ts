@@ -3,8 +3,15 @@
  * choosing the best free tables for a stay (the engine's candidates, ranked by the pure assignment),
  * checking that named tables are free, and writing a booking's tables and 15-minute slots.
  */
-import { freeCandidates, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
-import { chooseTables, type SeatingCandidate, type TableStay } from '../../../domain/table-assignment/index.js';
+import { freeCandidates, GrownFromStays, isAppendOnly, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
+import {
+  addHold,
+  chooseTables,
+  holdsByTable,
+  type SeatingCandidate,
+  type TableHolds,
+  type TableStay,
+} from '../../../domain/table-assignment/index.js';
 import { isActive, refusedMoveMessage } from '../../../domain/booking-status.js';
 import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
@@ -24,18 +31,33 @@ export interface Stay {
 export const tableNames = (tables: readonly { table_number: string }[]) =>
   `${tables.length === 1 ? 'Table' : 'Tables'} ${tables.map((t) => t.table_number).join(', ')}`;
 
-/** The engine's candidates as the assignment ranks them (areas and labels from the floorplan). */
+/** Each loaded configuration's seating candidates, by the engine's candidate (made once per unit, engine.ts). */
+const seatings = new WeakMap<LoadedVenue, WeakMap<Candidate, SeatingCandidate>>();
+
+/** The engine's candidates as the assignment ranks them (areas and labels from the floorplan), each made once per configuration. */
 export function seatingOf(loaded: LoadedVenue, candidates: readonly Candidate[]): SeatingCandidate[] {
-  const area = new Map(loaded.floorplan.tables.map((t) => [t.id, t.seating_area_id]));
-  const label = new Map(loaded.floorplan.tables.map((t) => [t.id, t.table_number]));
-  return candidates.map((c) => ({
-    id: c.id,
-    kind: c.kind,
-    tableIds: c.tableIds,
-    capacity: c.capacity,
-    areaIds: [...new Set(c.tableIds.map((id) => area.get(id)).filter((a): a is string => Boolean(a)))],
-    label: c.tableIds.map((id) => label.get(id) ?? id).join('+'),
-  }));
+  let known = seatings.get(loaded);
+  if (!known) seatings.set(loaded, (known = new WeakMap()));
+  let area: Map<string, string | null> | undefined;
+  let label: Map<string, string> | undefined;
+  return candidates.map((c) => {
+    let seating = known.get(c);
+    if (!seating) {
+      area ??= new Map(loaded.floorplan.tables.map((t) => [t.id, t.seating_area_id]));
+      label ??= new Map(loaded.floorplan.tables.map((t) => [t.id, t.table_number]));
+      const areas = c.tableIds.map((id) => area!.get(id)).filter((a): a is string => Boolean(a));
+      seating = {
+        id: c.id,
+        kind: c.kind,
+        tableIds: c.tableIds,
+        capacity: c.capacity,
+        areaIds: [...new Set(areas)],
+        label: c.tableIds.map((id) => label!.get(id) ?? id).join('+'),
+      };
+      known.set(c, seating);
+    }
+    return seating;
+  });
 }
 
 /** Every hold on the venue's tables: the stays' tables and the blocks. */
@@ -45,6 +67,25 @@ export function occupiedOf(loaded: LoadedVenue, occupancy: Occupancy, excludeBoo
     .flatMap((s) => s.tableIds.map((tableId) => ({ tableId, startsAt: s.startsAt, endsAt: s.endsAt })));
   for (const block of loaded.config.blocks) occupied.push({ tableId: block.tableId, startsAt: block.fromUtc, endsAt: block.toUtc });
   return occupied;
+}
+
+/** Each loaded configuration's holds of append-only stays (a booking batch's day), grown as the stays are. */
+const grownHolds = new WeakMap<LoadedVenue, GrownFromStays<Map<string, Stay[]>>>();
+
+/**
+ * `occupiedOf` grouped by table, as the assignment reads it. A booking batch's day (append-only stays)
+ * is grouped once and each placement's stay added to it, instead of every stay grouped for each placement.
+ */
+export function holdsOf(loaded: LoadedVenue, occupancy: Occupancy): TableHolds {
+  if (!isAppendOnly(occupancy)) return holdsByTable(occupiedOf(loaded, occupancy));
+  let grown = grownHolds.get(loaded);
+  if (!grown) {
+    const add = (holds: Map<string, Stay[]>, stay: Occupancy[number]) => {
+      for (const tableId of stay.tableIds) addHold(holds, tableId, stay);
+    };
+    grownHolds.set(loaded, (grown = new GrownFromStays((stays) => holdsByTable(occupiedOf(loaded, stays)), add)));
+  }
+  return grown.of(occupancy);
 }
 
 /**

@@ -9,7 +9,7 @@
  * `pending_payment` on a payment intent for PAYMENT_WINDOW_MS, keeping its table (deposits.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Candidate, Occupancy } from '../../../domain/availability/index.js';
+import { appendOnlyStays, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
 import { textableNumber } from '../../../domain/reminder-schedule.js';
 import { depositRequirement, holdAmount, PAYMENT_POLICY_DEFAULTS, type PaymentPolicyTerms } from '../../../domain/payment-policy.js';
 import type { Database } from '../../../db/schema.js';
@@ -130,7 +130,8 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       let day = batch.days.get(body.date);
       if (!day) {
         day = ctx.dayState(trx, venue, body.date).then(({ loaded, occupancy }) => {
-          const ours = [...occupancy];
+          // The batch's own copy, which its placements only append to (appended.ts): indexed once, then grown.
+          const ours = appendOnlyStays([...occupancy]);
           batch.read.set(body.date, ours);
           return { loaded, occupancy: ours };
         });

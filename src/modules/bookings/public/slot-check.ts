@@ -20,7 +20,7 @@ import { AppError, badRequest, conflict, notFound } from '../../../platform/erro
 import { metrics } from '../../../platform/metrics.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import type { AccessRuleRecord } from '../../availability/index.js';
-import { occupiedOf, seatingOf } from '../core/seating.js';
+import { holdsOf, seatingOf } from '../core/seating.js';
 import type { LoadedVenue } from '../core/venue-config.js';
 import { nearestFirst, withAlternatives, type Alternatives } from './alternatives.js';
 import type { PublicContext } from './public-context.js';
@@ -219,7 +219,7 @@ function pickTables(
     candidates: seatingOf(loaded, candidates),
     partySize,
     stay,
-    occupied: occupiedOf(loaded, occupancy),
+    occupied: holdsOf(loaded, occupancy),
     guestPick: guestPickOf(rule, tableId ?? null),
   });
 }
@@ -243,7 +243,7 @@ export function bookableTableIds(
     candidates: seatingOf(loaded, candidates),
     partySize,
     stay,
-    occupied: occupiedOf(loaded, occupancy),
+    occupied: holdsOf(loaded, occupancy),
     guestPick: guestPickOf(rule, null),
   });
   return new Set(ranked.filter((r) => r.candidate.kind === 'table').map((r) => r.candidate.id));
