@@ -4,14 +4,7 @@
  * checking that named tables are free, and writing a booking's tables and 15-minute slots.
  */
 import { freeCandidates, GrownFromStays, isAppendOnly, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
-import {
-  addHold,
-  chooseTables,
-  holdsByTable,
-  type SeatingCandidate,
-  type TableHolds,
-  type TableStay,
-} from '../../../domain/table-assignment/index.js';
+import { addHold, chooseTables, type SeatingCandidate, type TableHolds, type TableStay } from '../../../domain/table-assignment/index.js';
 import { isActive, refusedMoveMessage } from '../../../domain/booking-status.js';
 import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
@@ -69,22 +62,31 @@ export function occupiedOf(loaded: LoadedVenue, occupancy: Occupancy, excludeBoo
   return occupied;
 }
 
+/** Adds a stay's holds on its tables to `holds`. */
+function addStayHolds(holds: Map<string, Stay[]>, stay: Occupancy[number]): void {
+  for (const tableId of stay.tableIds) addHold(holds, tableId, stay);
+}
+
+/** The blocks' and the stays' holds, grouped by table: `occupiedOf` as the assignment reads it. */
+function groupedHolds(loaded: LoadedVenue, occupancy: Occupancy): Map<string, Stay[]> {
+  const holds = new Map<string, Stay[]>();
+  for (const block of loaded.config.blocks) addHold(holds, block.tableId, { startsAt: block.fromUtc, endsAt: block.toUtc });
+  for (const stay of occupancy) addStayHolds(holds, stay);
+  return holds;
+}
+
 /** Each loaded configuration's holds of append-only stays (a booking batch's day), grown as the stays are. */
 const grownHolds = new WeakMap<LoadedVenue, GrownFromStays<Map<string, Stay[]>>>();
 
 /**
- * `occupiedOf` grouped by table, as the assignment reads it. A booking batch's day (append-only stays)
- * is grouped once and each placement's stay added to it, instead of every stay grouped for each placement.
+ * Every hold on the venue's tables grouped by table, as the assignment reads it. A booking batch's day
+ * (append-only stays) is grouped once and each placement's stay added to it, instead of every stay
+ * grouped again for each placement.
  */
 export function holdsOf(loaded: LoadedVenue, occupancy: Occupancy): TableHolds {
-  if (!isAppendOnly(occupancy)) return holdsByTable(occupiedOf(loaded, occupancy));
+  if (!isAppendOnly(occupancy)) return groupedHolds(loaded, occupancy);
   let grown = grownHolds.get(loaded);
-  if (!grown) {
-    const add = (holds: Map<string, Stay[]>, stay: Occupancy[number]) => {
-      for (const tableId of stay.tableIds) addHold(holds, tableId, stay);
-    };
-    grownHolds.set(loaded, (grown = new GrownFromStays((stays) => holdsByTable(occupiedOf(loaded, stays)), add)));
-  }
+  if (!grown) grownHolds.set(loaded, (grown = new GrownFromStays((stays) => groupedHolds(loaded, stays), addStayHolds)));
   return grown.of(occupancy);
 }
 
