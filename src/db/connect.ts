@@ -148,7 +148,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /** How often a SQLite handle looks for commits by other processes (`PRAGMA data_version`). */
-const DATA_VERSION_EVERY_MS = 100;
+export const DATA_VERSION_EVERY_MS = 100;
 
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -21,7 +21,7 @@ import {
 } from '../../../test/helpers/app.js';
 import { TEST_PG_URL } from '../../../test/helpers/db.js';
 import { buildApp, type App } from '../../app.js';
-import { openPostgres, openSqlite, type Db } from '../../db/connect.js';
+import { DATA_VERSION_EVERY_MS, openPostgres, openSqlite, type Db } from '../../db/connect.js';
 import { createContext } from '../../context.js';
 import { SESSION_EXPIRED_MESSAGE } from '../../platform/errors.js';
 import { SessionCache } from '../../platform/session-cache.js';
@@ -71,6 +71,13 @@ async function onB<T>(request: () => Promise<T>): Promise<{ answer: T; statement
   }
 }
 
+/**
+ * Lets A's writes so far reach B's change feed (SQLite: B reads the file's data version at most every
+ * DATA_VERSION_EVERY_MS; PostgreSQL: the notification arrives), so that they do not mark B's caches stale
+ * in the middle of a measurement.
+ */
+const changesReachB = () => new Promise((resolve) => setTimeout(resolve, DATA_VERSION_EVERY_MS * 2));
+
 function expectRefused(res: { statusCode: number; json(): unknown }) {
   expect(res.statusCode).toBe(401);
   expect(res.json()).toEqual({ request_id: expect.any(String), error: SESSION_EXPIRED_MESSAGE });
@@ -80,6 +87,7 @@ describe('a warm session on instance B', () => {
   it('costs one read of the session row per request, a venue route included (its venue comes from memory)', async () => {
     const op = await createOperator(t);
     const venueId = await insertVenue(t, op.operatorId);
+    await changesReachB();
     expect((await me(b, op.headers)).statusCode).toBe(200);
     const warm = await onB(() => me(b, op.headers));
     expect(warm.answer.statusCode).toBe(200);
