@@ -9,8 +9,12 @@ import { orderedId } from '../../platform/ids.js';
 import type { UsersTable } from './auth.table.js';
 import { normaliseEmail, userRow } from './users.repository.js';
 
-/** A guest record as a booking's roster entry needs it: its id, name and (normalised) email. */
-export type GuestRecord = { id: string; name: string; email: string };
+/**
+ * A guest record as a booking's roster entry needs it: its id, name and (normalised) email; `made` when it
+ * is new in the caller's transaction (`newGuestRecord`), so that nothing (a roster entry, search terms)
+ * can name its fresh id yet.
+ */
+export type GuestRecord = { id: string; name: string; email: string; made?: true };
 
 /** A user row as a booking's guest record: null for a portal user (a booking never links to a staff account). */
 const asGuest = (row: { id: string; role: string; name: string; email: string }): GuestRecord | null =>
@@ -66,7 +70,7 @@ export async function guestRecordsByEmail(db: Conn, emails: readonly string[]): 
  */
 export function newGuestRecord(guest: { name: string; email: string }, now: Date): { record: GuestRecord; row: Insertable<UsersTable> } {
   const row = userRow(orderedId('usr'), { role: 'guest', ...guest, password_hash: null, operator_id: null, role_id: null }, now);
-  return { record: { id: row.id, name: row.name, email: row.email }, row };
+  return { record: { id: row.id, name: row.name, email: row.email, made: true }, row };
 }
 
 /**

@@ -60,7 +60,7 @@ export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]
   if (joining.length === 0) return;
   const known = (entry: RosterEntry) => (entry.guest?.id === entry.userId ? entry.guest : undefined);
   const unknown = joining.filter((entry) => !known(entry)).map((entry) => entry.userId);
-  const records = new Map<string, { name: string; email: string }>();
+  const records = new Map<string, { name: string; email: string; made?: true }>();
   for (const guest of unknown.length > 0 ? await guestProfiles(conn, unknown) : []) records.set(guest.id, guest);
   for (const entry of joining) {
     const guest = known(entry);
@@ -107,10 +107,11 @@ export async function joinRosterMany(conn: Conn, entries: readonly RosterEntry[]
     stored = await join(k).execute();
     await joinVenues(k).execute();
   }
-  const byOperator = new Map<string, { userId: string; terms: string[] }[]>();
+  const byOperator = new Map<string, SearchTerms[]>();
   for (const member of stored) {
     const guests = byOperator.get(member.operator_id) ?? [];
-    guests.push({ userId: member.user_id, terms: searchTermsOf({ ...records.get(member.user_id)!, phone: member.phone }) });
+    const record = records.get(member.user_id)!;
+    guests.push({ userId: member.user_id, terms: searchTermsOf({ ...record, phone: member.phone }), made: record.made === true });
     byOperator.set(member.operator_id, guests);
   }
   for (const [operatorId, guests] of byOperator) await replaceSearchTerms(conn, operatorId, guests);
@@ -156,39 +157,42 @@ function widenSeen(table: 'guest_roster' | 'guest_roster_venues') {
   };
 }
 
+/** A guest's search terms at an operator; `made`: the guest record is new in this transaction (it has none yet). */
+type SearchTerms = { userId: string; terms: string[]; made: boolean };
+
 /**
  * Replaces each guest's search terms at an operator by theirs: the stale ones deleted, the new ones inserted
- * (ignoring terms a concurrent writer added). On PostgreSQL that is one statement (`WITH stale AS (DELETE …)
- * INSERT …`: a round trip less on every booking); SQLite has no writes inside WITH, and no round trips to save.
+ * (ignoring terms a concurrent writer added). A guest record made in this transaction has no terms to
+ * delete (nothing names its fresh id), so a batch of first-time guests only inserts. On PostgreSQL that is
+ * one statement (`WITH stale AS (DELETE …) INSERT …`: a round trip less on every booking); SQLite has no
+ * writes inside WITH, and no round trips to save.
  */
-async function replaceSearchTerms(conn: Conn, operatorId: string, guests: readonly { userId: string; terms: string[] }[]): Promise<void> {
+async function replaceSearchTerms(conn: Conn, operatorId: string, guests: readonly SearchTerms[]): Promise<void> {
   const k = kyselyOf(conn);
   const rows = guests.flatMap(({ userId, terms }) => terms.map((term) => ({ operator_id: operatorId, user_id: userId, term })));
+  const known = new Set(guests.filter((guest) => !guest.made).map((guest) => guest.userId));
+  const kept = rows.filter((row) => known.has(row.user_id));
   const stale = (query: DeleteTerms): DeleteTerms => {
-    const theirs = query.where('operator_id', '=', operatorId).where(
-      'user_id',
-      'in',
-      guests.map((guest) => guest.userId),
-    );
-    if (rows.length === 0) return theirs;
+    const theirs = query.where('operator_id', '=', operatorId).where('user_id', 'in', [...known]);
+    if (kept.length === 0) return theirs;
     return theirs.where(({ eb, refTuple, tuple }) =>
       eb(
         refTuple('user_id', 'term'),
         'not in',
-        rows.map((row) => tuple(row.user_id, row.term)),
+        kept.map((row) => tuple(row.user_id, row.term)),
       ),
     );
   };
   if (rows.length > 0 && onPostgres(k)) {
-    await k
-      .with('stale', (db) => stale(db.deleteFrom('guest_search_terms')))
-      .insertInto('guest_search_terms')
-      .values(rows)
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    const insert = (db: Pick<typeof k, 'insertInto'>) =>
+      db
+        .insertInto('guest_search_terms')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing());
+    await (known.size > 0 ? insert(k.with('stale', (db) => stale(db.deleteFrom('guest_search_terms')))) : insert(k)).execute();
     return;
   }
-  await stale(k.deleteFrom('guest_search_terms')).execute();
+  if (known.size > 0) await stale(k.deleteFrom('guest_search_terms')).execute();
   if (rows.length === 0) return;
   await k
     .insertInto('guest_search_terms')

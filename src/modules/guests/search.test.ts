@@ -139,6 +139,56 @@ describe('GET /api/my-guests/search', () => {
     expect(names(await crm(t, op.headers).get('/search?q=renamed'))).toEqual(['Jon Renamed']);
     expect(names(await crm(t, op.headers).get('/search?q=900002'))).toEqual(['Ida Batchelor']);
   });
+  it('writes the terms of guest records made in the batch without deleting any; a known guest’s stale terms still go', async () => {
+    const { op, venueId } = await setupVenue(t);
+    const known = await guestUser(t, 'Kim Former');
+    await joinRoster(t.db, { operatorId: op.operatorId, venueId, userId: known, at: t.clock.now() });
+    await t.db.kysely.updateTable('users').set({ name: 'Kim Latter' }).where('id', '=', known).execute();
+    // Records as a batch makes them (newGuestRecord): written in its transaction, nothing names them yet.
+    const made = async (name: string) => {
+      const id = await guestUser(t, name);
+      return {
+        id,
+        name,
+        email: (await t.db.kysely.selectFrom('users').select('email').where('id', '=', id).executeTakeFirstOrThrow()).email,
+        made: true as const,
+      };
+    };
+    const first = await made('Mae Firsttime');
+    const second = await made('Moe Firsttime');
+    const deletes: string[] = [];
+    const recording = t.db.kysely.withPlugin({
+      transformQuery({ node }) {
+        // PostgreSQL's delete is a part of the insert's statement (WITH stale AS (DELETE …)).
+        const text = JSON.stringify(node);
+        if (text.includes('"DeleteQueryNode"')) deletes.push(text);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const entry = (guest: { id: string; name: string; email: string; made: true }) => ({
+      operatorId: op.operatorId,
+      venueId,
+      userId: guest.id,
+      at: t.clock.now(),
+      guest,
+    });
+    await joinRosterMany(recording, [entry(first), entry(second)]);
+    expect(deletes).toEqual([]);
+    expect(names(await crm(t, op.headers).get('/search?q=firsttime'))).toEqual(['Mae Firsttime', 'Moe Firsttime']);
+
+    await joinRosterMany(recording, [
+      { operatorId: op.operatorId, venueId, userId: known, at: t.clock.now() },
+      entry(await made('Mia Firsttime')),
+    ]);
+    expect(deletes).toHaveLength(1);
+    // The known guest's stale terms are deleted, and only theirs: the made guest's id is not in the delete.
+    expect(deletes[0]).toContain(known);
+    expect(deletes[0]).not.toContain('Mia');
+    expect(names(await crm(t, op.headers).get('/search?q=former'))).toEqual([]);
+    expect(names(await crm(t, op.headers).get('/search?q=latter'))).toEqual(['Kim Latter']);
+    expect(names(await crm(t, op.headers).get('/search?q=firsttime'))).toEqual(['Mae Firsttime', 'Mia Firsttime', 'Moe Firsttime']);
+  });
 });
 
 describe('GET /api/my-venues/:venueId/guests/search', () => {
