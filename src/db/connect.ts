@@ -55,6 +55,12 @@ export interface Db {
    * cache), for when the server goes quiet (platform/quiet-gc.ts); the next statements compile again.
    */
   release?(): void;
+  /**
+   * SQLite: the file's `PRAGMA data_version` read now on this handle (not throttled as the change feed's
+   * poll is). Inside a transaction, which holds the write lock from its BEGIN IMMEDIATE, equal answers
+   * mean no other connection committed between the two reads; this handle's own commits never move it.
+   */
+  dataVersion?(): number;
   close(): Promise<void>;
 }
 
@@ -199,7 +205,8 @@ export function openSqlite(file: string): Db {
     database.forget();
     sqlite.pragma('shrink_memory');
   };
-  return { kysely, engine: 'sqlite', changes, checkpointer, release, close };
+  const readDataVersion = () => Number(dataVersion.get());
+  return { kysely, engine: 'sqlite', changes, checkpointer, release, dataVersion: readDataVersion, close };
 }
 
 /**

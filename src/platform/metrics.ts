@@ -114,7 +114,8 @@ const staysWindows = new Counter({
   name: 'maitred_stays_windows_total',
   help:
     "Pictures of a date's stays for the booking pre-check and public availability: read from the database after a change " +
-    '(source="read"), or kept from the batch of bookings that had just committed it (source="kept", SQLite)',
+    '(source="read"), or kept from the batch of bookings that had just committed it (source="kept", SQLite); a kept picture ' +
+    'taken over by the next batch of bookings inside its transaction instead of a re-read (source="taken_over", SQLite)',
   labelNames: ['source'] as const,
   registers,
 });
@@ -173,7 +174,7 @@ export const metrics = {
   soldOut(kind: 'booking' | 'tickets', stage: 'cached' | 'transaction'): void {
     soldOutRefusals.inc({ kind, stage });
   },
-  staysWindow(source: 'read' | 'kept'): void {
+  staysWindow(source: 'read' | 'kept' | 'taken_over'): void {
     staysWindows.inc({ source });
   },
   fairSharePaced(): void {

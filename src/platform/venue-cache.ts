@@ -74,6 +74,12 @@ export class VenueCache<T> {
     }
   }
 
+  /** The answer for (venue, key) if one may be served now, without computing one (counted as neither hit nor miss). */
+  peek(venueId: string, key: string): T | undefined {
+    const entry = this.entries.get(entryId(venueId, key));
+    return entry && this.servable(entry, venueId, this.clock.now().getTime()) ? entry.value : undefined;
+  }
+
   /**
    * Stores `value` for (venue, key) as current now: for an answer the caller knows is the venue's state as of
    * the last change (the batch that made that change, right after its commit). An answer being computed

@@ -229,18 +229,21 @@ const WINDOW_TTL_MS = 15_000;
  * has, in one query, and the engine's input is filtered from memory. Any write to the venue's bookings
  * (or anything the change feed cannot place) invalidates every date of the venue before it returns;
  * other instances learn of it through the feed's notification, and of another process writing to the same
- * SQLite file within 100 ms (db/connect.ts). The booking path never uses it: it re-reads the
- * stays inside its transaction.
+ * SQLite file within 100 ms (db/connect.ts). The booking path reads the stays inside its transaction,
+ * except (SQLite) a window kept by the batch before it that provably holds every change since (`kept`).
  *
  * Each window asked for is kept too, frozen: the same window answers with the same array until the
  * venue's bookings change, so the engine indexes it once (engine.ts `indexFor`) rather than per request.
  * `keep` stores a window its caller knows to be current (a batch of bookings, right after its commit), so
- * the next ask is answered without a read.
+ * the next ask is answered without a read; with the file's data version its transaction saw, so that the
+ * next batch can take it over (`kept`) when its own transaction sees the same version.
  */
 export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
   const cache = new VenueCache<readonly StayRow[]>(changes, clock, { ttlMs: STAYS_TTL_MS, maxEntries: 20_000 });
   // At most a thousand windows (each with its index, engine.ts): what a server is asked about within WINDOW_TTL_MS.
   const windows = new VenueCache<Occupancy>(changes, clock, { ttlMs: WINDOW_TTL_MS, maxEntries: 1_000 });
+  /** The data version under which `keep` stored a window (by the window's frozen array). */
+  const keptUnder = new WeakMap<Occupancy, number>();
 
   const assemble = async (conn: Conn, venueId: string, fromUtc: Date, toUtc: Date): Promise<Occupancy> => {
     const { first, last } = bookingDateBounds(fromUtc, toUtc);
@@ -278,11 +281,23 @@ export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
    * under the database's write lock, and its own bookings are all it added before committing; the
    * change feed's marks of that commit came before this call, synchronously).
    */
-  const keep = (venueId: string, fromUtc: Date, toUtc: Date, stays: Occupancy): void => {
+  const keep = (venueId: string, fromUtc: Date, toUtc: Date, stays: Occupancy, dataVersion?: number): void => {
     metrics.staysWindow('kept');
-    windows.put(venueId, windowKey(fromUtc, toUtc), Object.freeze([...stays]));
+    const window = Object.freeze([...stays]);
+    if (dataVersion !== undefined) keptUnder.set(window, dataVersion);
+    windows.put(venueId, windowKey(fromUtc, toUtc), window);
   };
-  return Object.assign(read, { keep });
+  /**
+   * The window `keep` stored under `dataVersion`, while nothing of the venue changed in this process since
+   * (the change feed) and it is younger than WINDOW_TTL_MS; undefined otherwise. For a transaction on
+   * SQLite that read `dataVersion` under its write lock: equal to the keeping transaction's, no other
+   * connection has committed since that one read its stays, so the window is what a read would answer.
+   */
+  const kept = (venueId: string, fromUtc: Date, toUtc: Date, dataVersion: number): Occupancy | undefined => {
+    const window = windows.peek(venueId, windowKey(fromUtc, toUtc));
+    return window !== undefined && keptUnder.get(window) === dataVersion ? window : undefined;
+  };
+  return Object.assign(read, { keep, kept });
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, createTestApp, insertVenue, insertVenueRow, type TestApp } from '../../../../test/helpers/app.js';
-import { settleChanges } from '../../../../test/helpers/db.js';
+import { ENGINE, settleChanges } from '../../../../test/helpers/db.js';
+import { openSqlite } from '../../../db/connect.js';
 import { historyOf, insertAccessRule, insertShift } from '../../../../test/helpers/rows.js';
 import { insertBooking } from '../core/bookings.test-support.js';
 import { slotsOf, TABLE_TAKEN_MESSAGE } from '../core/slots.js';
@@ -66,13 +67,17 @@ async function batches(): Promise<{ count: number; sum: number }> {
   return { count: value('maitred_booking_batch_size_count'), sum: value('maitred_booking_batch_size_sum') };
 }
 
-/** The stays windows read from the database and kept from a committed batch so far, and the bookings refused from the cached picture. */
-async function stayWindows(): Promise<{ read: number; kept: number; refusedCached: number }> {
+/**
+ * The stays windows read from the database, kept from a committed batch, and taken over by the next batch's
+ * transaction so far, and the bookings refused from the cached picture.
+ */
+async function stayWindows(): Promise<{ read: number; kept: number; takenOver: number; refusedCached: number }> {
   const text = (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
   const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return {
     read: value('maitred_stays_windows_total{source="read"}'),
     kept: value('maitred_stays_windows_total{source="kept"}'),
+    takenOver: value('maitred_stays_windows_total{source="taken_over"}'),
     refusedCached: value('maitred_sold_out_refusals_total{kind="booking",stage="cached"}'),
   };
 }
@@ -91,9 +96,12 @@ describe('a batch of public bookings', () => {
     if (t.db.engine === 'sqlite') {
       expect(between.read - before.read).toBe(0);
       expect(between.kept - before.kept).toBe(1);
+      // Its transaction took that picture over too, instead of reading the stays again.
+      expect(between.takenOver - before.takenOver).toBe(1);
     } else {
       expect(between.read - before.read).toBeGreaterThanOrEqual(1);
       expect(between.kept - before.kept).toBe(0);
+      expect(between.takenOver - before.takenOver).toBe(0);
     }
     // Every table taken: refused from the cached picture, which must hold all three stays (the one the third's
     // batch kept, on SQLite); its alternatives then read other dates.
@@ -109,6 +117,68 @@ describe('a batch of public bookings', () => {
       .execute();
     expect(stored).toHaveLength(3);
   });
+
+  it.runIf(ENGINE === 'sqlite')(
+    'reads the stays again in the transaction when another connection committed since the batch before (SQLite)',
+    async () => {
+      const { venueId, ruleId, tableIds } = await venueWith(1);
+      expect((await book(venueId, ruleId, '12:00', 50)).statusCode).toBe(200);
+      // Another process (the CLI, a second server) books the one table at 19:00 (18:00 UTC in June) on its own
+      // connection, and without slot rows: only a read of the stays inside the transaction can see it.
+      const other = openSqlite(t.db.url.slice('sqlite:'.length));
+      try {
+        const at = t.clock.now().toISOString();
+        const id = `bkg_other${Date.now()}`;
+        const stay = { starts_at: '2026-06-19T18:00:00.000Z', ends_at: '2026-06-19T20:00:00.000Z' };
+        await other.kysely
+          .insertInto('bookings')
+          .values({
+            id,
+            operator_id: operatorId,
+            venue_id: venueId,
+            kind: 'table',
+            status: 'confirmed',
+            booking_date: FRIDAY,
+            start_time: '19:00',
+            duration_minutes: 120,
+            guest_count: 2,
+            guest_name: 'Other Process',
+            guest_email: 'other@example.test',
+            rule_type: 'table',
+            source: 'staff',
+            created_at: at,
+            updated_at: at,
+            ...stay,
+          })
+          .execute();
+        await other.kysely
+          .insertInto('booking_tables')
+          .values({ booking_id: id, table_id: tableIds[0]!, venue_id: venueId, ...stay })
+          .execute();
+      } finally {
+        await other.close();
+      }
+      // This process has not polled the file's data version since (it does at most every 100 ms): its
+      // caches still show the table free, and its pre-check lets the booking through to the transaction.
+      const poll = t.db.changes.poll;
+      t.db.changes.poll = undefined;
+      try {
+        const before = await stayWindows();
+        const answer = await book(venueId, ruleId, '19:00', 51);
+        expect(answer.statusCode, answer.body).toBe(409);
+        expect((await stayWindows()).takenOver - before.takenOver).toBe(0);
+      } finally {
+        t.db.changes.poll = poll;
+      }
+      const confirmed = await t.db.kysely
+        .selectFrom('bookings')
+        .select('guest_name')
+        .where('venue_id', '=', venueId)
+        .where('start_time', '=', '19:00')
+        .execute();
+      expect(confirmed).toEqual([{ guest_name: 'Other Process' }]);
+    },
+  );
 
   it('stores every booking of the batch whole: row, tables, slots, history and confirmation mail', async () => {
     const { venueId, ruleId } = await venueWith(6);

@@ -65,6 +65,8 @@ interface BatchDays {
   read: Map<string, Occupancy[number][]>;
   /** Every stay the batch placed, whatever its date. */
   placed: Occupancy[number][];
+  /** SQLite: the file's data version, read under the transaction's write lock (`keepStays`, `ctx.batchDayState`). */
+  dataVersion?: number;
   rows?: DeferredRows;
   /** (A batch of several) the guest records of its placements' emails, read together; new ones as they are made. */
   guests?: Map<string, GuestRecord | null>;
@@ -113,9 +115,10 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       // First the venue's lock (PostgreSQL: every instance's placements at this venue queue here, then the
       // idempotency keys' locks are taken one job at a time, always after it).
       await lockKey(ctx.db, trx, `venue-bookings:${venueId}`);
-      const batch: BatchDays = { days: new Map(), read: new Map(), placed: [] };
       const keep = ctx.keepDayStays;
-      if (keep) afterCommit(trx, () => keepStays(keep, jobs[0]!.venue, batch));
+      const dataVersion = keep && ctx.db.dataVersion?.();
+      const batch: BatchDays = { days: new Map(), read: new Map(), placed: [], dataVersion };
+      if (keep && dataVersion !== undefined) afterCommit(trx, () => keepStays(keep, jobs[0]!.venue, batch, dataVersion));
       if (jobs.length === 1) return batch;
       // A batch of several: its guests' records read together (a read: refusals still come before any write).
       const emails = jobs.filter((job) => !job.request.userId).map((job) => job.body.guest_email);
@@ -129,7 +132,12 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       const { now } = idempotency;
       let day = batch.days.get(body.date);
       if (!day) {
-        day = ctx.dayState(trx, venue, body.date).then(({ loaded, occupancy }) => {
+        // SQLite: the picture the batch before kept, when nothing has changed since; otherwise read.
+        const state =
+          batch.dataVersion === undefined
+            ? ctx.dayState(trx, venue, body.date)
+            : ctx.batchDayState(trx, venue, body.date, batch.dataVersion);
+        day = state.then(({ loaded, occupancy }) => {
           // The batch's own copy, which its placements only append to (appended.ts): indexed once, then grown.
           const ours = appendOnlyStays([...occupancy]);
           batch.read.set(body.date, ours);
@@ -207,8 +215,8 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
  * cached picture (SQLite: ctx.keepDayStays), with the stays the batch placed on other dates that reach
  * into that date's window, so the next pre-check answers without reading the stays again.
  */
-function keepStays(keep: NonNullable<PublicContext['keepDayStays']>, venue: VenueRow, batch: BatchDays): void {
-  for (const [date, occupancy] of batch.read) keep(venue, date, occupancy, batch.placed);
+function keepStays(keep: NonNullable<PublicContext['keepDayStays']>, venue: VenueRow, batch: BatchDays, dataVersion: number): void {
+  for (const [date, occupancy] of batch.read) keep(venue, date, occupancy, batch.placed, dataVersion);
 }
 
 interface Placed {

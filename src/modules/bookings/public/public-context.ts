@@ -14,6 +14,7 @@ import type { BotCheck } from '../../../platform/bot-check.js';
 import type { Clock } from '../../../platform/clock.js';
 import { VenueCache } from '../../../platform/venue-cache.js';
 import { notFound } from '../../../platform/errors.js';
+import { metrics } from '../../../platform/metrics.js';
 import type { Mail } from '../../../platform/mail/mail.js';
 import type { RateLimits } from '../../../platform/rate-limit.js';
 import type { Payments } from '../../payments/index.js';
@@ -89,12 +90,27 @@ export function publicContext(deps: PublicDeps) {
    * After a batch of bookings committed on SQLite: the stays of a date as its transaction read them (under
    * the write lock) with its own bookings added, and those it placed on other dates that reach into the
    * date's window (`withReaching`), are the cached picture from now on, instead of a re-read by the next
-   * pre-check. To be called synchronously in the commit's `afterCommit` hook, so that no other write can
-   * have come between.
+   * pre-check, or by the next batch's transaction (`batchDayState`) while the file's data version is the
+   * one the keeping transaction saw (`dataVersion`). To be called synchronously in the commit's
+   * `afterCommit` hook, so that no other write can have come between.
    */
-  function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy, placed: Occupancy): void {
+  function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy, placed: Occupancy, dataVersion: number): void {
     const window = serviceWindow(venue, date, date);
-    cachedStays.keep(venue.id, window.fromUtc, window.toUtc, withReaching(occupancy, placed, window));
+    cachedStays.keep(venue.id, window.fromUtc, window.toUtc, withReaching(occupancy, placed, window), dataVersion);
+  }
+
+  /**
+   * `dayState` inside a batch's transaction on SQLite, whose BEGIN IMMEDIATE holds the write lock and which
+   * then read the file's data version (`dataVersion`): the picture the batch before it kept, when that
+   * batch saw the same version (no other connection has committed since) and nothing in this process wrote
+   * to the venue since (the change feed), instead of reading the stays again; otherwise read.
+   */
+  async function batchDayState(trx: Kysely<Database>, venue: VenueRow, date: string, dataVersion: number) {
+    const window = serviceWindow(venue, date, date);
+    const kept = cachedStays.kept(venue.id, window.fromUtc, window.toUtc, dataVersion);
+    if (!kept) return dayState(trx, venue, date);
+    metrics.staysWindow('taken_over');
+    return { loaded: await venueConfig(trx, venue, date, date), occupancy: kept };
   }
 
   return {
@@ -107,5 +123,6 @@ export function publicContext(deps: PublicDeps) {
     // PostgreSQL has none and re-reads: a write that does not take the venue's lock (a cancellation) can
     // commit between the batch's read and its commit.
     keepDayStays: db.engine === 'sqlite' ? keepDayStays : undefined,
+    batchDayState,
   };
 }
