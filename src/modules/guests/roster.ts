@@ -183,22 +183,17 @@ async function replaceSearchTerms(conn: Conn, operatorId: string, guests: readon
       ),
     );
   };
+  const insert = (db: Pick<typeof k, 'insertInto'>) =>
+    db
+      .insertInto('guest_search_terms')
+      .values(rows)
+      .onConflict((oc) => oc.doNothing());
   if (rows.length > 0 && onPostgres(k)) {
-    const insert = (db: Pick<typeof k, 'insertInto'>) =>
-      db
-        .insertInto('guest_search_terms')
-        .values(rows)
-        .onConflict((oc) => oc.doNothing());
     await (known.size > 0 ? insert(k.with('stale', (db) => stale(db.deleteFrom('guest_search_terms')))) : insert(k)).execute();
     return;
   }
   if (known.size > 0) await stale(k.deleteFrom('guest_search_terms')).execute();
-  if (rows.length === 0) return;
-  await k
-    .insertInto('guest_search_terms')
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  if (rows.length > 0) await insert(k).execute();
 }
 
 type DeleteTerms = DeleteQueryBuilder<Database, 'guest_search_terms', DeleteResult>;
