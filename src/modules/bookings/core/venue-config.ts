@@ -281,10 +281,10 @@ export function cachedOccupancy(changes: ChangeFeed, clock: Clock) {
    * under the database's write lock, and its own bookings are all it added before committing; the
    * change feed's marks of that commit came before this call, synchronously).
    */
-  const keep = (venueId: string, fromUtc: Date, toUtc: Date, stays: Occupancy, dataVersion?: number): void => {
+  const keep = (venueId: string, fromUtc: Date, toUtc: Date, stays: Occupancy, dataVersion: number): void => {
     metrics.staysWindow('kept');
     const window = Object.freeze([...stays]);
-    if (dataVersion !== undefined) keptUnder.set(window, dataVersion);
+    keptUnder.set(window, dataVersion);
     windows.put(venueId, windowKey(fromUtc, toUtc), window);
   };
   /**

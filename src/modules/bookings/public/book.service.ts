@@ -65,7 +65,7 @@ interface BatchDays {
   read: Map<string, Occupancy[number][]>;
   /** Every stay the batch placed, whatever its date. */
   placed: Occupancy[number][];
-  /** SQLite: the file's data version, read under the transaction's write lock (`keepStays`, `ctx.batchDayState`). */
+  /** SQLite: the file's data version, read under the transaction's write lock (`keepStays`, `ctx.dayState`). */
   dataVersion?: number;
   rows?: DeferredRows;
   /** (A batch of several) the guest records of its placements' emails, read together; new ones as they are made. */
@@ -133,11 +133,7 @@ export function createBooker(ctx: PublicContext, deposits: Deposits, alternative
       let day = batch.days.get(body.date);
       if (!day) {
         // SQLite: the picture the batch before kept, when nothing has changed since; otherwise read.
-        const state =
-          batch.dataVersion === undefined
-            ? ctx.dayState(trx, venue, body.date)
-            : ctx.batchDayState(trx, venue, body.date, batch.dataVersion);
-        day = state.then(({ loaded, occupancy }) => {
+        day = ctx.dayState(trx, venue, body.date, body.date, batch.dataVersion).then(({ loaded, occupancy }) => {
           // The batch's own copy, which its placements only append to (appended.ts): indexed once, then grown.
           const ours = appendOnlyStays([...occupancy]);
           batch.read.set(body.date, ours);

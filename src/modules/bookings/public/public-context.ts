@@ -67,50 +67,43 @@ export function publicContext(deps: PublicDeps) {
   }
 
   /**
-   * The configuration and stays of the service dates [first, last]: inside a transaction (`trx`, the
-   * booking path) the stays are read afresh; outside one, from the stays cache.
+   * The configuration and stays of the service dates [first, last]: outside a transaction from the stays
+   * cache; inside one (`trx`, the booking path) read afresh, except on SQLite the picture the batch before
+   * kept when `dataVersion` (the file's data version, read under the transaction's write lock) is the one
+   * that batch saw (no other connection has committed since) and nothing in this process wrote to the
+   * venue since (the change feed).
    */
   async function dayState(
     conn: Db | Kysely<Database>,
     venue: VenueRow,
     first: string,
     last = first,
+    dataVersion?: number,
   ): Promise<{ loaded: LoadedVenue; occupancy: Occupancy }> {
     const window = serviceWindow(venue, first, last);
-    const [loaded, occupancy] = await Promise.all([
-      venueConfig(conn, venue, first, last),
-      conn === db
-        ? cachedStays(db, venue.id, window.fromUtc, window.toUtc)
-        : occupancyBetween(conn, venue.id, window.fromUtc, window.toUtc),
-    ]);
+    const [loaded, occupancy] = await Promise.all([venueConfig(conn, venue, first, last), staysOf(conn, venue.id, window, dataVersion)]);
     return { loaded, occupancy };
+  }
+
+  function staysOf(conn: Db | Kysely<Database>, venueId: string, window: { fromUtc: Date; toUtc: Date }, dataVersion?: number) {
+    if (conn === db) return cachedStays(db, venueId, window.fromUtc, window.toUtc);
+    const kept = dataVersion === undefined ? undefined : cachedStays.kept(venueId, window.fromUtc, window.toUtc, dataVersion);
+    if (!kept) return occupancyBetween(conn, venueId, window.fromUtc, window.toUtc);
+    metrics.staysWindow('taken_over');
+    return kept;
   }
 
   /**
    * After a batch of bookings committed on SQLite: the stays of a date as its transaction read them (under
    * the write lock) with its own bookings added, and those it placed on other dates that reach into the
    * date's window (`withReaching`), are the cached picture from now on, instead of a re-read by the next
-   * pre-check, or by the next batch's transaction (`batchDayState`) while the file's data version is the
+   * pre-check, or by the next batch's transaction (`dayState`) while the file's data version is the
    * one the keeping transaction saw (`dataVersion`). To be called synchronously in the commit's
    * `afterCommit` hook, so that no other write can have come between.
    */
   function keepDayStays(venue: VenueRow, date: string, occupancy: Occupancy, placed: Occupancy, dataVersion: number): void {
     const window = serviceWindow(venue, date, date);
     cachedStays.keep(venue.id, window.fromUtc, window.toUtc, withReaching(occupancy, placed, window), dataVersion);
-  }
-
-  /**
-   * `dayState` inside a batch's transaction on SQLite, whose BEGIN IMMEDIATE holds the write lock and which
-   * then read the file's data version (`dataVersion`): the picture the batch before it kept, when that
-   * batch saw the same version (no other connection has committed since) and nothing in this process wrote
-   * to the venue since (the change feed), instead of reading the stays again; otherwise read.
-   */
-  async function batchDayState(trx: Kysely<Database>, venue: VenueRow, date: string, dataVersion: number) {
-    const window = serviceWindow(venue, date, date);
-    const kept = cachedStays.kept(venue.id, window.fromUtc, window.toUtc, dataVersion);
-    if (!kept) return dayState(trx, venue, date);
-    metrics.staysWindow('taken_over');
-    return { loaded: await venueConfig(trx, venue, date, date), occupancy: kept };
   }
 
   return {
@@ -123,6 +116,5 @@ export function publicContext(deps: PublicDeps) {
     // PostgreSQL has none and re-reads: a write that does not take the venue's lock (a cancellation) can
     // commit between the batch's read and its commit.
     keepDayStays: db.engine === 'sqlite' ? keepDayStays : undefined,
-    batchDayState,
   };
 }
