@@ -4,5 +4,5 @@
  */
 export { slotKeyOf, slotKeysOf } from './slots.js';
 export { type SeatingCandidate } from './candidates.js';
-export { type TableHolds, type TableStay, addHold, chooseTables, holdsByTable, rankCandidates } from './assign.js';
+export { type TableHolds, type TableStay, addHold, chooseTables, rankCandidates } from './assign.js';
 export { planReassignment, type BlockReason, type PlannedMove, type ReassignableStay } from './reassign.js';

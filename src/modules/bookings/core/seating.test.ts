@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { appendOnlyStays, type Occupancy } from '../../../domain/availability/index.js';
-import { holdsByTable, type TableHolds } from '../../../domain/table-assignment/index.js';
-import { holdsOf, occupiedOf } from './seating.js';
+import type { TableHolds } from '../../../domain/table-assignment/index.js';
+import { holdsOf } from './seating.js';
 import type { LoadedVenue } from './venue-config.js';
 
 const at = (hour: number) => new Date(Date.UTC(2026, 6, 10, hour));
@@ -37,7 +37,8 @@ describe('holdsOf', () => {
       stays.push(next);
       const grown = holdsOf(loaded, stays);
       expect(grown).toBe(first);
-      expect(shape(grown)).toEqual(shape(holdsByTable(occupiedOf(loaded, [...stays]))));
+      // A plain copy of the stays (not append-only) is grouped afresh.
+      expect(shape(grown)).toEqual(shape(holdsOf(loaded, [...stays])));
     }
     expect(shape(first)).toEqual({ t1: ['18-20', '19-21'], t2: ['12-14', '19-21', '21-23'], t3: ['17-19'] });
   });

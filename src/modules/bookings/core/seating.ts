@@ -4,7 +4,7 @@
  * checking that named tables are free, and writing a booking's tables and 15-minute slots.
  */
 import { freeCandidates, GrownFromStays, isAppendOnly, type Candidate, type Occupancy } from '../../../domain/availability/index.js';
-import { addHold, chooseTables, type SeatingCandidate, type TableHolds, type TableStay } from '../../../domain/table-assignment/index.js';
+import { addHold, chooseTables, type SeatingCandidate, type TableHolds } from '../../../domain/table-assignment/index.js';
 import { isActive, refusedMoveMessage } from '../../../domain/booking-status.js';
 import type { Conn } from '../../../db/transaction.js';
 import type { VenueRow } from '../../../platform/auth-guard.js';
@@ -53,25 +53,16 @@ export function seatingOf(loaded: LoadedVenue, candidates: readonly Candidate[])
   });
 }
 
-/** Every hold on the venue's tables: the stays' tables and the blocks. */
-export function occupiedOf(loaded: LoadedVenue, occupancy: Occupancy, excludeBookingId?: string): TableStay[] {
-  const occupied: TableStay[] = occupancy
-    .filter((s) => s.bookingId !== excludeBookingId)
-    .flatMap((s) => s.tableIds.map((tableId) => ({ tableId, startsAt: s.startsAt, endsAt: s.endsAt })));
-  for (const block of loaded.config.blocks) occupied.push({ tableId: block.tableId, startsAt: block.fromUtc, endsAt: block.toUtc });
-  return occupied;
-}
-
 /** Adds a stay's holds on its tables to `holds`. */
 function addStayHolds(holds: Map<string, Stay[]>, stay: Occupancy[number]): void {
   for (const tableId of stay.tableIds) addHold(holds, tableId, stay);
 }
 
-/** The blocks' and the stays' holds, grouped by table: `occupiedOf` as the assignment reads it. */
-function groupedHolds(loaded: LoadedVenue, occupancy: Occupancy): Map<string, Stay[]> {
+/** Every hold on the venue's tables, grouped by table: the blocks, and the stays but `excludeBookingId`'s. */
+function groupedHolds(loaded: LoadedVenue, occupancy: Occupancy, excludeBookingId?: string): Map<string, Stay[]> {
   const holds = new Map<string, Stay[]>();
   for (const block of loaded.config.blocks) addHold(holds, block.tableId, { startsAt: block.fromUtc, endsAt: block.toUtc });
-  for (const stay of occupancy) addStayHolds(holds, stay);
+  for (const stay of occupancy) if (stay.bookingId !== excludeBookingId) addStayHolds(holds, stay);
   return holds;
 }
 
@@ -79,12 +70,12 @@ function groupedHolds(loaded: LoadedVenue, occupancy: Occupancy): Map<string, St
 const grownHolds = new WeakMap<LoadedVenue, GrownFromStays<Map<string, Stay[]>>>();
 
 /**
- * Every hold on the venue's tables grouped by table, as the assignment reads it. A booking batch's day
- * (append-only stays) is grouped once and each placement's stay added to it, instead of every stay
- * grouped again for each placement.
+ * Every hold on the venue's tables grouped by table, as the assignment reads it, but `excludeBookingId`'s
+ * (a booking being moved). A booking batch's day (append-only stays) is grouped once and each placement's
+ * stay added to it, instead of every stay grouped again for each placement.
  */
-export function holdsOf(loaded: LoadedVenue, occupancy: Occupancy): TableHolds {
-  if (!isAppendOnly(occupancy)) return groupedHolds(loaded, occupancy);
+export function holdsOf(loaded: LoadedVenue, occupancy: Occupancy, excludeBookingId?: string): TableHolds {
+  if (excludeBookingId !== undefined || !isAppendOnly(occupancy)) return groupedHolds(loaded, occupancy, excludeBookingId);
   let grown = grownHolds.get(loaded);
   if (!grown) grownHolds.set(loaded, (grown = new GrownFromStays((stays) => groupedHolds(loaded, stays), addStayHolds)));
   return grown.of(occupancy);
@@ -116,7 +107,7 @@ export async function bestSeating(
     candidates: seatingOf(loaded, candidates),
     partySize: request.partySize,
     stay: request.stay,
-    occupied: occupiedOf(loaded, occupancy, request.excludeBookingId),
+    occupied: holdsOf(loaded, occupancy, request.excludeBookingId),
   });
 }
 
